@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# vatom: build everything against Debian 12's 6.1 kernel headers.
+#
+#   make              module, libvatom, the vatom tool, selftests
+#   make check        every test (host engine tests, VM selftests, checkpatch)
+#   make demo         boot the VM, load vatom.ko, run the demo
+#
+# The target kernel is never the running one: KVER defaults to the newest
+# installed 6.1 -amd64 headers.
+
+KVER ?= $(shell ls -d /usr/src/linux-headers-6.1.*-amd64 2>/dev/null | \
+		sed 's|.*/linux-headers-||' | sort -V | tail -n 1)
+KDIR ?= /usr/src/linux-headers-$(KVER)
+
+export KVER KDIR
+
+.PHONY: all module userlib tools selftests host-tests sparse checkpatch \
+	check demo bench clean
+
+all: module userlib tools selftests
+
+module:
+	@test -d "$(KDIR)" || { echo "no 6.1 kernel headers: run scripts/deps.sh"; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
+
+sparse:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 C=2 modules
+
+userlib:
+	$(MAKE) -C userlib
+
+tools: userlib
+	$(MAKE) -C tools
+
+selftests:
+	$(MAKE) -C selftests
+
+host-tests:
+	$(MAKE) -C tests check
+
+checkpatch:
+	scripts/checkpatch.sh
+
+check:
+	scripts/test.sh
+
+demo:
+	scripts/demo.sh
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	-$(MAKE) -C userlib clean
+	-$(MAKE) -C tools clean
+	-$(MAKE) -C selftests clean
+	-$(MAKE) -C tests clean
+	rm -rf build

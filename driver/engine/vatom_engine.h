@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The vatom execution engine: packet decoding, validation and the element
+ * operations of every supported ISA. Pure C on top of vatom_compat.h, built
+ * into vatom.ko and into the host tests and benchmarks.
+ */
+#ifndef _VATOM_ENGINE_H_
+#define _VATOM_ENGINE_H_
+
+#include "vatom_compat.h"
+#include "drm/vatom_drm.h"
+
+/* Engine families, for statistics. */
+enum vatom_family {
+	VATOM_FAMILY_VISA,
+	VATOM_FAMILY_PTX,
+	VATOM_FAMILY_NOC,
+	VATOM_FAMILY_COUNT,
+};
+
+struct vatom_typed_layout;
+struct vatom_tile_grid;
+
+/**
+ * struct vatom_surface_view - a surface as the engine sees it
+ * @vaddr: kernel (or host) mapping of the whole surface, 16-byte aligned
+ * @size: addressable bytes at @vaddr
+ * @kind: DRM_VATOM_SURFACE_*
+ * @typed: texel layout, for DRM_VATOM_SURFACE_TYPED
+ * @grid: tile grid, for DRM_VATOM_SURFACE_TILE_GRID
+ */
+struct vatom_surface_view {
+	u8 *vaddr;
+	u64 size;
+	u32 kind;
+	const struct vatom_typed_layout *typed;
+	struct vatom_tile_grid *grid;
+};
+
+/**
+ * struct vatom_bindings - slot table of one submission
+ * @slot: the surface bound at each slot, or NULL
+ */
+struct vatom_bindings {
+	const struct vatom_surface_view *slot[DRM_VATOM_MAX_SLOTS];
+};
+
+/**
+ * struct vatom_stream_error - why validation failed
+ * @index: index of the first bad packet
+ * @reason: DRM_VATOM_ERR_*
+ */
+struct vatom_stream_error {
+	u32 index;
+	u32 reason;
+};
+
+/**
+ * struct vatom_stats - work done by one execution
+ * @packets: packets executed per family
+ * @elements: element operations performed per family (enabled lanes,
+ *	vector elements, NoC recipients)
+ */
+struct vatom_stats {
+	u64 packets[VATOM_FAMILY_COUNT];
+	u64 elements[VATOM_FAMILY_COUNT];
+};
+
+/**
+ * vatom_stream_validate() - check a whole command stream
+ * @stream: the stream, 8-byte aligned; never read past @size
+ * @size: bytes of the stream
+ * @b: the submission's bindings
+ * @results_needed: out, bytes of results the stream produces
+ * @err: out, the failing packet and reason
+ *
+ * Return: 0, -EINVAL or -EOPNOTSUPP (with @err filled in).
+ */
+int vatom_stream_validate(const void *stream, u32 size,
+			  const struct vatom_bindings *b, u64 *results_needed,
+			  struct vatom_stream_error *err);
+
+/**
+ * vatom_stream_execute() - execute a stream that vatom_stream_validate()
+ * accepted with the same @b
+ * @stream: the validated stream
+ * @size: bytes of the stream
+ * @b: the submission's bindings
+ * @results: destination of at least results_needed bytes (may be NULL when 0)
+ * @stats: accumulates the work done
+ */
+void vatom_stream_execute(const void *stream, u32 size,
+			  const struct vatom_bindings *b, u8 *results,
+			  struct vatom_stats *stats);
+
+/**
+ * vatom_errno() - errno for a DRM_VATOM_ERR_* reason
+ * @reason: the reason
+ *
+ * Return: -EOPNOTSUPP for DRM_VATOM_ERR_UNSUPPORTED, else -EINVAL.
+ */
+static inline int vatom_errno(u32 reason)
+{
+	return reason == DRM_VATOM_ERR_UNSUPPORTED ? -EOPNOTSUPP : -EINVAL;
+}
+
+/* Round up to the 8-byte granule of packets and result regions. */
+static inline u64 vatom_align8(u64 v)
+{
+	return (v + 7) & ~(u64)7;
+}
+
+/*
+ * Per-family entry points, called by the stream walker with a packet whose
+ * header has been checked to lie within the stream (hdr.size >= 8, multiple
+ * of 8). validate returns a DRM_VATOM_ERR_* reason (0 when valid) and the
+ * packet's result bytes; execute runs a validated packet and returns the
+ * number of element operations it performed.
+ */
+u32 vatom_visa_validate(const struct drm_vatom_visa *p,
+			const struct vatom_bindings *b, u64 *result_bytes);
+u64 vatom_visa_execute(const struct drm_vatom_visa *p,
+		       const struct vatom_bindings *b, u8 *results);
+u32 vatom_ptx_validate(const struct drm_vatom_ptx *p,
+		       const struct vatom_bindings *b, u64 *result_bytes);
+u64 vatom_ptx_execute(const struct drm_vatom_ptx *p,
+		      const struct vatom_bindings *b, u8 *results);
+u32 vatom_noc_validate(const struct drm_vatom_noc *p,
+		       const struct vatom_bindings *b, u64 *result_bytes);
+u64 vatom_noc_execute(const struct drm_vatom_noc *p,
+		      const struct vatom_bindings *b, u8 *results);
+
+/* Capability reporting for GET_PARAM, derived from the same tables. */
+u64 vatom_engine_caps(void);
+u64 vatom_visa_ops_mask(u32 form);
+u64 vatom_ptx_ops_mask(u32 type);
+u64 vatom_noc_opcodes_mask(u32 profile);
+
+#endif /* _VATOM_ENGINE_H_ */

@@ -1,0 +1,632 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * vatom: a virtual atomic accelerator.
+ *
+ * Copyright (C) 2026 The vatom developers
+ */
+#ifndef _VATOM_DRM_H_
+#define _VATOM_DRM_H_
+
+#include "drm.h"
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+/**
+ * DOC: vatom UAPI
+ *
+ * vatom is a DRM render-node driver that executes the atomic memory
+ * operations of three accelerator ISAs bit-exactly: Intel vISA
+ * (DWORD_ATOMIC, TYPED_ATOMIC, ADDC), NVIDIA PTX ``atom`` and Tenstorrent
+ * NoC atomic requests. Memory is held in *surfaces* (GEM objects). Work is
+ * submitted as a *command stream* of packets that carry the ISA's own
+ * encodings, together with a *binding table* that maps the slot numbers used
+ * by packets to surface handles.
+ *
+ * Extension rules: every structure is 64-bit aligned with explicit padding;
+ * padding, reserved fields and unknown flag bits must be zero and are
+ * rejected with -EINVAL otherwise; new fields are only ever appended and
+ * zero keeps the old behaviour; features are discovered with
+ * %DRM_IOCTL_VATOM_GET_PARAM, never by trial.
+ *
+ * Modifications to all structs in this header are subject to
+ * backwards-compatibility constraints.
+ */
+
+#define DRM_VATOM_GET_PARAM		0x00
+#define DRM_VATOM_SURFACE_CREATE	0x01
+#define DRM_VATOM_SURFACE_MMAP_OFFSET	0x02
+#define DRM_VATOM_SURFACE_INFO		0x03
+#define DRM_VATOM_SUBMIT		0x04
+
+#define DRM_IOCTL_VATOM_GET_PARAM \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VATOM_GET_PARAM, struct drm_vatom_get_param)
+#define DRM_IOCTL_VATOM_SURFACE_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VATOM_SURFACE_CREATE, struct drm_vatom_surface_create)
+#define DRM_IOCTL_VATOM_SURFACE_MMAP_OFFSET \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VATOM_SURFACE_MMAP_OFFSET, struct drm_vatom_surface_mmap_offset)
+#define DRM_IOCTL_VATOM_SURFACE_INFO \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VATOM_SURFACE_INFO, struct drm_vatom_surface_info)
+#define DRM_IOCTL_VATOM_SUBMIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VATOM_SUBMIT, struct drm_vatom_submit)
+
+/** DRM_VATOM_UAPI_VERSION: bumped with every addition to this header. */
+#define DRM_VATOM_UAPI_VERSION		1
+
+/* ------------------------------------------------------------------------ */
+/* GET_PARAM                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* Parameters; new ones are appended, none is ever removed. */
+#define DRM_VATOM_PARAM_UAPI_VERSION		0	/* DRM_VATOM_UAPI_VERSION */
+#define DRM_VATOM_PARAM_CAPS			1	/* DRM_VATOM_CAP_* bitmask */
+#define DRM_VATOM_PARAM_MAX_SURFACE_SIZE	2	/* bytes */
+#define DRM_VATOM_PARAM_MAX_STREAM_SIZE		3	/* bytes */
+#define DRM_VATOM_PARAM_MAX_SLOTS		4	/* slots 0 .. n-1 */
+#define DRM_VATOM_PARAM_MAX_RESULTS_SIZE	5	/* bytes */
+#define DRM_VATOM_PARAM_VISA_OPS		6	/* index: DRM_VATOM_VISA_FORM_* */
+#define DRM_VATOM_PARAM_PTX_OPS			7	/* index: DRM_VATOM_PTX_TYPE_* */
+#define DRM_VATOM_PARAM_NOC_OPCODES		8	/* index: DRM_VATOM_NOC_PROFILE_* */
+
+/* Capability bits reported by DRM_VATOM_PARAM_CAPS. */
+#define DRM_VATOM_CAP_VISA_DWORD_ATOMIC	(1ull << 0)
+#define DRM_VATOM_CAP_VISA_TYPED_ATOMIC	(1ull << 1)
+#define DRM_VATOM_CAP_VISA_ADDC		(1ull << 2)
+#define DRM_VATOM_CAP_PTX_ATOM		(1ull << 3)
+#define DRM_VATOM_CAP_NOC_ATOMIC	(1ull << 4)
+#define DRM_VATOM_CAP_SUBMIT_ASYNC	(1ull << 5)
+#define DRM_VATOM_CAP_RESULT_SURFACE	(1ull << 6)
+#define DRM_VATOM_CAP_SYNCOBJ		(1ull << 7)
+
+/*
+ * Indices of DRM_VATOM_PARAM_VISA_OPS: the value is a bitmask with bit n set
+ * when Op n (DRM_VATOM_VISA_OP_*) is implemented for that form.
+ */
+#define DRM_VATOM_VISA_FORM_DWORD32	0	/* DWORD_ATOMIC, UD/D/F data */
+#define DRM_VATOM_VISA_FORM_DWORD16	1	/* DWORD_ATOMIC.16 */
+#define DRM_VATOM_VISA_FORM_DWORD64	2	/* DWORD_ATOMIC, UQ/Q data */
+#define DRM_VATOM_VISA_FORM_TYPED32	3	/* TYPED_ATOMIC */
+#define DRM_VATOM_VISA_FORM_TYPED16	4	/* TYPED_ATOMIC.16 */
+
+/**
+ * struct drm_vatom_get_param - query a device parameter or capability
+ *
+ * Unknown @param values and a non-zero @index for a parameter that takes
+ * none are rejected with -EINVAL.
+ */
+struct drm_vatom_get_param {
+	/** @param: In. A DRM_VATOM_PARAM_* value. */
+	__u32 param;
+	/** @index: In. Sub-index for indexed parameters, else 0. */
+	__u32 index;
+	/** @value: Out. The parameter's value. */
+	__u64 value;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Surfaces                                                                  */
+/* ------------------------------------------------------------------------ */
+
+#define DRM_VATOM_SURFACE_BUFFER	0	/* linear bytes */
+#define DRM_VATOM_SURFACE_TYPED		1	/* texels for TYPED_ATOMIC */
+#define DRM_VATOM_SURFACE_TILE_GRID	2	/* NoC tiles, each with an L1 */
+
+/* Dimensionality of a typed surface (TYPED_ATOMIC's surface types). */
+#define DRM_VATOM_TYPED_1D		0
+#define DRM_VATOM_TYPED_1D_ARRAY	1
+#define DRM_VATOM_TYPED_2D		2
+#define DRM_VATOM_TYPED_2D_ARRAY	3
+#define DRM_VATOM_TYPED_3D		4
+
+/* Texel formats of a typed surface. */
+#define DRM_VATOM_FORMAT_R32		0	/* one 32-bit word per texel */
+
+/**
+ * struct drm_vatom_typed_desc - shape of a %DRM_VATOM_SURFACE_TYPED surface
+ */
+struct drm_vatom_typed_desc {
+	/** @dim: In. DRM_VATOM_TYPED_*. */
+	__u32 dim;
+	/** @format: In. DRM_VATOM_FORMAT_*. */
+	__u32 format;
+	/** @width: In. Texels in X at level 0, >= 1. */
+	__u32 width;
+	/** @height: In. Texels in Y at level 0; 1 for 1D forms. */
+	__u32 height;
+	/** @depth: In. Texels in Z at level 0; 1 unless 3D. */
+	__u32 depth;
+	/** @array_size: In. Array slices; 1 unless an array form. */
+	__u32 array_size;
+	/** @levels: In. Mip levels, >= 1. */
+	__u32 levels;
+	/** @flags: In. Must be zero. */
+	__u32 flags;
+};
+
+/* NoC register profiles. */
+#define DRM_VATOM_NOC_PROFILE_WORMHOLE	0
+#define DRM_VATOM_NOC_PROFILE_BLACKHOLE	1
+
+/* NoC tile types. */
+#define DRM_VATOM_TILE_TENSIX		0
+#define DRM_VATOM_TILE_ETHERNET		1
+#define DRM_VATOM_TILE_DRAM		2
+#define DRM_VATOM_TILE_PCIE		3
+#define DRM_VATOM_TILE_TYPES		4
+
+/**
+ * struct drm_vatom_tile_grid_desc - shape of a %DRM_VATOM_SURFACE_TILE_GRID
+ */
+struct drm_vatom_tile_grid_desc {
+	/** @profile: In. DRM_VATOM_NOC_PROFILE_*. */
+	__u32 profile;
+	/** @flags: In. Must be zero. */
+	__u32 flags;
+	/** @width: In. Tiles in X. */
+	__u32 width;
+	/** @height: In. Tiles in Y. */
+	__u32 height;
+	/**
+	 * @l1_size: In. L1 bytes of each tile type, indexed by
+	 * DRM_VATOM_TILE_*; 0 selects the profile's size. DRAM and PCIe tiles
+	 * have no L1 and must be 0.
+	 */
+	__u32 l1_size[DRM_VATOM_TILE_TYPES];
+	/** @tile_types: In. Pointer to __u8[width * height], row-major. */
+	__u64 tile_types;
+};
+
+/**
+ * struct drm_vatom_surface_create - create a surface
+ *
+ * Returns -EINVAL for an unknown @kind, non-zero @flags or a malformed
+ * descriptor, -E2BIG when the surface exceeds
+ * %DRM_VATOM_PARAM_MAX_SURFACE_SIZE, -EOPNOTSUPP for a kind this device does
+ * not implement and -ENOMEM when memory runs out.
+ */
+struct drm_vatom_surface_create {
+	/** @kind: In. DRM_VATOM_SURFACE_*. */
+	__u32 kind;
+	/** @flags: In. Must be zero. */
+	__u32 flags;
+	/**
+	 * @size: In: bytes of a %DRM_VATOM_SURFACE_BUFFER (>= 1); must be 0
+	 * for other kinds. Out: the surface's size in bytes. The mapping is
+	 * rounded up to whole pages; accesses past @size are out of bounds.
+	 */
+	__u64 size;
+	/**
+	 * @desc: In. Pointer to the kind's descriptor (struct
+	 * drm_vatom_typed_desc, struct drm_vatom_tile_grid_desc); 0 for a
+	 * buffer.
+	 */
+	__u64 desc;
+	/** @desc_size: In. sizeof(*desc); bytes past what the kernel knows must be zero. */
+	__u32 desc_size;
+	/** @handle: Out. GEM handle of the new surface. */
+	__u32 handle;
+};
+
+/**
+ * struct drm_vatom_surface_mmap_offset - get the fake offset to mmap a surface
+ *
+ * This does not map anything: pass @offset to mmap() on the DRM fd.
+ * Returns -ENOENT for an unknown handle.
+ */
+struct drm_vatom_surface_mmap_offset {
+	/** @handle: In. GEM handle. */
+	__u32 handle;
+	/** @flags: In. Must be zero. */
+	__u32 flags;
+	/** @offset: Out. Offset for mmap(). */
+	__u64 offset;
+};
+
+/**
+ * struct drm_vatom_surface_info - describe a surface
+ *
+ * Works on imported dma-bufs too (they are reported as buffers).
+ * Returns -ENOENT for an unknown handle.
+ */
+struct drm_vatom_surface_info {
+	/** @handle: In. GEM handle. */
+	__u32 handle;
+	/** @flags: In. Must be zero. */
+	__u32 flags;
+	/** @kind: Out. DRM_VATOM_SURFACE_*. */
+	__u32 kind;
+	/** @pad: MBZ. */
+	__u32 pad;
+	/** @size: Out. Addressable bytes of the surface. */
+	__u64 size;
+	/** @mmap_size: Out. Bytes of the mapping (page-rounded). */
+	__u64 mmap_size;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Command stream                                                            */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * DOC: command stream
+ *
+ * A command stream is a sequence of packets, each starting with a struct
+ * drm_vatom_packet header whose @size covers the whole packet and is a
+ * multiple of 8. Packets execute in stream order; within a packet, lanes
+ * execute in ascending order. The kernel copies the stream once and
+ * validates all of it before any packet executes: a rejected submission
+ * changes no memory and reports the index of the first bad packet and a
+ * DRM_VATOM_ERR_* reason.
+ *
+ * Results: each packet that returns values (see each packet type) owns a
+ * region of the result destination; regions follow each other in packet
+ * order, each a multiple of 8 bytes, the first at offset 0. Packets that
+ * return nothing own no region.
+ */
+
+#define DRM_VATOM_PACKET_VISA		1	/* struct drm_vatom_visa */
+#define DRM_VATOM_PACKET_PTX		2	/* struct drm_vatom_ptx */
+#define DRM_VATOM_PACKET_NOC		3	/* struct drm_vatom_noc */
+
+/**
+ * struct drm_vatom_packet - header of every packet
+ */
+struct drm_vatom_packet {
+	/** @type: DRM_VATOM_PACKET_*. */
+	__u32 type;
+	/** @size: Bytes of the packet including this header; multiple of 8. */
+	__u32 size;
+};
+
+/* --- Intel vISA ---------------------------------------------------------- */
+
+/* vISA opcodes (the instruction's opcode byte). */
+#define DRM_VATOM_VISA_DWORD_ATOMIC	0x7d
+#define DRM_VATOM_VISA_TYPED_ATOMIC	0x73
+#define DRM_VATOM_VISA_ADDC		0x49
+
+/* Op byte: bits 4..0 the operation, bit 5 the .16 form. */
+#define DRM_VATOM_VISA_OP_MASK		0x1f
+#define DRM_VATOM_VISA_OP_16		0x20
+#define DRM_VATOM_VISA_OP_ADD		0x00
+#define DRM_VATOM_VISA_OP_SUB		0x01
+#define DRM_VATOM_VISA_OP_INC		0x02
+#define DRM_VATOM_VISA_OP_DEC		0x03
+#define DRM_VATOM_VISA_OP_MIN		0x04
+#define DRM_VATOM_VISA_OP_MAX		0x05
+#define DRM_VATOM_VISA_OP_XCHG		0x06
+#define DRM_VATOM_VISA_OP_CMPXCHG	0x07
+#define DRM_VATOM_VISA_OP_AND		0x08
+#define DRM_VATOM_VISA_OP_OR		0x09
+#define DRM_VATOM_VISA_OP_XOR		0x0a
+#define DRM_VATOM_VISA_OP_IMIN		0x0b
+#define DRM_VATOM_VISA_OP_IMAX		0x0c
+#define DRM_VATOM_VISA_OP_PREDEC	0x0d
+#define DRM_VATOM_VISA_OP_FMAX		0x10
+#define DRM_VATOM_VISA_OP_FMIN		0x11
+#define DRM_VATOM_VISA_OP_FCMPWR	0x12
+
+/* Exec_size byte: bits 2..0 the size, bits 7..4 the mask control. */
+#define DRM_VATOM_VISA_EXEC_SIZE_MASK	0x07
+#define DRM_VATOM_VISA_EXEC_1		0x0
+#define DRM_VATOM_VISA_EXEC_2		0x1
+#define DRM_VATOM_VISA_EXEC_4		0x2
+#define DRM_VATOM_VISA_EXEC_8		0x3
+#define DRM_VATOM_VISA_EXEC_16		0x4
+#define DRM_VATOM_VISA_EXEC_32		0x5	/* ADDC only */
+#define DRM_VATOM_VISA_EXEC_MASK_SHIFT	4
+#define DRM_VATOM_VISA_EXEC_M1		0x0	/* M1..M8: channel offset 4 * n */
+#define DRM_VATOM_VISA_EXEC_NM		0x8	/* _NM: ignore the execution mask */
+
+/* Operand data types (vISA type names). */
+#define DRM_VATOM_VISA_TYPE_UD		0	/* unsigned dword */
+#define DRM_VATOM_VISA_TYPE_D		1	/* signed dword */
+#define DRM_VATOM_VISA_TYPE_F		2	/* float */
+#define DRM_VATOM_VISA_TYPE_UQ		3	/* unsigned qword */
+#define DRM_VATOM_VISA_TYPE_Q		4	/* signed qword */
+
+/*
+ * Operands present in a vISA packet. An absent operand is V0 (the null
+ * variable). Present operand arrays follow the fixed part of the packet in
+ * the order of these bits, each starting at an 8-byte boundary (zero padded).
+ */
+#define DRM_VATOM_VISA_OPND_ADDR	(1u << 0) /* Element_offset, or U */
+#define DRM_VATOM_VISA_OPND_V		(1u << 1) /* TYPED_ATOMIC V */
+#define DRM_VATOM_VISA_OPND_R		(1u << 2) /* TYPED_ATOMIC R */
+#define DRM_VATOM_VISA_OPND_LOD		(1u << 3) /* TYPED_ATOMIC LOD */
+#define DRM_VATOM_VISA_OPND_SRC0	(1u << 4)
+#define DRM_VATOM_VISA_OPND_SRC1	(1u << 5)
+#define DRM_VATOM_VISA_OPND_DST		(1u << 6) /* results are returned */
+#define DRM_VATOM_VISA_OPND_SRC0_IMM	(1u << 7) /* ADDC: Src0 is one immediate */
+#define DRM_VATOM_VISA_OPND_SRC1_IMM	(1u << 8) /* ADDC: Src1 is one immediate */
+
+/* vISA packet flags. */
+#define DRM_VATOM_VISA_PREDICATED	(1u << 0) /* @pred is the predicate */
+
+/**
+ * struct drm_vatom_visa - one vISA instruction (DWORD_ATOMIC, TYPED_ATOMIC, ADDC)
+ *
+ * Followed by the operand arrays named in @operands: address operands
+ * (Element_offset in bytes, or U, V, R, LOD) are __u32 per lane; Src0 and Src1
+ * are one element per lane of the data type's width (4 bytes for UD/D/F and
+ * for the .16 forms, whose lower 16 bits are used; 8 bytes for UQ/Q), or a
+ * single element with the _IMM bits (ADDC).
+ *
+ * Channel i is enabled when (mask control is _NM or bit (4 * M + i) of @emask
+ * is set) and (the packet is not predicated or bit i of @pred is set).
+ *
+ * Results: with %DRM_VATOM_VISA_OPND_DST, one element per lane (the old
+ * value; PREDEC returns the new value; 0 for an out-of-bounds read).
+ * ADDC returns dst[n] followed by carry[n], each region rounded up to 8
+ * bytes. Disabled channels leave their result element unchanged.
+ */
+struct drm_vatom_visa {
+	/** @hdr: type %DRM_VATOM_PACKET_VISA. */
+	struct drm_vatom_packet hdr;
+	/** @opcode: DRM_VATOM_VISA_DWORD_ATOMIC, _TYPED_ATOMIC or _ADDC. */
+	__u8 opcode;
+	/** @op: The Op byte (0 for ADDC). */
+	__u8 op;
+	/** @exec_size: The Exec_size byte. */
+	__u8 exec_size;
+	/** @surface: Binding slot of the surface (0 for ADDC). */
+	__u8 surface;
+	/** @type: DRM_VATOM_VISA_TYPE_* of Src0, Src1 and Dst. */
+	__u8 type;
+	/** @pad: MBZ. */
+	__u8 pad[3];
+	/** @operands: DRM_VATOM_VISA_OPND_* bits. */
+	__u32 operands;
+	/** @emask: The 32-bit SIMD execution mask. */
+	__u32 emask;
+	/** @pred: Predicate lane mask; MBZ unless predicated. */
+	__u32 pred;
+	/** @flags: DRM_VATOM_VISA_PREDICATED. */
+	__u32 flags;
+};
+
+/* --- NVIDIA PTX atom ----------------------------------------------------- */
+
+#define DRM_VATOM_PTX_OP_AND		1
+#define DRM_VATOM_PTX_OP_OR		2
+#define DRM_VATOM_PTX_OP_XOR		3
+#define DRM_VATOM_PTX_OP_CAS		4
+#define DRM_VATOM_PTX_OP_EXCH		5
+#define DRM_VATOM_PTX_OP_ADD		6
+#define DRM_VATOM_PTX_OP_INC		7
+#define DRM_VATOM_PTX_OP_DEC		8
+#define DRM_VATOM_PTX_OP_MIN		9
+#define DRM_VATOM_PTX_OP_MAX		10
+
+#define DRM_VATOM_PTX_TYPE_B16		1
+#define DRM_VATOM_PTX_TYPE_B32		2
+#define DRM_VATOM_PTX_TYPE_B64		3
+#define DRM_VATOM_PTX_TYPE_B128		4
+#define DRM_VATOM_PTX_TYPE_U32		5
+#define DRM_VATOM_PTX_TYPE_U64		6
+#define DRM_VATOM_PTX_TYPE_S32		7
+#define DRM_VATOM_PTX_TYPE_S64		8
+#define DRM_VATOM_PTX_TYPE_F16		9
+#define DRM_VATOM_PTX_TYPE_BF16		10
+#define DRM_VATOM_PTX_TYPE_F16X2	11
+#define DRM_VATOM_PTX_TYPE_BF16X2	12
+#define DRM_VATOM_PTX_TYPE_F32		13
+#define DRM_VATOM_PTX_TYPE_F64		14
+
+#define DRM_VATOM_PTX_SPACE_GENERIC		0 /* resolves to .global */
+#define DRM_VATOM_PTX_SPACE_GLOBAL		1
+#define DRM_VATOM_PTX_SPACE_SHARED_CTA		2 /* .shared, .shared::cta */
+#define DRM_VATOM_PTX_SPACE_SHARED_CLUSTER	3
+
+#define DRM_VATOM_PTX_SEM_RELAXED	0 /* default */
+#define DRM_VATOM_PTX_SEM_ACQUIRE	1
+#define DRM_VATOM_PTX_SEM_RELEASE	2
+#define DRM_VATOM_PTX_SEM_ACQ_REL	3
+
+#define DRM_VATOM_PTX_SCOPE_GPU		0 /* default */
+#define DRM_VATOM_PTX_SCOPE_CTA		1
+#define DRM_VATOM_PTX_SCOPE_CLUSTER	2
+#define DRM_VATOM_PTX_SCOPE_SYS		3
+
+#define DRM_VATOM_PTX_NOFTZ		(1u << 0) /* .noftz */
+#define DRM_VATOM_PTX_CACHE_HINT	(1u << 1) /* .L2::cache_hint */
+
+/**
+ * struct drm_vatom_ptx - one PTX atom instruction
+ *
+ * Addresses operand a as byte offset @addr into the surface bound at @slot;
+ * it must be aligned to the access size and in bounds. Operands @b and @c hold
+ * the scalar, packed or vector values little-endian, element 0 first.
+ *
+ * Results: the old value(s), as many bytes as the access, rounded up to 8.
+ */
+struct drm_vatom_ptx {
+	/** @hdr: type %DRM_VATOM_PACKET_PTX, size 72. */
+	struct drm_vatom_packet hdr;
+	/** @op: DRM_VATOM_PTX_OP_*. */
+	__u8 op;
+	/** @type: DRM_VATOM_PTX_TYPE_*. */
+	__u8 type;
+	/** @vec: Vector length: 0 (scalar), 2, 4 or 8. */
+	__u8 vec;
+	/** @space: DRM_VATOM_PTX_SPACE_*. */
+	__u8 space;
+	/** @sem: DRM_VATOM_PTX_SEM_*. */
+	__u8 sem;
+	/** @scope: DRM_VATOM_PTX_SCOPE_*. */
+	__u8 scope;
+	/** @slot: Binding slot of the surface. */
+	__u8 slot;
+	/** @pad: MBZ. */
+	__u8 pad;
+	/** @flags: DRM_VATOM_PTX_NOFTZ, DRM_VATOM_PTX_CACHE_HINT. */
+	__u32 flags;
+	/** @pad2: MBZ. */
+	__u32 pad2;
+	/** @addr: Byte offset of a in the surface. */
+	__u64 addr;
+	/** @cache_policy: The 64-bit cache-policy operand; MBZ without CACHE_HINT. */
+	__u64 cache_policy;
+	/** @b: Operand b, up to 128 bits. */
+	__u64 b[2];
+	/** @c: Operand c (cas), up to 128 bits; MBZ otherwise. */
+	__u64 c[2];
+};
+
+/* --- Tenstorrent NoC ----------------------------------------------------- */
+
+/**
+ * struct drm_vatom_noc - one NoC atomic request
+ *
+ * The initiator register image exactly as software writes it to the NIU of
+ * tile (@x, @y) of the tile grid bound at @slot. Responses are written into
+ * the return tile's L1 and its NIU counters, not into the result destination.
+ */
+struct drm_vatom_noc {
+	/** @hdr: type %DRM_VATOM_PACKET_NOC, size 64. */
+	struct drm_vatom_packet hdr;
+	/** @slot: Binding slot of the tile grid. */
+	__u8 slot;
+	/** @noc: NoC 0 or 1. */
+	__u8 noc;
+	/** @x: Initiator tile X. */
+	__u8 x;
+	/** @y: Initiator tile Y. */
+	__u8 y;
+	/** @targ_addr_lo: NOC_TARG_ADDR_LO. */
+	__u32 targ_addr_lo;
+	/** @targ_addr_mid: NOC_TARG_ADDR_MID. */
+	__u32 targ_addr_mid;
+	/** @targ_addr_hi: NOC_TARG_ADDR_HI (Blackhole); MBZ on Wormhole. */
+	__u32 targ_addr_hi;
+	/** @ret_addr_lo: NOC_RET_ADDR_LO. */
+	__u32 ret_addr_lo;
+	/** @ret_addr_mid: NOC_RET_ADDR_MID. */
+	__u32 ret_addr_mid;
+	/** @ret_addr_hi: NOC_RET_ADDR_HI (Blackhole); MBZ on Wormhole. */
+	__u32 ret_addr_hi;
+	/** @packet_tag: NOC_PACKET_TAG. */
+	__u32 packet_tag;
+	/** @ctrl: NOC_CTRL. */
+	__u32 ctrl;
+	/** @at_len_be: NOC_AT_LEN_BE. */
+	__u32 at_len_be;
+	/** @at_data: NOC_AT_DATA. */
+	__u32 at_data;
+	/** @flags: MBZ. */
+	__u32 flags;
+	/** @pad: MBZ. */
+	__u32 pad[2];
+};
+
+/* --- Validation errors --------------------------------------------------- */
+
+/* Reasons reported in drm_vatom_submit.error_reason. */
+#define DRM_VATOM_ERR_NONE		0
+#define DRM_VATOM_ERR_PACKET_TYPE	1  /* unknown packet type */
+#define DRM_VATOM_ERR_PACKET_SIZE	2  /* size not a multiple of 8, past the stream, or wrong for the contents */
+#define DRM_VATOM_ERR_RESERVED		3  /* non-zero padding, reserved field or unknown flag */
+#define DRM_VATOM_ERR_OPCODE		4  /* unknown instruction opcode */
+#define DRM_VATOM_ERR_OP		5  /* reserved operation encoding */
+#define DRM_VATOM_ERR_EXEC_SIZE		6  /* reserved exec size, or mask offset + size > 32 */
+#define DRM_VATOM_ERR_TYPE		7  /* data type not allowed for the operation */
+#define DRM_VATOM_ERR_OPERANDS		8  /* operand present that must be V0, or missing */
+#define DRM_VATOM_ERR_SLOT		9  /* slot not bound */
+#define DRM_VATOM_ERR_SURFACE_KIND	10 /* surface of the wrong kind */
+#define DRM_VATOM_ERR_ALIGN		11 /* misaligned offset or address */
+#define DRM_VATOM_ERR_BOUNDS		12 /* address out of bounds where the ISA has no OOB rule */
+#define DRM_VATOM_ERR_RESULTS		13 /* result destination too small */
+#define DRM_VATOM_ERR_QUALIFIER		14 /* space, sem, scope or vector not allowed */
+#define DRM_VATOM_ERR_TARGET		15 /* NoC target or return is not a Tensix/Ethernet L1 */
+#define DRM_VATOM_ERR_UNSUPPORTED	16 /* valid encoding not implemented (-EOPNOTSUPP) */
+
+/* ------------------------------------------------------------------------ */
+/* SUBMIT                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* Largest slot number + 1. */
+#define DRM_VATOM_MAX_SLOTS		256
+
+/**
+ * struct drm_vatom_binding - binds a surface to a slot for one submission
+ */
+struct drm_vatom_binding {
+	/** @slot: Slot number, < %DRM_VATOM_MAX_SLOTS; each at most once. */
+	__u32 slot;
+	/** @handle: GEM handle of the surface. */
+	__u32 handle;
+	/** @flags: Must be zero. */
+	__u32 flags;
+	/** @pad: MBZ. */
+	__u32 pad;
+};
+
+/**
+ * struct drm_vatom_sync - a syncobj to wait on or signal
+ */
+struct drm_vatom_sync {
+	/** @handle: Syncobj handle. */
+	__u32 handle;
+	/** @flags: Must be zero. */
+	__u32 flags;
+	/** @point: Timeline point, or 0 for a binary syncobj. */
+	__u64 point;
+};
+
+#define DRM_VATOM_SUBMIT_ASYNC		(1u << 0) /* return before execution */
+#define DRM_VATOM_SUBMIT_FLAGS		DRM_VATOM_SUBMIT_ASYNC
+
+/**
+ * struct drm_vatom_submit - validate and execute a command stream
+ *
+ * Results go either to user memory (@results, synchronous submissions only)
+ * or to a surface (@result_handle at @result_offset), never both.
+ *
+ * Returns 0 on success; -EINVAL for a malformed submission (for stream
+ * errors @error_index and @error_reason say which packet and why);
+ * -EOPNOTSUPP for a valid encoding this device does not implement; -ENOENT
+ * for an unknown surface handle; -E2BIG when @stream_size or
+ * @binding_count exceed the device limits; -EFAULT for bad pointers;
+ * -ENOMEM; -EINTR/-ERESTARTSYS when interrupted before execution began.
+ */
+struct drm_vatom_submit {
+	/** @stream: In. Pointer to the command stream. */
+	__u64 stream;
+	/** @bindings: In. Pointer to struct drm_vatom_binding[@binding_count]. */
+	__u64 bindings;
+	/** @results: In. User pointer receiving results, or 0. */
+	__u64 results;
+	/** @results_size: In. Bytes available for results. */
+	__u64 results_size;
+	/** @result_offset: In. Byte offset of the results in @result_handle. */
+	__u64 result_offset;
+	/** @in_syncs: In. Pointer to struct drm_vatom_sync[@in_sync_count]. */
+	__u64 in_syncs;
+	/** @out_syncs: In. Pointer to struct drm_vatom_sync[@out_sync_count]. */
+	__u64 out_syncs;
+	/** @stream_size: In. Bytes of the stream; multiple of 8. */
+	__u32 stream_size;
+	/** @binding_count: In. Entries at @bindings. */
+	__u32 binding_count;
+	/** @in_sync_count: In. Entries at @in_syncs. */
+	__u32 in_sync_count;
+	/** @out_sync_count: In. Entries at @out_syncs. */
+	__u32 out_sync_count;
+	/** @result_handle: In. GEM handle of a result surface, or 0. */
+	__u32 result_handle;
+	/** @flags: In. DRM_VATOM_SUBMIT_*. */
+	__u32 flags;
+	/** @error_index: Out. Index of the packet that failed validation. */
+	__u32 error_index;
+	/** @error_reason: Out. DRM_VATOM_ERR_*; DRM_VATOM_ERR_NONE on success. */
+	__u32 error_reason;
+	/** @results_needed: Out. Bytes of results the stream produces. */
+	__u64 results_needed;
+};
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* _VATOM_DRM_H_ */
