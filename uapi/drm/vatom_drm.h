@@ -45,7 +45,8 @@ extern "C" {
 #define DRM_IOCTL_VATOM_SURFACE_CREATE \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VATOM_SURFACE_CREATE, struct drm_vatom_surface_create)
 #define DRM_IOCTL_VATOM_SURFACE_MMAP_OFFSET \
-	DRM_IOWR(DRM_COMMAND_BASE + DRM_VATOM_SURFACE_MMAP_OFFSET, struct drm_vatom_surface_mmap_offset)
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VATOM_SURFACE_MMAP_OFFSET, \
+		 struct drm_vatom_surface_mmap_offset)
 #define DRM_IOCTL_VATOM_SURFACE_INFO \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VATOM_SURFACE_INFO, struct drm_vatom_surface_info)
 #define DRM_IOCTL_VATOM_SUBMIT \
@@ -236,7 +237,7 @@ struct drm_vatom_surface_info {
 	__u32 flags;
 	/** @kind: Out. DRM_VATOM_SURFACE_*. */
 	__u32 kind;
-	/** @pad: MBZ. */
+	/** @pad: Out. Zero. */
 	__u32 pad;
 	/** @size: Out. Addressable bytes of the surface. */
 	__u64 size;
@@ -519,6 +520,133 @@ struct drm_vatom_noc {
 	/** @pad: MBZ. */
 	__u32 pad[2];
 };
+
+/**
+ * DOC: NoC register fields
+ *
+ * Field constants of the NoC initiator registers carried in struct
+ * drm_vatom_noc and of the NIU counter block, as the Tenstorrent ISA
+ * documents define them (docs/semantics-noc.md has the details and the
+ * device's choices). Kernel, library and tests share these.
+ *
+ * NOC_CTRL: bits not named here are reserved and must be zero; the VC,
+ * path-reserve, broadcast-axis and priority fields are accepted and have no
+ * effect on the result. %DRM_VATOM_NOC_CTRL_L1_ACC_AT_EN must be zero.
+ */
+#define DRM_VATOM_NOC_CTRL_REQ_MASK		0x3u	/* request type [1:0] */
+#define DRM_VATOM_NOC_CTRL_REQ_ATOMIC		0x1u	/* the only type accepted */
+#define DRM_VATOM_NOC_CTRL_RESP_MARKED		(1u << 4)  /* send a response */
+#define DRM_VATOM_NOC_CTRL_BRCST_PACKET		(1u << 5)  /* broadcast to a rectangle */
+#define DRM_VATOM_NOC_CTRL_VC_LINKED		(1u << 6)
+#define DRM_VATOM_NOC_CTRL_VC_STATIC		(1u << 7)
+#define DRM_VATOM_NOC_CTRL_PATH_RESERVE		(1u << 8)
+#define DRM_VATOM_NOC_CTRL_STATIC_VC_SHIFT	13
+#define DRM_VATOM_NOC_CTRL_STATIC_VC_MASK	(0x7u << 13)
+#define DRM_VATOM_NOC_CTRL_BRCST_XY		(1u << 16) /* broadcast major axis */
+#define DRM_VATOM_NOC_CTRL_BRCST_SRC_INCLUDE	(1u << 17) /* initiator receives it too */
+#define DRM_VATOM_NOC_CTRL_ARB_PRIORITY_SHIFT	27
+#define DRM_VATOM_NOC_CTRL_ARB_PRIORITY_MASK	(0xfu << 27)
+#define DRM_VATOM_NOC_CTRL_L1_ACC_AT_EN		(1u << 31) /* Blackhole; broken, MBZ */
+/* Every NOC_CTRL bit an atomic request may set. */
+#define DRM_VATOM_NOC_CTRL_VALID \
+	(DRM_VATOM_NOC_CTRL_REQ_MASK | DRM_VATOM_NOC_CTRL_RESP_MARKED | \
+	 DRM_VATOM_NOC_CTRL_BRCST_PACKET | DRM_VATOM_NOC_CTRL_VC_LINKED | \
+	 DRM_VATOM_NOC_CTRL_VC_STATIC | DRM_VATOM_NOC_CTRL_PATH_RESERVE | \
+	 DRM_VATOM_NOC_CTRL_STATIC_VC_MASK | DRM_VATOM_NOC_CTRL_BRCST_XY | \
+	 DRM_VATOM_NOC_CTRL_BRCST_SRC_INCLUDE | \
+	 DRM_VATOM_NOC_CTRL_ARB_PRIORITY_MASK)
+
+/* NOC_PACKET_TAG: the transaction id [13:10]; other bits must be zero. */
+#define DRM_VATOM_NOC_TAG_TXN_ID_SHIFT		10
+#define DRM_VATOM_NOC_TAG_TXN_ID_MASK		(0xfu << 10)
+#define DRM_VATOM_NOC_TXN_IDS			16
+
+/*
+ * Tile coordinates are 6 bits. Wormhole: in NOC_TARG_ADDR_MID (and
+ * NOC_RET_ADDR_MID) bits [3:0] are address bits 35..32 (must be 0), X (or
+ * the broadcast EndX) is [9:4], Y (EndY) [15:10], StartX [21:16], StartY
+ * [27:22]. Blackhole: NOC_TARG_ADDR_MID / NOC_RET_ADDR_MID are address bits
+ * 63..32 (must be 0) and NOC_TARG_ADDR_HI / NOC_RET_ADDR_HI hold X (EndX)
+ * [5:0], Y (EndY) [11:6], StartX [17:12], StartY [23:18].
+ */
+#define DRM_VATOM_NOC_COORD_MASK		0x3fu
+#define DRM_VATOM_NOC_WH_MID_ADDR_MASK		0xfu
+#define DRM_VATOM_NOC_WH_MID_X_SHIFT		4
+#define DRM_VATOM_NOC_WH_MID_Y_SHIFT		10
+#define DRM_VATOM_NOC_WH_MID_START_X_SHIFT	16
+#define DRM_VATOM_NOC_WH_MID_START_Y_SHIFT	22
+#define DRM_VATOM_NOC_BH_HI_X_SHIFT		0
+#define DRM_VATOM_NOC_BH_HI_Y_SHIFT		6
+#define DRM_VATOM_NOC_BH_HI_START_X_SHIFT	12
+#define DRM_VATOM_NOC_BH_HI_START_Y_SHIFT	18
+
+/*
+ * NOC_AT_LEN_BE: the opcode is [15:12]; bits outside the fields of the
+ * opcode's layout are ignored.
+ */
+#define DRM_VATOM_NOC_AT_OPCODE_SHIFT		12
+#define DRM_VATOM_NOC_AT_OPCODE_MASK		(0xfu << 12)
+#define DRM_VATOM_NOC_AT_INCR			0x1 /* increment: Ofs, IntWidth */
+#define DRM_VATOM_NOC_AT_SWAP_MASK		0x3 /* swap, mask variant: Mask */
+#define DRM_VATOM_NOC_AT_CAS			0x4 /* compare and swap: Ofs, CmpVal, SetVal */
+#define DRM_VATOM_NOC_AT_SWAP_IDX6		0x6 /* swap, index: Ofs; bit 2 must be 1 */
+#define DRM_VATOM_NOC_AT_SWAP_IDX7		0x7 /* swap, index: Ofs at [3:2] */
+#define DRM_VATOM_NOC_AT_ACC			0x9 /* Blackhole parallel add: Fmt */
+#define DRM_VATOM_NOC_AT_RISCV			0xa /* Blackhole swap index 10 or Zaamo */
+#define DRM_VATOM_NOC_AT_OFS_MASK		0x3u	  /* Ofs [1:0] */
+#define DRM_VATOM_NOC_AT_OFS7_SHIFT		2	  /* Ofs [3:2] of opcode 7 */
+#define DRM_VATOM_NOC_AT_INT_WIDTH_SHIFT	2	  /* IntWidth [6:2] */
+#define DRM_VATOM_NOC_AT_INT_WIDTH_MASK		(0x1fu << 2)
+#define DRM_VATOM_NOC_AT_CAS_CMP_SHIFT		2	  /* CmpVal [5:2] */
+#define DRM_VATOM_NOC_AT_CAS_SET_SHIFT		6	  /* SetVal [9:6] */
+#define DRM_VATOM_NOC_AT_CAS_VAL_MASK		0xfu
+#define DRM_VATOM_NOC_AT_SWAP_MASK_SHIFT	2	  /* Mask [9:2] */
+#define DRM_VATOM_NOC_AT_SWAP_MASK_MASK		(0xffu << 2)
+#define DRM_VATOM_NOC_AT_SWAP6_ONE		(1u << 2) /* fixed 1 of opcode 6 */
+#define DRM_VATOM_NOC_AT_RISCV_SEL_SHIFT	8	  /* [11:8] of opcode 0xa */
+#define DRM_VATOM_NOC_AT_RISCV_SEL_MASK		(0xfu << 8)
+#define DRM_VATOM_NOC_AT_RISCV_SWAP		0x3	  /* [11:8] = 3: swap index 10 */
+#define DRM_VATOM_NOC_AT_ZAAMO			(1u << 11) /* Zaamo, Op [10:8] */
+#define DRM_VATOM_NOC_AT_ZAAMO_OP_SHIFT		8
+#define DRM_VATOM_NOC_AT_ZAAMO_OP_MASK		(0x7u << 8)
+#define DRM_VATOM_NOC_ZAAMO_ADD			0
+#define DRM_VATOM_NOC_ZAAMO_XOR			1
+#define DRM_VATOM_NOC_ZAAMO_OR			2
+#define DRM_VATOM_NOC_ZAAMO_AND			3
+#define DRM_VATOM_NOC_ZAAMO_MIN			4 /* signed */
+#define DRM_VATOM_NOC_ZAAMO_MAX			5 /* signed */
+#define DRM_VATOM_NOC_ZAAMO_MINU		6
+#define DRM_VATOM_NOC_ZAAMO_MAXU		7
+#define DRM_VATOM_NOC_AT_ACC_FMT_MASK		0xfu	  /* Fmt [3:0] */
+#define DRM_VATOM_NOC_ACC_FP32			0  /* 4x fp32, ftz */
+#define DRM_VATOM_NOC_ACC_FP16			1  /* 8x fp16, ftz */
+#define DRM_VATOM_NOC_ACC_BF16			2  /* 8x bf16, ftz */
+#define DRM_VATOM_NOC_ACC_U32			4  /* 4x u32, wrapping */
+#define DRM_VATOM_NOC_ACC_U8_SAT		7  /* 16x u8, saturating */
+#define DRM_VATOM_NOC_ACC_FP32_B		8  /* as 0 */
+#define DRM_VATOM_NOC_ACC_FP16_B		9  /* as 1 */
+#define DRM_VATOM_NOC_ACC_BF16_B		10 /* as 2 */
+#define DRM_VATOM_NOC_ACC_U32_B			12 /* as 4 */
+#define DRM_VATOM_NOC_ACC_U32_C			13 /* as 4 */
+#define DRM_VATOM_NOC_ACC_U8			15 /* 16x u8, wrapping */
+
+/*
+ * NIU counters: each tile has one block of %DRM_VATOM_NOC_NIU_COUNTERS
+ * 32-bit counters per NoC (NIU_BASE + 0x200 + 4 * index on the device),
+ * readable through the tile grid's mapping (docs/semantics-noc.md gives
+ * where). REQS_OUTSTANDING_ID(i) are 8-bit counters in 32-bit words.
+ */
+#define DRM_VATOM_NOC_NIU_COUNTERS		64
+#define DRM_VATOM_NOC_MST_ATOMIC_RESP_RECEIVED		0
+#define DRM_VATOM_NOC_MST_CMD_ACCEPTED			4
+#define DRM_VATOM_NOC_MST_NONPOSTED_ATOMIC_SENT		6
+#define DRM_VATOM_NOC_MST_POSTED_ATOMIC_SENT		7
+#define DRM_VATOM_NOC_MST_NONPOSTED_ATOMIC_STARTED	15
+#define DRM_VATOM_NOC_MST_REQS_OUTSTANDING_ID(i)	(16 + (i))
+#define DRM_VATOM_NOC_SLV_ATOMIC_RESP_SENT		48
+#define DRM_VATOM_NOC_SLV_REQ_ACCEPTED			52
+#define DRM_VATOM_NOC_SLV_NONPOSTED_ATOMIC_RECEIVED	54
+#define DRM_VATOM_NOC_SLV_POSTED_ATOMIC_RECEIVED	55
 
 /* --- Validation errors --------------------------------------------------- */
 

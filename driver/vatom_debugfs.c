@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * debugfs: counters for tests and bring-up (no stable ABI).
+ *
+ *   /sys/kernel/debug/dri/<minor>/vatom_stats
+ *
+ * Copyright (C) 2026 The vatom developers
+ */
+
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+
+#include <drm/drm_debugfs.h>
+#include <drm/drm_file.h>
+
+#include "vatom_drv.h"
+
+static const char * const vatom_family_names[VATOM_FAMILY_COUNT] = {
+	[VATOM_FAMILY_VISA] = "visa",
+	[VATOM_FAMILY_PTX] = "ptx",
+	[VATOM_FAMILY_NOC] = "noc",
+};
+
+static int vatom_stats_show(struct seq_file *m, void *unused)
+{
+	struct drm_info_node *node = m->private;
+	struct vatom_device *vdev = to_vatom_device(node->minor->dev);
+	struct vatom_stats_counters *st = &vdev->stats;
+	int f;
+
+	seq_printf(m, "submissions %lld\n", atomic64_read(&st->submissions));
+	seq_printf(m, "errors %lld\n", atomic64_read(&st->errors));
+	seq_printf(m, "surfaces %lld\n", atomic64_read(&st->surfaces));
+	for (f = 0; f < VATOM_FAMILY_COUNT; f++) {
+		seq_printf(m, "packets_%s %lld\n", vatom_family_names[f],
+			   atomic64_read(&st->packets[f]));
+		seq_printf(m, "elements_%s %lld\n", vatom_family_names[f],
+			   atomic64_read(&st->elements[f]));
+	}
+	return 0;
+}
+
+static const struct drm_info_list vatom_debugfs_list[] = {
+	{ "vatom_stats", vatom_stats_show, 0 },
+};
+
+void vatom_debugfs_init(struct drm_minor *minor)
+{
+	drm_debugfs_create_files(vatom_debugfs_list, ARRAY_SIZE(vatom_debugfs_list),
+				 minor->debugfs_root, minor);
+}

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * vatom: a virtual atomic accelerator (DRM render-node driver).
+ *
+ * Copyright (C) 2026 The vatom developers
+ */
+#ifndef _VATOM_DRV_H_
+#define _VATOM_DRV_H_
+
+#include <linux/atomic.h>
+#include <linux/iosys-map.h>
+#include <linux/mutex.h>
+#include <linux/platform_device.h>
+
+#include <drm/drm_device.h>
+#include <drm/drm_gem_shmem_helper.h>
+
+#include "vatom_engine.h"
+
+#define DRIVER_NAME	"vatom"
+#define DRIVER_DESC	"Virtual atomic accelerator"
+#define DRIVER_DATE	"20261121"
+#define DRIVER_MAJOR	0
+#define DRIVER_MINOR	1
+
+/* Device limits, reported through GET_PARAM. */
+#define VATOM_MAX_SURFACE_SIZE	(256ull << 20)
+#define VATOM_MAX_STREAM_SIZE	(16u << 20)
+#define VATOM_MAX_RESULTS_SIZE	(64ull << 20)
+
+/**
+ * struct vatom_stats_counters - debugfs counters of one device
+ * @submissions: successful submissions
+ * @packets: packets executed per engine family
+ * @elements: element operations per engine family
+ * @errors: rejected submissions (any errno)
+ * @surfaces: live surfaces (created or imported, not yet freed)
+ */
+struct vatom_stats_counters {
+	atomic64_t submissions;
+	atomic64_t packets[VATOM_FAMILY_COUNT];
+	atomic64_t elements[VATOM_FAMILY_COUNT];
+	atomic64_t errors;
+	atomic64_t surfaces;
+};
+
+/**
+ * struct vatom_device - one vatom device
+ * @drm: the DRM device, embedded
+ * @platform: the platform device it hangs off
+ * @stats: debugfs counters
+ */
+struct vatom_device {
+	struct drm_device drm;
+	struct platform_device *platform;
+	struct vatom_stats_counters stats;
+};
+
+static inline struct vatom_device *to_vatom_device(struct drm_device *drm)
+{
+	return container_of(drm, struct vatom_device, drm);
+}
+
+/**
+ * struct vatom_surface - a GEM object the engine can address
+ * @shmem: the shmem GEM object, first so the helpers can free us
+ * @lock: serialises creation of the kernel mapping
+ * @map: kernel mapping, valid once @view.vaddr is set
+ * @view: what the engine sees; @view.vaddr is published last
+ */
+struct vatom_surface {
+	struct drm_gem_shmem_object shmem;
+	struct mutex lock; /* protects @map and the setting of @view.vaddr */
+	struct iosys_map map;
+	struct vatom_surface_view view;
+};
+
+static inline struct vatom_surface *to_vatom_surface(struct drm_gem_object *obj)
+{
+	return container_of(to_drm_gem_shmem_obj(obj), struct vatom_surface, shmem);
+}
+
+/* vatom_gem.c */
+struct drm_gem_object *vatom_gem_create_object(struct drm_device *dev, size_t size);
+struct vatom_surface *vatom_surface_lookup(struct drm_file *file, u32 handle);
+int vatom_surface_view(struct vatom_surface *surf,
+		       const struct vatom_surface_view **view);
+int vatom_ioctl_surface_create(struct drm_device *dev, void *data,
+			       struct drm_file *file);
+int vatom_ioctl_surface_mmap_offset(struct drm_device *dev, void *data,
+				    struct drm_file *file);
+int vatom_ioctl_surface_info(struct drm_device *dev, void *data,
+			     struct drm_file *file);
+
+/* vatom_param.c */
+int vatom_ioctl_get_param(struct drm_device *dev, void *data,
+			  struct drm_file *file);
+
+/* vatom_submit.c */
+int vatom_ioctl_submit(struct drm_device *dev, void *data,
+		       struct drm_file *file);
+
+/* vatom_debugfs.c */
+void vatom_debugfs_init(struct drm_minor *minor);
+
+#endif /* _VATOM_DRV_H_ */

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Surfaces: shmem GEM objects with a lazily created, persistent kernel
+ * mapping through which the engine performs its atomics. The mapping is
+ * cached (never write-combined), so device atomics and CPU atomics through
+ * a userspace mmap of the same pages are atomic with respect to each other.
+ *
+ * Copyright (C) 2026 The vatom developers
+ */
+
+#include <linux/slab.h>
+
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_gem_shmem_helper.h>
+
+#include "vatom_drv.h"
+
+static void vatom_surface_free(struct drm_gem_object *obj)
+{
+	struct vatom_surface *surf = to_vatom_surface(obj);
+	struct vatom_device *vdev = to_vatom_device(obj->dev);
+
+	if (surf->view.vaddr)
+		drm_gem_shmem_vunmap(&surf->shmem, &surf->map);
+	mutex_destroy(&surf->lock);
+	atomic64_dec(&vdev->stats.surfaces);
+	/* Frees surf: shmem is its first member. */
+	drm_gem_shmem_free(&surf->shmem);
+}
+
+static const struct drm_gem_object_funcs vatom_gem_funcs = {
+	.free		= vatom_surface_free,
+	.print_info	= drm_gem_shmem_object_print_info,
+	.pin		= drm_gem_shmem_object_pin,
+	.unpin		= drm_gem_shmem_object_unpin,
+	.get_sg_table	= drm_gem_shmem_object_get_sg_table,
+	.vmap		= drm_gem_shmem_object_vmap,
+	.vunmap		= drm_gem_shmem_object_vunmap,
+	.mmap		= drm_gem_shmem_object_mmap,
+	.vm_ops		= &drm_gem_shmem_vm_ops,
+};
+
+/*
+ * Called by the shmem helpers for every object of this device, created
+ * or imported, so imported dma-bufs are vatom surfaces (buffers) too.
+ */
+struct drm_gem_object *vatom_gem_create_object(struct drm_device *dev, size_t size)
+{
+	struct vatom_surface *surf;
+
+	surf = kzalloc(sizeof(*surf), GFP_KERNEL);
+	if (!surf)
+		return ERR_PTR(-ENOMEM);
+
+	mutex_init(&surf->lock);
+	surf->view.kind = DRM_VATOM_SURFACE_BUFFER;
+	surf->view.size = size;
+	surf->shmem.base.funcs = &vatom_gem_funcs;
+	atomic64_inc(&to_vatom_device(dev)->stats.surfaces);
+	return &surf->shmem.base;
+}
+
+/**
+ * vatom_surface_lookup() - look up a handle of @file
+ * @file: the DRM file
+ * @handle: GEM handle
+ *
+ * Return: the surface with a reference held, or NULL when @handle is
+ * unknown. Release with drm_gem_object_put().
+ */
+struct vatom_surface *vatom_surface_lookup(struct drm_file *file, u32 handle)
+{
+	struct drm_gem_object *obj = drm_gem_object_lookup(file, handle);
+
+	if (!obj)
+		return NULL;
+	/* Every object of a vatom device is created by vatom_gem_create_object(). */
+	if (WARN_ON(obj->funcs != &vatom_gem_funcs)) {
+		drm_gem_object_put(obj);
+		return NULL;
+	}
+	return to_vatom_surface(obj);
+}
+
+/**
+ * vatom_surface_view() - the engine's view of a surface, mapping it first
+ * @surf: a surface the caller holds a reference to
+ * @view: out, valid while the reference is held
+ *
+ * The kernel mapping is made on first use and kept until the surface is
+ * freed, so submissions after the first pay nothing for it.
+ *
+ * Return: 0, or a negative errno from mapping (-EINTR, -ENOMEM, ...).
+ */
+int vatom_surface_view(struct vatom_surface *surf,
+		       const struct vatom_surface_view **view)
+{
+	struct iosys_map map;
+	int ret = 0;
+
+	/* Pairs with smp_store_release() below. */
+	if (smp_load_acquire(&surf->view.vaddr)) {
+		*view = &surf->view;
+		return 0;
+	}
+
+	ret = mutex_lock_interruptible(&surf->lock);
+	if (ret)
+		return ret;
+	if (!surf->view.vaddr) {
+		ret = drm_gem_shmem_vmap(&surf->shmem, &map);
+		if (!ret && map.is_iomem) {
+			/* The engine needs real memory for its atomics. */
+			drm_gem_shmem_vunmap(&surf->shmem, &map);
+			ret = -EOPNOTSUPP;
+		}
+		if (!ret) {
+			surf->map = map;
+			/* Publish the mapping only once it is complete. */
+			smp_store_release(&surf->view.vaddr, map.vaddr);
+		}
+	}
+	mutex_unlock(&surf->lock);
+	if (!ret)
+		*view = &surf->view;
+	return ret;
+}
+
+static int vatom_create_buffer(struct drm_device *dev, struct drm_file *file,
+			       struct drm_vatom_surface_create *args)
+{
+	struct drm_gem_shmem_object *shmem;
+	struct vatom_surface *surf;
+	int ret;
+
+	if (args->desc || args->desc_size || !args->size)
+		return -EINVAL;
+	if (args->size > VATOM_MAX_SURFACE_SIZE)
+		return -E2BIG;
+
+	shmem = drm_gem_shmem_create(dev, args->size);
+	if (IS_ERR(shmem))
+		return PTR_ERR(shmem);
+	surf = container_of(shmem, struct vatom_surface, shmem);
+	/* The object is page-rounded; accesses past the asked size are OOB. */
+	surf->view.size = args->size;
+
+	ret = drm_gem_handle_create(file, &shmem->base, &args->handle);
+	/* The handle holds the reference now, or creation failed and we free. */
+	drm_gem_object_put(&shmem->base);
+	return ret;
+}
+
+int vatom_ioctl_surface_create(struct drm_device *dev, void *data,
+			       struct drm_file *file)
+{
+	struct drm_vatom_surface_create *args = data;
+
+	if (args->flags)
+		return -EINVAL;
+
+	switch (args->kind) {
+	case DRM_VATOM_SURFACE_BUFFER:
+		return vatom_create_buffer(dev, file, args);
+	case DRM_VATOM_SURFACE_TYPED:
+	case DRM_VATOM_SURFACE_TILE_GRID:
+		return -EOPNOTSUPP;
+	default:
+		return -EINVAL;
+	}
+}
+
+int vatom_ioctl_surface_mmap_offset(struct drm_device *dev, void *data,
+				    struct drm_file *file)
+{
+	struct drm_vatom_surface_mmap_offset *args = data;
+	struct vatom_surface *surf;
+
+	if (args->flags)
+		return -EINVAL;
+
+	surf = vatom_surface_lookup(file, args->handle);
+	if (!surf)
+		return -ENOENT;
+	args->offset = drm_vma_node_offset_addr(&surf->shmem.base.vma_node);
+	drm_gem_object_put(&surf->shmem.base);
+	return 0;
+}
+
+int vatom_ioctl_surface_info(struct drm_device *dev, void *data,
+			     struct drm_file *file)
+{
+	struct drm_vatom_surface_info *args = data;
+	struct vatom_surface *surf;
+
+	if (args->flags)
+		return -EINVAL;
+
+	surf = vatom_surface_lookup(file, args->handle);
+	if (!surf)
+		return -ENOENT;
+	args->kind = surf->view.kind;
+	args->pad = 0;
+	args->size = surf->view.size;
+	args->mmap_size = surf->shmem.base.size;
+	drm_gem_object_put(&surf->shmem.base);
+	return 0;
+}

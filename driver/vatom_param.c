@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * GET_PARAM: feature discovery. Capabilities and op masks come from the
+ * engine's own tables, so what is reported is what is implemented.
+ *
+ * Copyright (C) 2026 The vatom developers
+ */
+
+#include <drm/drm_device.h>
+#include <drm/drm_file.h>
+
+#include "vatom_drv.h"
+
+int vatom_ioctl_get_param(struct drm_device *dev, void *data,
+			  struct drm_file *file)
+{
+	struct drm_vatom_get_param *args = data;
+
+	switch (args->param) {
+	case DRM_VATOM_PARAM_VISA_OPS:
+		if (args->index > DRM_VATOM_VISA_FORM_TYPED16)
+			return -EINVAL;
+		args->value = vatom_visa_ops_mask(args->index);
+		return 0;
+	case DRM_VATOM_PARAM_PTX_OPS:
+		if (args->index < DRM_VATOM_PTX_TYPE_B16 ||
+		    args->index > DRM_VATOM_PTX_TYPE_F64)
+			return -EINVAL;
+		args->value = vatom_ptx_ops_mask(args->index);
+		return 0;
+	case DRM_VATOM_PARAM_NOC_OPCODES:
+		if (args->index > DRM_VATOM_NOC_PROFILE_BLACKHOLE)
+			return -EINVAL;
+		args->value = vatom_noc_opcodes_mask(args->index);
+		return 0;
+	}
+
+	/* The remaining parameters take no index. */
+	if (args->index)
+		return -EINVAL;
+
+	switch (args->param) {
+	case DRM_VATOM_PARAM_UAPI_VERSION:
+		args->value = DRM_VATOM_UAPI_VERSION;
+		break;
+	case DRM_VATOM_PARAM_CAPS:
+		args->value = vatom_engine_caps() | DRM_VATOM_CAP_RESULT_SURFACE;
+		break;
+	case DRM_VATOM_PARAM_MAX_SURFACE_SIZE:
+		args->value = VATOM_MAX_SURFACE_SIZE;
+		break;
+	case DRM_VATOM_PARAM_MAX_STREAM_SIZE:
+		args->value = VATOM_MAX_STREAM_SIZE;
+		break;
+	case DRM_VATOM_PARAM_MAX_SLOTS:
+		args->value = DRM_VATOM_MAX_SLOTS;
+		break;
+	case DRM_VATOM_PARAM_MAX_RESULTS_SIZE:
+		args->value = VATOM_MAX_RESULTS_SIZE;
+		break;
+	default:
+		return -EINVAL;
+	}
+	return 0;
+}
