@@ -12,6 +12,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
+#include <linux/version.h>
 
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
@@ -52,7 +53,10 @@ static const struct drm_driver vatom_driver = {
 
 	.name	= DRIVER_NAME,
 	.desc	= DRIVER_DESC,
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 14, 0)
+	/* Removed in 6.14; older kernels warn when it is missing. */
 	.date	= DRIVER_DATE,
+#endif
 	.major	= DRIVER_MAJOR,
 	.minor	= DRIVER_MINOR,
 };
