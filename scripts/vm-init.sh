@@ -1,0 +1,141 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# /init of the test VM (busybox sh), put into the initramfs by vm-run.sh.
+#
+# Two serial ports: the kernel console is ttyS0 (the host keeps it in a log
+# file), our channel is ttyS1 (the host's stdout), so a printk can never land
+# in the middle of a test's TAP line. The host passes its settings in
+# /etc/vatom-vm.conf and the command in /etc/vatom-cmd.sh.
+#
+# Steps: mount the pseudo filesystems, insmod the image's modules in the order
+# the host computed, mount the repository (9p, read-only), insmod the module
+# under test, run the command as root in the repository, unload the module,
+# scan the kernel log for splats, and report one line to the host:
+#
+#   # vatom-vm: status=S cmd=C splat=0|1 unload=0|1 boot=SECONDS run=SECONDS
+#
+# then leave through isa-debug-exit. PID 1 must never exit (the kernel would
+# panic), so every path ends in vm_exit.
+
+PATH=/bin:/sbin:/usr/bin:/usr/sbin
+export PATH
+
+/bin/busybox mkdir -p /bin /sbin /usr/bin /usr/sbin /proc /sys /dev /tmp \
+	/run /vatom /out
+/bin/busybox --install -s
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /run
+mount -t debugfs debugfs /sys/kernel/debug
+
+# Our channel: raw, so the host gets the bytes as written (no \r\n).
+exec </dev/null >/dev/ttyS1 2>&1
+stty -F /dev/ttyS1 raw -echo 2>/dev/null
+
+. /etc/vatom-vm.conf
+
+uptime_s()
+{
+	cut -d' ' -f1 /proc/uptime
+}
+
+# Report and power off. The host reads the line; the debug-exit port only
+# makes QEMU quit at once (it exits with (value << 1) | 1, i.e. 1 here).
+vm_exit()
+{
+	echo "# vatom-vm: status=$1 cmd=${cmd_rc:--1} splat=${splat:-0}" \
+	     "unload=${unload_fail:-0} boot=${boot_s:-0} run=${run_s:-0}"
+	sync
+	printf '\000' | dd of=/dev/port bs=1 seek=244 count=1 2>/dev/null
+	poweroff -f
+	sleep 1000
+}
+
+die()
+{
+	echo "# vatom-vm: $*"
+	dmesg | tail -n 40 | sed 's/^/# dmesg: /'
+	vm_exit 1
+}
+
+for m in $(cat /modules/order); do
+	insmod "/modules/$m" || die "insmod $m failed"
+done
+
+mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=512000 \
+	vatom /vatom || die "cannot mount the repository (9p)"
+if [ -n "$VM_OUT" ]; then
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 out /out ||
+		die "cannot mount the output directory (9p)"
+fi
+# The host's path too, so absolute paths built into binaries (rpath) work.
+if [ -n "$HOST_ROOT" ] && [ ! -e "$HOST_ROOT" ]; then
+	mkdir -p "$(dirname "$HOST_ROOT")"
+	ln -s /vatom "$HOST_ROOT"
+fi
+
+# Splats from here on count; the boot's own log is kept apart.
+dmesg -c >/tmp/dmesg.boot
+
+if [ -n "$MODULE" ]; then
+	# shellcheck disable=SC2086 # VATOM_MODPARAMS is a list of words
+	insmod "/modules/$MODULE.ko" $VATOM_MODPARAMS ||
+		die "insmod $MODULE.ko $VATOM_MODPARAMS failed"
+fi
+
+export LD_LIBRARY_PATH=/vatom/userlib:/lib/x86_64-linux-gnu
+export HOME=/tmp TERM=dumb VATOM_VM=1
+boot_s=$(uptime_s)
+cd /vatom || die "no /vatom"
+
+t0=$(uptime_s)
+if [ -n "$INTERACTIVE" ]; then
+	stty -F /dev/ttyS1 sane 2>/dev/null
+	setsid cttyhack sh -l </dev/ttyS1 >/dev/ttyS1 2>&1
+else
+	sh /etc/vatom-cmd.sh
+fi
+cmd_rc=$?
+t1=$(uptime_s)
+run_s=$(awk "BEGIN { printf \"%.2f\", $t1 - $t0 }")
+cd /
+
+unload_fail=0
+if [ -n "$MODULE" ] && ! rmmod "$MODULE"; then
+	echo "# vatom-vm: rmmod $MODULE failed"
+	unload_fail=1
+fi
+
+# Anything the kernel calls a bug, a warning, a lockdep or RCU report.
+SPLAT='BUG:|WARNING:|Oops|general protection fault|Call Trace|kernel BUG'
+SPLAT="$SPLAT|possible circular locking|possible recursive locking"
+SPLAT="$SPLAT|inconsistent lock state|lockdep|suspicious RCU usage"
+SPLAT="$SPLAT|rcu_.*stall|RCU stall|soft lockup|hard LOCKUP|blocked for more than"
+SPLAT="$SPLAT|UBSAN:|KASAN:|KFENCE:|refcount_t:|list_add corruption"
+SPLAT="$SPLAT|list_del corruption|slab-out-of-bounds|use-after-free"
+splat=0
+if dmesg | grep -E "$SPLAT" >/tmp/splats; then
+	splat=1
+	echo "# vatom-vm: kernel log reports problems:"
+	sed 's/^/# dmesg: /' /tmp/splats
+	echo "# vatom-vm: full kernel log since the module load:"
+	dmesg | sed 's/^/# dmesg: /'
+fi
+if [ -n "$SHOW_DMESG" ]; then
+	dmesg | sed 's/^/# dmesg: /'
+fi
+
+# The command's own status wins; a clean command with a splat or a failed
+# unload still fails the run.
+status=$cmd_rc
+if [ "$status" -eq 0 ] && [ $((splat + unload_fail)) -ne 0 ]; then
+	status=1
+fi
+vm_exit "$status"

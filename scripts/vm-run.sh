@@ -1,0 +1,245 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run a command in a QEMU guest booting Debian's own 6.1 kernel with vatom.ko
+# loaded. Never loads anything into the host kernel.
+#
+#   scripts/vm-run.sh [options] [--] CMD...
+#
+# CMD runs as root with /bin/sh in the repository (shared read-only over 9p at
+# /vatom, and also reachable under the host's path). One argument is a shell
+# command line ('selftests/vatom_test -v'); several arguments are one command
+# and its arguments, quoted as given. Without CMD: an interactive shell.
+#
+# Options:
+#   -t SECONDS    time limit for boot + CMD (default 300, VM_TIMEOUT); 0: none
+#   -o DIR        share host DIR read-write at /out (results to keep)
+#   -n            boot without vatom.ko (--no-module)
+#   -d            print the guest's whole kernel log (--dmesg)
+#   -h            this help
+# Environment:
+#   VATOM_KO         module to load (default: ./vatom.ko, built by make module)
+#   VATOM_MODPARAMS  its parameters ("a=1 b=2")
+#   VM_SMP, VM_MEM   vCPUs and memory (2, 1G)
+#   VM_MODULES       more modules of the kernel image to load (names)
+#   VM_APPEND        more kernel command line
+#   VM_CONSOLE=1     print the guest's kernel console at the end
+#
+# Exit status: CMD's exit status; 1 if the kernel log shows a bug, warning,
+# lockdep or RCU report, or if the module fails to unload; 124 on timeout;
+# 1 if the guest died (kernel panic) or the VM could not be started.
+#
+# The guest's stdout/stderr stream to stdout. Lines the runner adds start
+# with "# vm:" or "# vatom-vm:" (TAP comments).
+
+set -euo pipefail
+
+SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/env.sh
+. "$SCRIPTS/env.sh"
+
+usage()
+{
+	sed -n '/^#   scripts/,/^# with/s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+	exit "${1:-0}"
+}
+
+msg() { echo "# vm: $*"; }
+
+timeout_s=${VM_TIMEOUT:-300}
+outdir=
+load_module=1
+show_dmesg=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-t) timeout_s=$2; shift 2 ;;
+	-t*) timeout_s=${1#-t}; shift ;;
+	-o) outdir=$2; shift 2 ;;
+	-n|--no-module) load_module=; shift ;;
+	-d|--dmesg) show_dmesg=1; shift ;;
+	-h|--help) usage 0 ;;
+	--) shift; break ;;
+	-*) echo "vm-run: unknown option $1" >&2; usage 2 >&2 ;;
+	*) break ;;
+	esac
+done
+
+interactive=
+[ $# -eq 0 ] && interactive=1
+if [ -n "$interactive" ] && [ -z "${VM_TIMEOUT:-}" ]; then
+	timeout_s=0
+fi
+
+vmlinuz=$KIMG/boot/vmlinuz-$KVER
+moddir=$KIMG/lib/modules/$KVER
+if [ ! -f "$vmlinuz" ] || [ ! -f "$moddir/modules.dep" ]; then
+	msg "no kernel image in $KIMG: run scripts/deps.sh"
+	exit 1
+fi
+
+ko=
+module=
+if [ -n "$load_module" ]; then
+	ko=${VATOM_KO:-$VATOM_ROOT/vatom.ko}
+	if [ ! -f "$ko" ]; then
+		msg "$ko not found: run 'make module' (or set VATOM_KO, or -n)"
+		exit 1
+	fi
+	vermagic=$(/sbin/modinfo -F vermagic "$ko")
+	if [ "${vermagic%% *}" != "$KVER" ]; then
+		msg "$ko is built for '${vermagic%% *}', the VM runs $KVER"
+		exit 1
+	fi
+	module=$(/sbin/modinfo -F name "$ko" 2>/dev/null || true)
+	[ -n "$module" ] || module=$(basename "$ko" .ko | tr - _)
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/vatom-vm.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+root=$work/initramfs
+mkdir -p "$root"/{bin,sbin,etc,modules,lib64,dev,proc,sys,tmp,vatom,out}
+
+# --- userspace: busybox, plus the host's loader and shared libraries so that
+# dynamically linked programs built in the repository run in the guest.
+cp /bin/busybox "$root/bin/busybox"
+cp "$SCRIPTS/vm-init.sh" "$root/init"
+chmod 0755 "$root/init"
+
+add_file()
+{
+	[ -e "$root$1" ] && return 0
+	mkdir -p "$root$(dirname "$1")"
+	cp -L "$1" "$root$1"
+}
+
+# $1 and the host libraries it needs (ldd), except the repository's own,
+# which the guest finds over 9p through LD_LIBRARY_PATH.
+add_elf_deps()
+{
+	local lib
+
+	for lib in $(ldd "$1" 2>/dev/null | grep -o '/[^ ]*' || true); do
+		case "$lib" in
+		"$VATOM_ROOT"/*) ;;
+		*) [ -f "$lib" ] && add_file "$lib" ;;
+		esac
+	done
+}
+
+is_elf()
+{
+	[ "$(head -c 4 "$1" 2>/dev/null | od -An -c | tr -d ' ')" = '177ELF' ]
+}
+
+add_file /bin/bash
+add_elf_deps /bin/bash
+ldcache=$(/sbin/ldconfig -p)
+for lib in libdrm.so.2 libm.so.6 libpthread.so.0 libdl.so.2 librt.so.1 \
+	   libgcc_s.so.1; do
+	path=$(awk -v l="$lib" '$1 == l && /x86-64/ { print $NF }' <<<"$ldcache" |
+	       head -n 1)
+	if [ -n "$path" ]; then
+		add_file "$path"
+		add_elf_deps "$path"
+	fi
+done
+while IFS= read -r -d '' f; do
+	is_elf "$f" && add_elf_deps "$f"
+done < <(find "$VATOM_ROOT"/userlib "$VATOM_ROOT"/tools "$VATOM_ROOT"/selftests \
+	      "$VATOM_ROOT"/bench -maxdepth 3 -type f \
+	      \( -perm -u+x -o -name '*.so*' \) -print0 2>/dev/null)
+
+# --- modules: the image's, in dependency order (modprobe reads the
+# modules.dep deps.sh built), then the module under test.
+modules="virtio_pci 9pnet_virtio 9p drm drm_shmem_helper vgem ${VM_MODULES:-}"
+if [ -n "$ko" ]; then
+	modules="$modules $(/sbin/modinfo -F depends "$ko" | tr , ' ')"
+fi
+: >"$root/modules/order"
+for m in $modules; do
+	/sbin/modprobe -d "$KIMG" -S "$KVER" --show-depends "$m" |
+		awk '$1 == "insmod" { print $2 }'
+done | awk '!seen[$0]++' | while read -r f; do
+	cp "$f" "$root/modules/"
+	basename "$f" >>"$root/modules/order"
+done
+[ -n "$ko" ] && cp "$ko" "$root/modules/$module.ko"
+
+# --- the run's settings and command
+shq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
+{
+	echo "MODULE=$(shq "$module")"
+	echo "VATOM_MODPARAMS=$(shq "${VATOM_MODPARAMS:-}")"
+	echo "HOST_ROOT=$(shq "$VATOM_ROOT")"
+	echo "VM_OUT=$(shq "$outdir")"
+	echo "INTERACTIVE=$interactive"
+	echo "SHOW_DMESG=$show_dmesg"
+} >"$root/etc/vatom-vm.conf"
+if [ $# -eq 1 ]; then
+	printf '%s\n' "$1" >"$root/etc/vatom-cmd.sh"
+elif [ $# -gt 1 ]; then
+	for a in "$@"; do printf '%s ' "$(shq "$a")"; done >"$root/etc/vatom-cmd.sh"
+	echo >>"$root/etc/vatom-cmd.sh"
+fi
+
+(cd "$root" && find . | cpio -o -H newc --quiet) >"$work/initramfs.cpio"
+
+# --- boot
+console=$work/console.log
+qemu=(qemu-system-x86_64
+	-accel tcg -cpu max -smp "${VM_SMP:-2}" -m "${VM_MEM:-1G}"
+	-nodefaults -display none -monitor none -no-reboot
+	-kernel "$vmlinuz" -initrd "$work/initramfs.cpio"
+	-append "console=ttyS0 oops=panic panic=-1 mitigations=off ${VM_APPEND:-}"
+	-serial "file:$console"
+	-chardev stdio,id=guest,signal=off -serial chardev:guest
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04
+	-virtfs "local,path=$VATOM_ROOT,mount_tag=vatom,security_model=none,readonly=on")
+if [ -n "$outdir" ]; then
+	mkdir -p "$outdir"
+	qemu+=(-virtfs "local,path=$(cd "$outdir" && pwd),mount_tag=out,security_model=none")
+fi
+
+out=$work/out.log
+t0=$(date +%s.%N)
+set +e
+if [ -n "$interactive" ]; then
+	timeout --foreground -k 10 "$timeout_s" "${qemu[@]}" | tee "$out"
+	rc=${PIPESTATUS[0]}
+else
+	timeout --foreground -k 10 "$timeout_s" "${qemu[@]}" </dev/null | tee "$out"
+	rc=${PIPESTATUS[0]}
+fi
+set -e
+wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+
+show_console()
+{
+	msg "guest kernel console (last ${1} lines):"
+	tail -n "$1" "$console" | tr -d '\r' | sed 's/^/# console: /'
+}
+
+[ -n "${VM_CONSOLE:-}" ] && show_console 100000
+
+if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+	show_console 60
+	msg "TIMEOUT: no result after ${timeout_s} s (wall ${wall} s)"
+	exit 124
+fi
+
+marker=$(grep -a '^# vatom-vm: status=' "$out" | tail -n 1 || true)
+if [ -z "$marker" ]; then
+	show_console 80
+	if grep -aq 'Kernel panic' "$console"; then
+		msg "FAIL: guest kernel panicked (wall ${wall} s)"
+	else
+		msg "FAIL: guest died without reporting (qemu exit $rc, wall ${wall} s)"
+	fi
+	exit 1
+fi
+
+status=$(sed 's/.*status=\([0-9]*\).*/\1/' <<<"$marker")
+boot=$(sed 's/.* boot=\([0-9.]*\).*/\1/' <<<"$marker")
+run=$(sed 's/.* run=\([0-9.]*\).*/\1/' <<<"$marker")
+msg "status $status; wall ${wall} s (guest boot ${boot} s, command ${run} s)"
+exit "$status"
