@@ -1,0 +1,167 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every test, on a fresh machine or a ready one (the README's test command;
+# .ci/run and `make check` call it):
+#
+#   deps        scripts/deps.sh (apt packages, kernel image, kselftest files)
+#   build:*     make module (W=1), userlib, tools, selftests: a failure or
+#               a compiler/modpost warning is a failed test
+#   checkpatch  scripts/checkpatch.sh, one test per file
+#   sparse      make sparse (C=2): no sparse warning from driver/ or uapi/
+#   vm:*        one VM boot (scripts/vm-run.sh) running selftests/vatom_test
+#               and userlib/test/libvatom_test, each its own stage; the vm
+#               stage itself checks the kernel log and the module unload
+#   userlib     make -C userlib check (host checks of libvatom)
+#   host-tests  make -C tests check: engine tests plain, ASan+UBSan, fuzz
+#
+# All TAP is counted by scripts/tap-summary.sh; the last line is exactly
+# "N passed, N failed". Exit status 1 if anything failed. Logs are kept in
+# build/test-logs/. Environment: JOBS (make -j, default 2), VM_TIMEOUT
+# (seconds for the VM run, default 1200), FUZZ_RUNS (tests/Makefile).
+
+set -uo pipefail
+
+SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$SCRIPTS/.." && pwd)
+cd "$ROOT" || exit 1
+
+JOBS=${JOBS:-2}
+LOG=$ROOT/build/test-logs
+STAGES=$LOG/stages.tsv
+rm -rf "$LOG"
+mkdir -p "$LOG"
+: >"$STAGES"
+t_start=$(date +%s)
+
+banner() { printf '\n# ==== %s ====\n' "$1"; }
+
+# record NAME RC LOG [SECONDS]: one stage for tap-summary.sh.
+record()
+{
+	printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$STAGES"
+	echo "# stage $1: exit $2${4:+, $4 s}"
+}
+
+# run_tap NAME CMD...: a stage whose command prints TAP itself.
+run_tap()
+{
+	local name=$1 log=$LOG/$1.log t0 rc
+
+	shift
+	banner "$name: $*"
+	t0=$(date +%s)
+	"$@" </dev/null 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	record "$name" "$rc" "$log" $(($(date +%s) - t0))
+	return "$rc"
+}
+
+# tap_line LOG OK DESCRIPTION [FINDINGS]: the one TAP line of a stage whose
+# command prints no TAP, with its findings as diagnostics.
+tap_line()
+{
+	local log=$1 ok=$2 desc=$3 findings=${4:-}
+
+	{
+		if [ "$ok" = ok ]; then
+			echo "ok 1 - $desc"
+		else
+			echo "not ok 1 - $desc"
+			[ -n "$findings" ] && sed 's/^/# /' <<<"$findings"
+		fi
+	} | tee -a "$log"
+}
+
+# run_check NAME DESCRIPTION PATTERN CMD...: passes if CMD exits 0 and
+# prints no line matching PATTERN (grep -E; empty: no pattern).
+run_check()
+{
+	local name=$1 desc=$2 pattern=$3 log=$LOG/$1.log t0 rc findings=
+
+	shift 3
+	banner "$name: $*"
+	t0=$(date +%s)
+	"$@" </dev/null 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	[ -n "$pattern" ] && findings=$(grep -E "$pattern" "$log")
+	if [ "$rc" -eq 0 ] && [ -z "$findings" ]; then
+		tap_line "$log" ok "$desc"
+	else
+		[ "$rc" -ne 0 ] && findings="exit status $rc${findings:+$'\n'}$findings"
+		tap_line "$log" "not ok" "$desc" "$findings"
+		[ "$rc" -eq 0 ] && rc=1
+	fi
+	record "$name" "$rc" "$log" $(($(date +%s) - t0))
+	return "$rc"
+}
+
+# --- dependencies
+run_check deps "dependencies installed (scripts/deps.sh)" "" scripts/deps.sh
+# shellcheck source=scripts/env.sh
+. "$SCRIPTS/env.sh"
+
+# --- builds: compiler and modpost warnings are failures
+WARN='(warning|error):|WARNING:|ERROR:'
+module_ok=1
+run_check build:module "make module (W=1), no warnings" "$WARN" \
+	make -j"$JOBS" module || module_ok=
+for t in userlib tools selftests; do
+	run_check "build:$t" "make $t, no warnings" "$WARN" make -j"$JOBS" "$t"
+done
+
+# --- style and static checks
+run_tap checkpatch scripts/checkpatch.sh
+
+# Sparse reports on our files only; the kernel headers are not ours to fix.
+run_check sparse "make sparse (C=2): no warnings in driver/ or uapi/" \
+	"^($ROOT/|\./)?(driver|uapi)/[^:]*:[0-9]+:[0-9]+: (warning|error):" \
+	make -j"$JOBS" sparse
+
+# --- the VM: one boot for every program that needs the device
+vm_progs=(selftests/vatom_test)
+[ -f userlib/test/libvatom_test.c ] && vm_progs+=(userlib/test/libvatom_test)
+banner "vm: ${vm_progs[*]}"
+vm_out=$LOG/vm
+mkdir -p "$vm_out"
+if [ -n "$module_ok" ]; then
+	t0=$(date +%s)
+	scripts/vm-run.sh -t "${VM_TIMEOUT:-1200}" -o "$vm_out" -- \
+		sh scripts/vm-tests.sh "${vm_progs[@]}" </dev/null 2>&1 |
+		tee "$LOG/vm.log"
+	vm_secs=$(($(date +%s) - t0))
+else
+	echo "# vm: not run, the module did not build" | tee "$LOG/vm.log"
+fi
+for p in "${vm_progs[@]}"; do
+	n=$(basename "$p")
+	rc=$(cat "$vm_out/$n.rc" 2>/dev/null || echo "1")
+	record "vm:$n" "$rc" "$vm_out/$n.log"
+done
+marker=$(grep -a '^# vatom-vm: status=' "$LOG/vm.log" | tail -n 1)
+if [ -z "$marker" ]; then
+	tap_line "$LOG/vm-check.log" "not ok" \
+		"vm: booted, ran the tests, clean kernel log, module unloaded" \
+		"$(sed -n 's/^# vm: //p' "$LOG/vm.log" | tail -n 3)"
+	record vm 1 "$LOG/vm-check.log"
+elif [[ "$marker" == *" splat=0 unload=0 "* ]]; then
+	tap_line "$LOG/vm-check.log" ok \
+		"vm: booted, ran the tests, clean kernel log, module unloaded"
+	record vm 0 "$LOG/vm-check.log"
+else
+	tap_line "$LOG/vm-check.log" "not ok" \
+		"vm: booted, ran the tests, clean kernel log, module unloaded" \
+		"$marker"
+	record vm 1 "$LOG/vm-check.log"
+fi
+vm_wall=$(grep -a '^# vm: status' "$LOG/vm.log" | sed -n 's/.*wall \([0-9.]*\) s.*/\1/p')
+echo "# VM run wall time: ${vm_wall:-?} s (boot, tests and shutdown; stage ${vm_secs:-0} s)"
+
+# --- host tests
+run_check userlib "make -C userlib check (host checks)" "" \
+	make -C userlib check
+run_tap host-tests make -C tests check
+
+echo
+echo "# total time $(($(date +%s) - t_start)) s; logs in ${LOG#"$ROOT"/}/"
+"$SCRIPTS/tap-summary.sh" "$STAGES"
