@@ -1,3 +1,745 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* Placeholder: being written. */
+/*
+ * Intel vISA DWORD_ATOMIC (0x7d), TYPED_ATOMIC (0x73) and ADDC (0x49).
+ *
+ * A packet is struct drm_vatom_visa followed by the operand arrays named in
+ * its operands word, in bit order (ADDR, V, R, LOD, SRC0, SRC1), each
+ * starting 8-byte aligned. Every lane's read-modify-write is one CPU atomic
+ * on the surface memory. docs/semantics-visa.md describes every rule and
+ * the choices made where the ISA text is silent.
+ */
 #include "vatom_engine.h"
+#include "softfloat.h"
+#include "typed.h"
+#include "visa_internal.h"
+
+#ifndef __always_inline
+#define __always_inline inline __attribute__((__always_inline__))
+#endif
+
+#define VISA_T(t)	(1u << DRM_VATOM_VISA_TYPE_##t)
+#define VISA_T32	(VISA_T(UD) | VISA_T(D) | VISA_T(F))
+#define VISA_T64	(VISA_T(UQ) | VISA_T(Q))
+
+#define VISA_OPND_KNOWN	(DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_V | \
+			 DRM_VATOM_VISA_OPND_R | DRM_VATOM_VISA_OPND_LOD | \
+			 DRM_VATOM_VISA_OPND_SRC0 | DRM_VATOM_VISA_OPND_SRC1 | \
+			 DRM_VATOM_VISA_OPND_DST | \
+			 DRM_VATOM_VISA_OPND_SRC0_IMM | \
+			 DRM_VATOM_VISA_OPND_SRC1_IMM)
+#define VISA_OPND_COORD	(DRM_VATOM_VISA_OPND_V | DRM_VATOM_VISA_OPND_R | \
+			 DRM_VATOM_VISA_OPND_LOD)
+#define VISA_OPND_IMM	(DRM_VATOM_VISA_OPND_SRC0_IMM | \
+			 DRM_VATOM_VISA_OPND_SRC1_IMM)
+
+/**
+ * struct visa_op_info - one row of the DWORD_ATOMIC_OP table
+ * @valid: the Op code exists
+ * @types: VISA_T() of the data types allowed; any of UQ/Q means the 64-bit
+ *	DWORD_ATOMIC form exists
+ * @src0: Src0 is required (else it must be V0)
+ * @src1: Src1 is required (else it must be V0)
+ * @typed: allowed in TYPED_ATOMIC (32-bit and .16 forms, UD/D only)
+ *
+ * The validator and vatom_visa_ops_mask() both read this table, so what
+ * GET_PARAM reports is exactly what the validator accepts.
+ */
+struct visa_op_info {
+	u8 valid;
+	u8 types;
+	u8 src0;
+	u8 src1;
+	u8 typed;
+};
+
+#define VISA_OP(o, t, s0, s1, ty) \
+	[DRM_VATOM_VISA_OP_##o] = { 1, (t), (s0), (s1), (ty) }
+
+static const struct visa_op_info visa_ops[DRM_VATOM_VISA_OP_MASK + 1] = {
+	VISA_OP(ADD,     VISA_T(UD) | VISA_T(UQ), 1, 0, 1),
+	VISA_OP(SUB,     VISA_T(UD) | VISA_T(UQ), 1, 0, 1),
+	VISA_OP(INC,     VISA_T(UD) | VISA_T(UQ), 0, 0, 1),
+	VISA_OP(DEC,     VISA_T(UD) | VISA_T(UQ), 0, 0, 1),
+	VISA_OP(MIN,     VISA_T(UD) | VISA_T(UQ), 1, 0, 1),
+	VISA_OP(MAX,     VISA_T(UD) | VISA_T(UQ), 1, 0, 1),
+	VISA_OP(XCHG,    VISA_T(UD) | VISA_T(UQ), 1, 0, 1),
+	VISA_OP(CMPXCHG, VISA_T(UD) | VISA_T(UQ), 1, 1, 1),
+	VISA_OP(AND,     VISA_T(UD) | VISA_T(UQ), 1, 0, 1),
+	VISA_OP(OR,      VISA_T(UD) | VISA_T(UQ), 1, 0, 1),
+	VISA_OP(XOR,     VISA_T(UD) | VISA_T(UQ), 1, 0, 1),
+	VISA_OP(IMIN,    VISA_T(D) | VISA_T(Q), 1, 0, 1),
+	VISA_OP(IMAX,    VISA_T(D) | VISA_T(Q), 1, 0, 1),
+	/* The table says W/D/Q, the Notes "other operations: UD": take both. */
+	VISA_OP(PREDEC,  VISA_T(UD) | VISA_T(D) | VISA_T(UQ) | VISA_T(Q),
+		0, 0, 1),
+	VISA_OP(FMAX,    VISA_T(F), 1, 0, 0),
+	VISA_OP(FMIN,    VISA_T(F), 1, 0, 0),
+	VISA_OP(FCMPWR,  VISA_T(F), 1, 1, 0),
+};
+
+/**
+ * struct visa_pkt - a packet decoded once, before its lanes run
+ * @addr: Element_offset or U, per lane; NULL when V0
+ * @v: V per lane, or NULL
+ * @r: R per lane, or NULL
+ * @lod: LOD per lane, or NULL
+ * @src0: Src0 elements (one for an immediate), or NULL
+ * @src1: Src1 elements, or NULL
+ * @n: lanes
+ * @chen: ChEn, bit i for lane i
+ * @op: the operation, Op bits 4..0
+ * @is16: the .16 form
+ * @is64: UQ/Q data
+ * @imm0: Src0 is one immediate (ADDC)
+ * @imm1: Src1 is one immediate (ADDC)
+ * @bytes: packet size the operands imply
+ */
+struct visa_pkt {
+	const u32 *addr;
+	const u32 *v;
+	const u32 *r;
+	const u32 *lod;
+	const void *src0;
+	const void *src1;
+	u32 n;
+	u32 chen;
+	u32 op;
+	bool is16;
+	bool is64;
+	bool imm0;
+	bool imm1;
+	u32 bytes;
+};
+
+static bool visa_type_is64(u8 type)
+{
+	return type == DRM_VATOM_VISA_TYPE_UQ || type == DRM_VATOM_VISA_TYPE_Q;
+}
+
+/*
+ * Fill in @d from the fixed part: lanes, ChEn, where each operand array
+ * lies and the packet size they imply. Reads nothing past the fixed part;
+ * the array pointers are only formed once the size has been checked (or
+ * the packet was validated before).
+ */
+static void visa_layout(const struct drm_vatom_visa *p, struct visa_pkt *d,
+			bool set_pointers)
+{
+	const u8 *base = (const u8 *)p;
+	u32 ops = p->operands;
+	u32 n = 1u << (p->exec_size & DRM_VATOM_VISA_EXEC_SIZE_MASK);
+	u32 ctrl = p->exec_size >> DRM_VATOM_VISA_EXEC_MASK_SHIFT;
+	u32 esz, pos = sizeof(*p);
+	u32 lanes = n >= 32 ? ~0u : (1u << n) - 1;
+	u32 chen;
+
+	d->n = n;
+	d->op = p->op & DRM_VATOM_VISA_OP_MASK;
+	d->is16 = p->op & DRM_VATOM_VISA_OP_16;
+	d->is64 = visa_type_is64(p->type);
+	d->imm0 = ops & DRM_VATOM_VISA_OPND_SRC0_IMM;
+	d->imm1 = ops & DRM_VATOM_VISA_OPND_SRC1_IMM;
+	esz = d->is64 ? 8 : 4;
+
+	if (ctrl & DRM_VATOM_VISA_EXEC_NM)
+		chen = lanes;
+	else
+		chen = (u32)((u64)p->emask >> (4 * (ctrl & 7))) & lanes;
+	if (p->flags & DRM_VATOM_VISA_PREDICATED)
+		chen &= p->pred;
+	d->chen = chen;
+
+#define VISA_ARRAY(bit, field, bytes) do {				\
+	d->field = NULL;						\
+	if (ops & (bit)) {						\
+		if (set_pointers)					\
+			d->field = (const void *)(base + pos);		\
+		pos += vatom_align8(bytes);				\
+	}								\
+} while (0)
+	VISA_ARRAY(DRM_VATOM_VISA_OPND_ADDR, addr, 4 * n);
+	VISA_ARRAY(DRM_VATOM_VISA_OPND_V, v, 4 * n);
+	VISA_ARRAY(DRM_VATOM_VISA_OPND_R, r, 4 * n);
+	VISA_ARRAY(DRM_VATOM_VISA_OPND_LOD, lod, 4 * n);
+	VISA_ARRAY(DRM_VATOM_VISA_OPND_SRC0 | DRM_VATOM_VISA_OPND_SRC0_IMM,
+		   src0, d->imm0 ? esz : esz * n);
+	VISA_ARRAY(DRM_VATOM_VISA_OPND_SRC1 | DRM_VATOM_VISA_OPND_SRC1_IMM,
+		   src1, d->imm1 ? esz : esz * n);
+#undef VISA_ARRAY
+	d->bytes = pos;
+}
+
+/* The 4 bytes after a one-element array of 4-byte elements must be zero. */
+static bool visa_pad_ok(const void *arr, u32 bytes)
+{
+	const u8 *pad = (const u8 *)arr + bytes;
+	u32 i;
+
+	if (!arr)
+		return true;
+	for (i = bytes; i < vatom_align8(bytes); i++, pad++)
+		if (*pad)
+			return false;
+	return true;
+}
+
+/* Every check that depends on the packet alone, in a fixed order. */
+static u32 visa_decode(const struct drm_vatom_visa *p, struct visa_pkt *d)
+{
+	const struct visa_op_info *info = NULL;
+	u32 ops, code, ctrl, n, esz, isz;
+	bool addc, typed;
+
+	if (p->hdr.size < sizeof(*p))
+		return DRM_VATOM_ERR_PACKET_SIZE;
+
+	switch (p->opcode) {
+	case DRM_VATOM_VISA_DWORD_ATOMIC:
+	case DRM_VATOM_VISA_TYPED_ATOMIC:
+	case DRM_VATOM_VISA_ADDC:
+		break;
+	default:
+		return DRM_VATOM_ERR_OPCODE;
+	}
+	addc = p->opcode == DRM_VATOM_VISA_ADDC;
+	typed = p->opcode == DRM_VATOM_VISA_TYPED_ATOMIC;
+	ops = p->operands;
+
+	/* Reserved fields and bits. */
+	if (p->pad[0] || p->pad[1] || p->pad[2] ||
+	    (p->flags & ~DRM_VATOM_VISA_PREDICATED) ||
+	    (ops & ~VISA_OPND_KNOWN) ||
+	    (!(p->flags & DRM_VATOM_VISA_PREDICATED) && p->pred) ||
+	    (addc && p->surface))
+		return DRM_VATOM_ERR_RESERVED;
+
+	/* The Op byte. */
+	if (addc) {
+		if (p->op)
+			return DRM_VATOM_ERR_OP;
+	} else {
+		if (p->op & ~(DRM_VATOM_VISA_OP_MASK | DRM_VATOM_VISA_OP_16))
+			return DRM_VATOM_ERR_OP;
+		info = &visa_ops[p->op & DRM_VATOM_VISA_OP_MASK];
+		if (!info->valid)
+			return DRM_VATOM_ERR_OP;
+		if ((p->op & DRM_VATOM_VISA_OP_16) && visa_type_is64(p->type))
+			return DRM_VATOM_ERR_OP;
+		if (typed && !info->typed)
+			return DRM_VATOM_ERR_OP;
+	}
+
+	/* Exec_size: the size code per instruction, then the mask window. */
+	code = p->exec_size & DRM_VATOM_VISA_EXEC_SIZE_MASK;
+	ctrl = p->exec_size >> DRM_VATOM_VISA_EXEC_MASK_SHIFT;
+	if (addc ? code > DRM_VATOM_VISA_EXEC_32 :
+	    typed ? code != DRM_VATOM_VISA_EXEC_8 :
+	    code > DRM_VATOM_VISA_EXEC_16)
+		return DRM_VATOM_ERR_EXEC_SIZE;
+	n = 1u << code;
+	if (4 * (ctrl & 7) + n > 32)
+		return DRM_VATOM_ERR_EXEC_SIZE;
+
+	/* Data type. */
+	if (addc) {
+		if (p->type != DRM_VATOM_VISA_TYPE_UD)
+			return DRM_VATOM_ERR_TYPE;
+	} else {
+		if (p->type > DRM_VATOM_VISA_TYPE_Q ||
+		    !(info->types & (1u << p->type)))
+			return DRM_VATOM_ERR_TYPE;
+		if (typed && visa_type_is64(p->type))
+			return DRM_VATOM_ERR_TYPE;
+	}
+
+	/* Operand presence (TYPED's V and R also depend on the surface). */
+	if (addc) {
+		if (ops & (DRM_VATOM_VISA_OPND_ADDR | VISA_OPND_COORD))
+			return DRM_VATOM_ERR_OPERANDS;
+		if (!(ops & DRM_VATOM_VISA_OPND_SRC0) ==
+		    !(ops & DRM_VATOM_VISA_OPND_SRC0_IMM))
+			return DRM_VATOM_ERR_OPERANDS;
+		if (!(ops & DRM_VATOM_VISA_OPND_SRC1) ==
+		    !(ops & DRM_VATOM_VISA_OPND_SRC1_IMM))
+			return DRM_VATOM_ERR_OPERANDS;
+		if (!(ops & DRM_VATOM_VISA_OPND_DST))
+			return DRM_VATOM_ERR_OPERANDS;
+	} else {
+		if ((ops & VISA_OPND_IMM) || !(ops & DRM_VATOM_VISA_OPND_ADDR))
+			return DRM_VATOM_ERR_OPERANDS;
+		if (!typed && (ops & VISA_OPND_COORD))
+			return DRM_VATOM_ERR_OPERANDS;
+		if (!(ops & DRM_VATOM_VISA_OPND_SRC0) != !info->src0 ||
+		    !(ops & DRM_VATOM_VISA_OPND_SRC1) != !info->src1)
+			return DRM_VATOM_ERR_OPERANDS;
+	}
+
+	/* Exact size, then the padding that the size covers. */
+	visa_layout(p, d, false);
+	if (p->hdr.size != d->bytes)
+		return DRM_VATOM_ERR_PACKET_SIZE;
+	visa_layout(p, d, true);
+	esz = d->is64 ? 8 : 4;
+	isz = 4 * n;
+	if (!visa_pad_ok(d->addr, isz) || !visa_pad_ok(d->v, isz) ||
+	    !visa_pad_ok(d->r, isz) || !visa_pad_ok(d->lod, isz) ||
+	    !visa_pad_ok(d->src0, d->imm0 ? esz : esz * n) ||
+	    !visa_pad_ok(d->src1, d->imm1 ? esz : esz * n))
+		return DRM_VATOM_ERR_RESERVED;
+	return DRM_VATOM_ERR_NONE;
+}
+
+/* Checks against the bound surface (DWORD_ATOMIC, TYPED_ATOMIC). */
+static u32 visa_check_surface(const struct drm_vatom_visa *p,
+			      const struct vatom_bindings *b,
+			      const struct visa_pkt *d)
+{
+	const struct vatom_surface_view *s = b ? b->slot[p->surface] : NULL;
+	u32 ops = p->operands;
+	u32 m, amask;
+
+	if (!s)
+		return DRM_VATOM_ERR_SLOT;
+
+	if (p->opcode == DRM_VATOM_VISA_TYPED_ATOMIC) {
+		bool want_v, want_r;
+
+		if (s->kind != DRM_VATOM_SURFACE_TYPED || !s->typed)
+			return DRM_VATOM_ERR_SURFACE_KIND;
+		want_v = s->typed->dim != DRM_VATOM_TYPED_1D;
+		want_r = s->typed->dim == DRM_VATOM_TYPED_2D_ARRAY ||
+			 s->typed->dim == DRM_VATOM_TYPED_3D;
+		if (!(ops & DRM_VATOM_VISA_OPND_V) != !want_v ||
+		    !(ops & DRM_VATOM_VISA_OPND_R) != !want_r)
+			return DRM_VATOM_ERR_OPERANDS;
+		/* Texels are 4-byte aligned by construction. */
+		return DRM_VATOM_ERR_NONE;
+	}
+
+	if (s->kind != DRM_VATOM_SURFACE_BUFFER)
+		return DRM_VATOM_ERR_SURFACE_KIND;
+	/* Enabled lanes only: a disabled lane's offset is never used. */
+	amask = d->is16 ? 1 : d->is64 ? 7 : 3;
+	for (m = d->chen; m; m &= m - 1)
+		if (d->addr[__builtin_ctz(m)] & amask)
+			return DRM_VATOM_ERR_ALIGN;
+	return DRM_VATOM_ERR_NONE;
+}
+
+u64 vatom_visa_result_bytes(const struct drm_vatom_visa *p)
+{
+	u32 n = 1u << (p->exec_size & DRM_VATOM_VISA_EXEC_SIZE_MASK);
+
+	if (!(p->operands & DRM_VATOM_VISA_OPND_DST))
+		return 0;
+	if (p->opcode == DRM_VATOM_VISA_ADDC)
+		return 2 * vatom_align8(4 * n);
+	return vatom_align8((u64)n * (visa_type_is64(p->type) ? 8 : 4));
+}
+
+/**
+ * vatom_visa_validate() - check one vISA packet
+ * @p: the packet; its header lies within the stream
+ * @b: the submission's bindings
+ * @result_bytes: out, bytes of results the packet returns
+ *
+ * Return: 0 or a DRM_VATOM_ERR_* reason.
+ */
+u32 vatom_visa_validate(const struct drm_vatom_visa *p,
+			const struct vatom_bindings *b, u64 *result_bytes)
+{
+	struct visa_pkt d;
+	u32 reason;
+
+	*result_bytes = 0;
+	reason = visa_decode(p, &d);
+	if (!reason && p->opcode != DRM_VATOM_VISA_ADDC)
+		reason = visa_check_surface(p, b, &d);
+	if (!reason)
+		*result_bytes = vatom_visa_result_bytes(p);
+	return reason;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Element operations                                                        */
+/* ------------------------------------------------------------------------ */
+
+/* new for a 32-bit lane; @a is Src0, @b is Src1. */
+static __always_inline u32 visa_new32(u32 op, u32 old, u32 a, u32 b)
+{
+	switch (op) {
+	case DRM_VATOM_VISA_OP_ADD:	return old + a;
+	case DRM_VATOM_VISA_OP_SUB:	return old - a;
+	case DRM_VATOM_VISA_OP_INC:	return old + 1;
+	case DRM_VATOM_VISA_OP_DEC:	return old - 1;
+	case DRM_VATOM_VISA_OP_MIN:	return old < a ? old : a;
+	case DRM_VATOM_VISA_OP_MAX:	return old > a ? old : a;
+	case DRM_VATOM_VISA_OP_XCHG:	return a;
+	case DRM_VATOM_VISA_OP_CMPXCHG:	return old == b ? a : old;
+	case DRM_VATOM_VISA_OP_AND:	return old & a;
+	case DRM_VATOM_VISA_OP_OR:	return old | a;
+	case DRM_VATOM_VISA_OP_XOR:	return old ^ a;
+	case DRM_VATOM_VISA_OP_IMIN:	return (s32)old < (s32)a ? old : a;
+	case DRM_VATOM_VISA_OP_IMAX:	return (s32)old > (s32)a ? old : a;
+	case DRM_VATOM_VISA_OP_PREDEC:	return old - 1;
+	case DRM_VATOM_VISA_OP_FMAX:	return vatom_f32_max(old, a);
+	case DRM_VATOM_VISA_OP_FMIN:	return vatom_f32_min(old, a);
+	case DRM_VATOM_VISA_OP_FCMPWR:	return vatom_f32_eq(a, old) ? b : old;
+	}
+	return old;
+}
+
+/* new for a 16-bit lane (values in the low 16 bits). */
+static u32 visa_new16(u32 op, u32 old, u32 a, u32 b)
+{
+	switch (op) {
+	case DRM_VATOM_VISA_OP_IMIN:	return (s16)old < (s16)a ? old : a;
+	case DRM_VATOM_VISA_OP_IMAX:	return (s16)old > (s16)a ? old : a;
+	case DRM_VATOM_VISA_OP_FMAX:	return vatom_f16_max(old, a);
+	case DRM_VATOM_VISA_OP_FMIN:	return vatom_f16_min(old, a);
+	case DRM_VATOM_VISA_OP_FCMPWR:	return vatom_f16_eq(a, old) ? b : old;
+	}
+	/* Unsigned and bitwise results are the low 16 bits of the 32-bit ones. */
+	return visa_new32(op, old, a, b) & 0xffff;
+}
+
+/* new for a 64-bit lane. */
+static u64 visa_new64(u32 op, u64 old, u64 a, u64 b)
+{
+	switch (op) {
+	case DRM_VATOM_VISA_OP_ADD:	return old + a;
+	case DRM_VATOM_VISA_OP_SUB:	return old - a;
+	case DRM_VATOM_VISA_OP_INC:	return old + 1;
+	case DRM_VATOM_VISA_OP_DEC:	return old - 1;
+	case DRM_VATOM_VISA_OP_MIN:	return old < a ? old : a;
+	case DRM_VATOM_VISA_OP_MAX:	return old > a ? old : a;
+	case DRM_VATOM_VISA_OP_XCHG:	return a;
+	case DRM_VATOM_VISA_OP_CMPXCHG:	return old == b ? a : old;
+	case DRM_VATOM_VISA_OP_AND:	return old & a;
+	case DRM_VATOM_VISA_OP_OR:	return old | a;
+	case DRM_VATOM_VISA_OP_XOR:	return old ^ a;
+	case DRM_VATOM_VISA_OP_IMIN:	return (s64)old < (s64)a ? old : a;
+	case DRM_VATOM_VISA_OP_IMAX:	return (s64)old > (s64)a ? old : a;
+	case DRM_VATOM_VISA_OP_PREDEC:	return old - 1;
+	}
+	return old;
+}
+
+/*
+ * One atomic 32-bit read-modify-write; returns what the lane returns (the
+ * old value, the new one for PREDEC). Operations with a native instruction
+ * use it; the others are a compare-and-swap loop.
+ */
+static __always_inline u32 visa_rmw32(u32 op, u32 *p, u32 a, u32 b)
+{
+	u32 old, new, prev;
+
+	switch (op) {
+	case DRM_VATOM_VISA_OP_ADD:	return vatom_fetch_add32(p, a);
+	case DRM_VATOM_VISA_OP_SUB:	return vatom_fetch_add32(p, -a);
+	case DRM_VATOM_VISA_OP_INC:	return vatom_fetch_add32(p, 1);
+	case DRM_VATOM_VISA_OP_DEC:	return vatom_fetch_add32(p, ~0u);
+	case DRM_VATOM_VISA_OP_XCHG:	return vatom_xchg32(p, a);
+	case DRM_VATOM_VISA_OP_CMPXCHG:	return vatom_cmpxchg32(p, b, a);
+	case DRM_VATOM_VISA_OP_PREDEC:	return vatom_fetch_add32(p, ~0u) - 1;
+	}
+	old = vatom_load32(p);
+	for (;;) {
+		new = visa_new32(op, old, a, b);
+		prev = vatom_cmpxchg32(p, old, new);
+		if (prev == old)
+			return old;
+		old = prev;
+	}
+}
+
+/*
+ * 16-bit read-modify-write at 2-aligned byte offset @off: a
+ * compare-and-swap loop on the aligned 32-bit word that contains it, which
+ * changes only the addressed half (x86 is little-endian: an offset of 2 mod
+ * 4 is the high half).
+ */
+static u32 visa_rmw16(u32 op, u8 *base, u64 off, u32 a, u32 b)
+{
+	u32 *w = (u32 *)(base + (off & ~(u64)3));
+	u32 sh = (off & 2) * 8;
+	u32 cur, prev, old, new;
+
+	a &= 0xffff;
+	b &= 0xffff;
+	cur = vatom_load32(w);
+	for (;;) {
+		old = (cur >> sh) & 0xffff;
+		new = visa_new16(op, old, a, b) & 0xffff;
+		prev = vatom_cmpxchg32(w, cur,
+				       (cur & ~(0xffffu << sh)) | (new << sh));
+		if (prev == cur)
+			break;
+		cur = prev;
+	}
+	return op == DRM_VATOM_VISA_OP_PREDEC ? new : old;
+}
+
+static u64 visa_rmw64(u32 op, u64 *p, u64 a, u64 b)
+{
+	u64 old, new, prev;
+
+	switch (op) {
+	case DRM_VATOM_VISA_OP_ADD:	return vatom_fetch_add64(p, a);
+	case DRM_VATOM_VISA_OP_SUB:	return vatom_fetch_add64(p, -a);
+	case DRM_VATOM_VISA_OP_INC:	return vatom_fetch_add64(p, 1);
+	case DRM_VATOM_VISA_OP_DEC:	return vatom_fetch_add64(p, ~0ull);
+	case DRM_VATOM_VISA_OP_XCHG:	return vatom_xchg64(p, a);
+	case DRM_VATOM_VISA_OP_CMPXCHG:	return vatom_cmpxchg64(p, b, a);
+	case DRM_VATOM_VISA_OP_PREDEC:	return vatom_fetch_add64(p, ~0ull) - 1;
+	}
+	old = vatom_load64(p);
+	for (;;) {
+		new = visa_new64(op, old, a, b);
+		prev = vatom_cmpxchg64(p, old, new);
+		if (prev == old)
+			return old;
+		old = prev;
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* Lane loops                                                                */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The hot path: DWORD_ATOMIC with 32-bit data, instantiated once per Op so
+ * that each lane is the bare atomic instruction plus a bounds check.
+ * Out-of-bounds lanes return 0 and write nothing; disabled lanes are not
+ * visited, so their result elements stay as they were.
+ */
+static __always_inline u64 visa_dword32_lanes(const struct visa_pkt *d,
+					      u8 *base, u64 size, u8 *res,
+					      u32 op)
+{
+	const u32 *addr = d->addr;
+	const u32 *s0 = d->src0;
+	const u32 *s1 = d->src1;
+	u32 m = d->chen;
+	u64 count = 0;
+
+	while (m) {
+		u32 i = __builtin_ctz(m);
+		u32 off = addr[i];
+		u32 old = 0;
+
+		m &= m - 1;
+		count++;
+		if ((u64)off + 4 <= size)
+			old = visa_rmw32(op, (u32 *)(base + off),
+					 s0 ? s0[i] : 0, s1 ? s1[i] : 0);
+		if (res)
+			memcpy(res + 4 * i, &old, 4);
+	}
+	return count;
+}
+
+#define VISA_CASE32(o) \
+	case DRM_VATOM_VISA_OP_##o: \
+		return visa_dword32_lanes(d, base, size, res, DRM_VATOM_VISA_OP_##o)
+
+static u64 visa_dword32(const struct visa_pkt *d, u8 *base, u64 size, u8 *res)
+{
+	switch (d->op) {
+	VISA_CASE32(ADD);
+	VISA_CASE32(SUB);
+	VISA_CASE32(INC);
+	VISA_CASE32(DEC);
+	VISA_CASE32(MIN);
+	VISA_CASE32(MAX);
+	VISA_CASE32(XCHG);
+	VISA_CASE32(CMPXCHG);
+	VISA_CASE32(AND);
+	VISA_CASE32(OR);
+	VISA_CASE32(XOR);
+	VISA_CASE32(IMIN);
+	VISA_CASE32(IMAX);
+	VISA_CASE32(PREDEC);
+	VISA_CASE32(FMAX);
+	VISA_CASE32(FMIN);
+	VISA_CASE32(FCMPWR);
+	}
+	return 0;
+}
+
+/* DWORD_ATOMIC.16: 4-byte unpacked elements, 2-byte accesses. */
+static u64 visa_dword16(const struct visa_pkt *d, u8 *base, u64 size, u8 *res)
+{
+	const u32 *s0 = d->src0;
+	const u32 *s1 = d->src1;
+	u64 count = 0;
+	u32 m;
+
+	for (m = d->chen; m; m &= m - 1) {
+		u32 i = __builtin_ctz(m);
+		u32 off = d->addr[i];
+		u32 old = 0;
+
+		count++;
+		if ((u64)off + 2 <= size)
+			old = visa_rmw16(d->op, base, off, s0 ? s0[i] : 0,
+					 s1 ? s1[i] : 0);
+		if (res)
+			memcpy(res + 4 * i, &old, 4);
+	}
+	return count;
+}
+
+/* DWORD_ATOMIC with UQ/Q data: 8-byte elements and accesses. */
+static u64 visa_dword64(const struct visa_pkt *d, u8 *base, u64 size, u8 *res)
+{
+	const u64 *s0 = d->src0;
+	const u64 *s1 = d->src1;
+	u64 count = 0;
+	u32 m;
+
+	for (m = d->chen; m; m &= m - 1) {
+		u32 i = __builtin_ctz(m);
+		u32 off = d->addr[i];
+		u64 old = 0;
+
+		count++;
+		if ((u64)off + 8 <= size)
+			old = visa_rmw64(d->op, (u64 *)(base + off),
+					 s0 ? s0[i] : 0, s1 ? s1[i] : 0);
+		if (res)
+			memcpy(res + 8 * i, &old, 8);
+	}
+	return count;
+}
+
+/*
+ * TYPED_ATOMIC: each lane addresses texel (U, V, R) of level LOD; a
+ * coordinate outside its extent at that level, or a level that does not
+ * exist, is an out-of-bounds access. The .16 form works on the low half of
+ * the 32-bit texel.
+ */
+static u64 visa_typed(const struct visa_pkt *d,
+		      const struct vatom_surface_view *s, u8 *res)
+{
+	const u32 *s0 = d->src0;
+	const u32 *s1 = d->src1;
+	u64 count = 0;
+	u32 m;
+
+	for (m = d->chen; m; m &= m - 1) {
+		u32 i = __builtin_ctz(m);
+		u32 a = s0 ? s0[i] : 0;
+		u32 b = s1 ? s1[i] : 0;
+		u32 old = 0;
+		u64 off;
+
+		count++;
+		if (vatom_typed_texel(s->typed, d->addr[i], d->v ? d->v[i] : 0,
+				      d->r ? d->r[i] : 0,
+				      d->lod ? d->lod[i] : 0, &off) &&
+		    off + 4 <= s->size) {
+			if (d->is16)
+				old = visa_rmw16(d->op, s->vaddr, off, a, b);
+			else
+				old = visa_rmw32(d->op, (u32 *)(s->vaddr + off),
+						 a, b);
+		}
+		if (res)
+			memcpy(res + 4 * i, &old, 4);
+	}
+	return count;
+}
+
+/* ADDC: dst[i] = src0 + src1, carry[i] = carry out; results dst then carry. */
+static u64 visa_addc(const struct visa_pkt *d, u8 *res)
+{
+	const u32 *s0 = d->src0;
+	const u32 *s1 = d->src1;
+	u32 carry_at = vatom_align8(4 * d->n);
+	u64 count = 0;
+	u32 m;
+
+	for (m = d->chen; m; m &= m - 1) {
+		u32 i = __builtin_ctz(m);
+		u32 a = s0[d->imm0 ? 0 : i];
+		u32 sum = a + s1[d->imm1 ? 0 : i];
+		u32 carry = sum < a;
+
+		count++;
+		if (res) {
+			memcpy(res + 4 * i, &sum, 4);
+			memcpy(res + carry_at + 4 * i, &carry, 4);
+		}
+	}
+	return count;
+}
+
+/**
+ * vatom_visa_execute() - run one validated vISA packet
+ * @p: the packet
+ * @b: the bindings it was validated with
+ * @results: its result region, or NULL when it returns nothing
+ *
+ * Return: the element operations performed (enabled lanes).
+ */
+u64 vatom_visa_execute(const struct drm_vatom_visa *p,
+		       const struct vatom_bindings *b, u8 *results)
+{
+	const struct vatom_surface_view *s;
+	struct visa_pkt d;
+	u8 *res;
+
+	visa_layout(p, &d, true);
+	res = (p->operands & DRM_VATOM_VISA_OPND_DST) ? results : NULL;
+
+	switch (p->opcode) {
+	case DRM_VATOM_VISA_ADDC:
+		return visa_addc(&d, res);
+	case DRM_VATOM_VISA_TYPED_ATOMIC:
+		return visa_typed(&d, b->slot[p->surface], res);
+	case DRM_VATOM_VISA_DWORD_ATOMIC:
+		s = b->slot[p->surface];
+		if (d.is16)
+			return visa_dword16(&d, s->vaddr, s->size, res);
+		if (d.is64)
+			return visa_dword64(&d, s->vaddr, s->size, res);
+		return visa_dword32(&d, s->vaddr, s->size, res);
+	}
+	return 0;
+}
+
+/**
+ * vatom_visa_ops_mask() - the Op codes implemented for a form
+ * @form: DRM_VATOM_VISA_FORM_*
+ *
+ * Return: bit n set when Op n is accepted in @form; 0 for an unknown form.
+ */
+u64 vatom_visa_ops_mask(u32 form)
+{
+	u32 want, op;
+	bool typed = false;
+	u64 mask = 0;
+
+	switch (form) {
+	case DRM_VATOM_VISA_FORM_DWORD32:
+	case DRM_VATOM_VISA_FORM_DWORD16:
+		want = VISA_T32;
+		break;
+	case DRM_VATOM_VISA_FORM_DWORD64:
+		want = VISA_T64;
+		break;
+	case DRM_VATOM_VISA_FORM_TYPED32:
+	case DRM_VATOM_VISA_FORM_TYPED16:
+		want = VISA_T(UD) | VISA_T(D);
+		typed = true;
+		break;
+	default:
+		return 0;
+	}
+	for (op = 0; op <= DRM_VATOM_VISA_OP_MASK; op++)
+		if (visa_ops[op].valid && (visa_ops[op].types & want) &&
+		    (!typed || visa_ops[op].typed))
+			mask |= 1ull << op;
+	return mask;
+}
