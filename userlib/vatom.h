@@ -1,0 +1,932 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libvatom: userspace library for the vatom virtual atomic accelerator.
+ *
+ * Copyright (C) 2026 The vatom developers
+ *
+ * Conventions (the same everywhere in this header):
+ *  - Functions that can fail return 0 (or a non-negative count/index) on
+ *    success and a negative errno on failure. errno is never part of the
+ *    interface: its value after a call is unspecified.
+ *  - Objects are opaque and created by the library; a NULL object pointer
+ *    passed to a destroy/close function is a no-op.
+ *  - The library *encodes* instructions: it checks only what it must to build
+ *    the packet bytes (lane counts, NULL arrays, field widths). Whether an
+ *    encoding is valid for the ISA (operand types, V0 rules, mask ranges...)
+ *    is decided by the kernel at submit time, which names the failing packet
+ *    and the reason (vatom_batch_error(), vatom_strreason()).
+ *  - A device and its surfaces may be used from several threads; a batch
+ *    must be used by one thread at a time.
+ *
+ * See docs/libvatom.md for a tour with one example per ISA family.
+ */
+#ifndef _VATOM_H_
+#define _VATOM_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <vatom/version.h>	/* VATOM_VERSION_* (generated) */
+#include <vatom/vatom_drm.h>	/* copy of uapi/drm/vatom_drm.h */
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+#ifndef VATOM_API
+#define VATOM_API __attribute__((visibility("default")))
+#endif
+
+/*
+ * VATOM_CHECK_VERSION() - compile-time check: true when the header is at
+ * least version major.minor.patch.
+ */
+#define VATOM_VERSION_CODE(major, minor, patch) \
+	(((major) << 16) | ((minor) << 8) | (patch))
+#define VATOM_VERSION_NUMBER \
+	VATOM_VERSION_CODE(VATOM_VERSION_MAJOR, VATOM_VERSION_MINOR, \
+			   VATOM_VERSION_PATCH)
+#define VATOM_CHECK_VERSION(major, minor, patch) \
+	(VATOM_VERSION_NUMBER >= VATOM_VERSION_CODE(major, minor, patch))
+
+struct vatom_device;
+struct vatom_surface;
+struct vatom_batch;
+struct vatom_fence;	/* reserved for the asynchronous API, see below */
+
+/**
+ * vatom_version() - version of the library actually loaded
+ *
+ * Return: VATOM_VERSION_CODE(major, minor, patch) of the running library
+ * (compare with %VATOM_VERSION_NUMBER, the version compiled against).
+ */
+VATOM_API int vatom_version(void);
+
+/**
+ * vatom_version_string() - version of the loaded library as "major.minor.patch"
+ *
+ * Return: a static string.
+ */
+VATOM_API const char *vatom_version_string(void);
+
+/* ------------------------------------------------------------------------ */
+/* Devices                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * vatom_device_count() - count the vatom devices of this system
+ *
+ * Devices are found through libdrm (drmGetDevices2(): every render node
+ * whose driver name, from drmGetVersion(), is "vatom"); where libdrm lists
+ * none (e.g. sysfs is missing) the render nodes in /dev/dri are probed
+ * directly. Devices are numbered by render-node minor, from 0.
+ *
+ * Return: the number of devices (0 when there are none), or -ENOMEM.
+ */
+VATOM_API int vatom_device_count(void);
+
+/**
+ * vatom_device_open() - open the @index-th vatom device
+ * @index: 0 for the first device (see vatom_device_count())
+ * @flags: must be 0
+ * @devp: out, the new device
+ *
+ * Opens the render node with O_RDWR | O_CLOEXEC and reads the device's
+ * UAPI version, capabilities and limits (GET_PARAM) once.
+ *
+ * Return: 0; -EINVAL for non-zero @flags or a NULL @devp; -ENODEV when
+ * there is no @index-th device; -ENOMEM; or the errno of open().
+ */
+VATOM_API int vatom_device_open(unsigned int index, unsigned int flags,
+				struct vatom_device **devp);
+
+/**
+ * vatom_device_open_path() - open a given DRM node that must be a vatom device
+ * @path: e.g. "/dev/dri/renderD129"
+ * @flags: must be 0
+ * @devp: out, the new device
+ *
+ * Return: 0; -EINVAL for non-zero @flags or NULL arguments; -ENODEV when
+ * the node's driver is not "vatom"; -ENOMEM; or the errno of open().
+ */
+VATOM_API int vatom_device_open_path(const char *path, unsigned int flags,
+				     struct vatom_device **devp);
+
+/**
+ * vatom_device_close() - close a device
+ * @dev: the device, or NULL
+ *
+ * Every surface and batch of @dev must have been destroyed before.
+ */
+VATOM_API void vatom_device_close(struct vatom_device *dev);
+
+/**
+ * vatom_device_fd() - the DRM file descriptor of a device
+ * @dev: the device
+ *
+ * For use with libdrm (syncobjs, PRIME); the library keeps ownership.
+ *
+ * Return: the fd.
+ */
+VATOM_API int vatom_device_fd(const struct vatom_device *dev);
+
+/**
+ * vatom_device_node() - the path of the device's render node
+ * @dev: the device
+ *
+ * Return: a string owned by @dev.
+ */
+VATOM_API const char *vatom_device_node(const struct vatom_device *dev);
+
+/**
+ * vatom_device_get_param() - query a device parameter (GET_PARAM)
+ * @dev: the device
+ * @param: a DRM_VATOM_PARAM_* value
+ * @index: sub-index for indexed parameters (DRM_VATOM_PARAM_VISA_OPS...), else 0
+ * @value: out, the value
+ *
+ * Return: 0; -EINVAL for an unknown @param or a bad @index; -EFAULT.
+ */
+VATOM_API int vatom_device_get_param(struct vatom_device *dev, uint32_t param,
+				     uint32_t index, uint64_t *value);
+
+/**
+ * vatom_device_caps() - the device's DRM_VATOM_CAP_* bits (read at open)
+ * @dev: the device
+ *
+ * Return: the capability mask.
+ */
+VATOM_API uint64_t vatom_device_caps(const struct vatom_device *dev);
+
+/**
+ * vatom_device_uapi_version() - the kernel's DRM_VATOM_UAPI_VERSION (read at open)
+ * @dev: the device
+ *
+ * Return: the version (the library was built against %DRM_VATOM_UAPI_VERSION).
+ */
+VATOM_API uint32_t vatom_device_uapi_version(const struct vatom_device *dev);
+
+/* ------------------------------------------------------------------------ */
+/* Surfaces                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * struct vatom_surface_info - what SURFACE_INFO reports about a surface
+ * @kind: DRM_VATOM_SURFACE_*
+ * @handle: GEM handle on the device's fd
+ * @size: addressable bytes
+ * @mmap_size: bytes of a mapping (page-rounded)
+ */
+struct vatom_surface_info {
+	uint32_t kind;
+	uint32_t handle;
+	uint64_t size;
+	uint64_t mmap_size;
+};
+
+/**
+ * vatom_surface_create_buffer() - create a linear buffer surface
+ * @dev: the device
+ * @size: bytes, >= 1; the memory starts zeroed
+ * @flags: must be 0
+ * @sp: out, the new surface
+ *
+ * Return: 0; -EINVAL for size 0, non-zero @flags or NULL arguments; -E2BIG
+ * past %DRM_VATOM_PARAM_MAX_SURFACE_SIZE; -ENOMEM.
+ */
+VATOM_API int vatom_surface_create_buffer(struct vatom_device *dev,
+					  uint64_t size, unsigned int flags,
+					  struct vatom_surface **sp);
+
+/**
+ * vatom_surface_create_typed() - create a typed surface for TYPED_ATOMIC
+ * @dev: the device
+ * @desc: the shape (dimensionality, format, extent, mip levels)
+ * @sp: out, the new surface
+ *
+ * Return: 0; -EINVAL for a malformed @desc; -E2BIG; -EOPNOTSUPP when the
+ * device has no typed surfaces; -ENOMEM.
+ */
+VATOM_API int vatom_surface_create_typed(struct vatom_device *dev,
+					 const struct drm_vatom_typed_desc *desc,
+					 struct vatom_surface **sp);
+
+/**
+ * vatom_surface_create_tile_grid() - create a NoC tile grid
+ * @dev: the device
+ * @desc: the grid (profile, extent, per-type L1 sizes, tile types)
+ * @sp: out, the new surface
+ *
+ * Return: 0; -EINVAL for a malformed @desc; -E2BIG; -EOPNOTSUPP when the
+ * device has no tile grids; -ENOMEM.
+ */
+VATOM_API int vatom_surface_create_tile_grid(struct vatom_device *dev,
+					     const struct drm_vatom_tile_grid_desc *desc,
+					     struct vatom_surface **sp);
+
+/**
+ * vatom_surface_map() - map a surface into this process (read/write, shared)
+ * @s: the surface
+ * @ptr: out, the address of byte 0
+ *
+ * The mapping is made once (SURFACE_MMAP_OFFSET + mmap on the device fd)
+ * and cached until vatom_surface_destroy(); later calls return the same
+ * address. CPU atomics on the mapping are atomic with respect to the
+ * device's operations.
+ *
+ * Return: 0; -ENOENT if the handle is gone; -ENOMEM; or the errno of mmap().
+ */
+VATOM_API int vatom_surface_map(struct vatom_surface *s, void **ptr);
+
+/**
+ * vatom_surface_info() - ask the kernel to describe a surface (SURFACE_INFO)
+ * @s: the surface
+ * @info: out
+ *
+ * Return: 0; -ENOENT if the handle is gone.
+ */
+VATOM_API int vatom_surface_info(struct vatom_surface *s,
+				 struct vatom_surface_info *info);
+
+/**
+ * vatom_surface_handle() - the surface's GEM handle (for binding tables, libdrm)
+ * @s: the surface
+ *
+ * Return: the handle.
+ */
+VATOM_API uint32_t vatom_surface_handle(const struct vatom_surface *s);
+
+/**
+ * vatom_surface_size() - the surface's addressable size in bytes
+ * @s: the surface
+ *
+ * Return: the size.
+ */
+VATOM_API uint64_t vatom_surface_size(const struct vatom_surface *s);
+
+/**
+ * vatom_surface_export() - export a surface as a dma-buf
+ * @s: the surface
+ * @fd: out, a new dma-buf fd (DRM_CLOEXEC | DRM_RDWR); the caller closes it
+ *
+ * Return: 0; -ENOENT; -EMFILE; -ENOMEM; or the errno of the PRIME ioctl.
+ */
+VATOM_API int vatom_surface_export(struct vatom_surface *s, int *fd);
+
+/**
+ * vatom_surface_import() - import a dma-buf (from any exporter) as a surface
+ * @dev: the device
+ * @fd: the dma-buf fd; it stays owned by the caller
+ * @sp: out, the surface
+ *
+ * Importing a buffer that is already a surface of @dev (e.g. one that @dev
+ * exported) returns that same surface object with one more reference: every
+ * successful import is balanced by one vatom_surface_destroy().
+ *
+ * Return: 0; -EINVAL for NULL arguments; -EBADF; -ENOMEM; or the errno of
+ * the PRIME ioctl.
+ */
+VATOM_API int vatom_surface_import(struct vatom_device *dev, int fd,
+				   struct vatom_surface **sp);
+
+/**
+ * vatom_surface_destroy() - drop a reference to a surface
+ * @s: the surface, or NULL
+ *
+ * The last reference unmaps the surface and closes its GEM handle. The
+ * surface must not be bound in a batch that is submitted afterwards.
+ */
+VATOM_API void vatom_surface_destroy(struct vatom_surface *s);
+
+/* ------------------------------------------------------------------------ */
+/* Batches                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A batch is a command stream under construction plus its binding table
+ * (slot -> surface). Each vatom_prep_*() appends one packet and returns its
+ * index in the stream, which is also the *result handle* of that packet:
+ * after a successful submission, vatom_result_*(batch, res, ...) read the
+ * values the packet returned, wherever the UAPI's layout rules put them
+ * (regions in packet order, each rounded up to 8 bytes).
+ */
+
+/**
+ * vatom_batch_create() - create an empty batch
+ * @dev: the device the batch will be submitted to; NULL builds streams
+ *	offline (submission then fails with -ENODEV)
+ * @capacity: initial stream capacity in bytes (0: 4096); it grows on demand
+ * @bp: out, the new batch
+ *
+ * Return: 0; -EINVAL for a NULL @bp; -ENOMEM.
+ */
+VATOM_API int vatom_batch_create(struct vatom_device *dev, size_t capacity,
+				 struct vatom_batch **bp);
+
+/**
+ * vatom_batch_destroy() - free a batch
+ * @b: the batch, or NULL
+ */
+VATOM_API void vatom_batch_destroy(struct vatom_batch *b);
+
+/**
+ * vatom_batch_reserve() - make room for @bytes more stream bytes
+ * @b: the batch
+ * @bytes: bytes of packets about to be added
+ *
+ * Optional: the prep functions grow the stream themselves.
+ *
+ * Return: 0; -E2BIG past the device's %DRM_VATOM_PARAM_MAX_STREAM_SIZE;
+ * -ENOMEM.
+ */
+VATOM_API int vatom_batch_reserve(struct vatom_batch *b, size_t bytes);
+
+/**
+ * vatom_batch_reset() - empty a batch for reuse
+ * @b: the batch
+ *
+ * Drops every packet, result and error; keeps the bindings and the
+ * allocated memory. A batch may also be submitted again unchanged.
+ */
+VATOM_API void vatom_batch_reset(struct vatom_batch *b);
+
+/**
+ * vatom_batch_bind() - bind a surface to a slot of the binding table
+ * @b: the batch
+ * @slot: 0 .. %DRM_VATOM_MAX_SLOTS - 1 (%VATOM_T0, %VATOM_T255 for vISA)
+ * @s: the surface, or NULL to unbind the slot
+ *
+ * A surface may be bound to several slots. Binding is by reference: the
+ * surface must stay alive while the batch is submitted.
+ *
+ * Return: 0; -EINVAL for a slot out of range; -EXDEV for a surface of
+ * another device.
+ */
+VATOM_API int vatom_batch_bind(struct vatom_batch *b, unsigned int slot,
+			       struct vatom_surface *s);
+
+/**
+ * vatom_batch_packets() - number of packets in the batch
+ * @b: the batch
+ *
+ * Return: the count.
+ */
+VATOM_API int vatom_batch_packets(const struct vatom_batch *b);
+
+/**
+ * vatom_batch_stream() - the encoded command stream
+ * @b: the batch
+ * @size: out (optional), bytes of the stream
+ *
+ * Return: the packets as they will be submitted (valid until the batch
+ * changes).
+ */
+VATOM_API const void *vatom_batch_stream(const struct vatom_batch *b,
+					 size_t *size);
+
+/**
+ * vatom_batch_packet() - one encoded packet
+ * @b: the batch
+ * @res: the packet's index (result handle)
+ * @size: out (optional), the packet's size in bytes
+ *
+ * Return: the packet (starting with struct drm_vatom_packet), or NULL
+ * for an index out of range.
+ */
+VATOM_API const void *vatom_batch_packet(const struct vatom_batch *b, int res,
+					 size_t *size);
+
+/**
+ * vatom_batch_results_size() - bytes of results the stream produces
+ * @b: the batch
+ *
+ * Computed by the library from the UAPI rules; the kernel's own count
+ * (results_needed) must agree, or the submission reports -EPROTO.
+ *
+ * Return: the size in bytes.
+ */
+VATOM_API uint64_t vatom_batch_results_size(const struct vatom_batch *b);
+
+/**
+ * vatom_batch_submit() - validate and execute the batch, synchronously
+ * @b: the batch
+ *
+ * Results land in a buffer owned by the batch (zero-filled first, so a
+ * disabled lane reads as 0) and are read with vatom_result_*() until the
+ * batch changes or is submitted again.
+ *
+ * Return: 0; -ENODEV for an offline batch; -EINVAL for a rejected stream
+ * (vatom_batch_error() names the packet and reason; nothing was executed);
+ * -EOPNOTSUPP for a valid encoding the device does not implement (also
+ * with a packet and reason); -ENOENT for a destroyed surface; -E2BIG past
+ * the device's limits; -ENOMEM; -EPROTO when the kernel's result size
+ * disagrees with the library's (results are then unavailable).
+ */
+VATOM_API int vatom_batch_submit(struct vatom_batch *b);
+
+/**
+ * vatom_batch_submit_to() - like vatom_batch_submit(), results into a surface
+ * @b: the batch
+ * @results: a buffer surface of the same device (needs
+ *	%DRM_VATOM_CAP_RESULT_SURFACE)
+ * @offset: byte offset of the first result in @results
+ *
+ * The results are read with vatom_result_*() through the surface's
+ * mapping, or by anyone the surface is shared with. The surface is not
+ * cleared first: disabled lanes keep what the surface held.
+ *
+ * Return: as vatom_batch_submit(); -EXDEV for a surface of another device.
+ */
+VATOM_API int vatom_batch_submit_to(struct vatom_batch *b,
+				    struct vatom_surface *results,
+				    uint64_t offset);
+
+/**
+ * vatom_batch_error() - outcome of the last submission
+ * @b: the batch
+ * @index: out (optional), index of the packet the kernel rejected
+ * @reason: out (optional), DRM_VATOM_ERR_* (DRM_VATOM_ERR_NONE on success)
+ *
+ * Return: the last submission's return value (0 when none was made).
+ */
+VATOM_API int vatom_batch_error(const struct vatom_batch *b, uint32_t *index,
+				uint32_t *reason);
+
+/**
+ * vatom_batch_results() - the raw result bytes of the last submission
+ * @b: the batch
+ * @size: out (optional), bytes of results
+ *
+ * Return: the results, or NULL when there are none available.
+ */
+VATOM_API const void *vatom_batch_results(const struct vatom_batch *b,
+					  size_t *size);
+
+/*
+ * Planned (not yet implemented) asynchronous API, issue 5. Listed so that
+ * the synchronous API above leaves room for it:
+ *
+ *   int vatom_submit_async(struct vatom_batch *b, struct vatom_surface *results,
+ *                          uint64_t offset, struct vatom_fence *const *in_fences,
+ *                          unsigned int in_count, struct vatom_fence **out_fence);
+ *   int vatom_fence_wait(struct vatom_fence *f, int64_t abs_timeout_ns);
+ *       absolute CLOCK_MONOTONIC deadline, -ETIME when it passes
+ *   int vatom_fence_export_sync_file(struct vatom_fence *f, int *fd);
+ *   void vatom_fence_destroy(struct vatom_fence *f);
+ *
+ * Results of an asynchronous submission always go to a surface (the UAPI
+ * forbids user pointers there); the vatom_result_*() accessors read them
+ * once the fence has signalled. The kernel copies the stream at submit
+ * time, so a batch can be reset and refilled while a submission is in
+ * flight.
+ */
+
+/* ------------------------------------------------------------------------ */
+/* Intel vISA: DWORD_ATOMIC, TYPED_ATOMIC, ADDC                             */
+/* ------------------------------------------------------------------------ */
+
+/* vISA surface indices of the two predefined surfaces (binding slots). */
+enum {
+	VATOM_T0 = 0,		/* T0: shared local memory */
+	VATOM_T255 = 5,		/* T255: stateless */
+};
+
+/* The Op of DWORD_ATOMIC / TYPED_ATOMIC (bits 4..0 of the Op byte). */
+enum vatom_visa_op {
+	VATOM_VISA_ADD = DRM_VATOM_VISA_OP_ADD,
+	VATOM_VISA_SUB = DRM_VATOM_VISA_OP_SUB,
+	VATOM_VISA_INC = DRM_VATOM_VISA_OP_INC,
+	VATOM_VISA_DEC = DRM_VATOM_VISA_OP_DEC,
+	VATOM_VISA_MIN = DRM_VATOM_VISA_OP_MIN,
+	VATOM_VISA_MAX = DRM_VATOM_VISA_OP_MAX,
+	VATOM_VISA_XCHG = DRM_VATOM_VISA_OP_XCHG,
+	VATOM_VISA_CMPXCHG = DRM_VATOM_VISA_OP_CMPXCHG,
+	VATOM_VISA_AND = DRM_VATOM_VISA_OP_AND,
+	VATOM_VISA_OR = DRM_VATOM_VISA_OP_OR,
+	VATOM_VISA_XOR = DRM_VATOM_VISA_OP_XOR,
+	VATOM_VISA_IMIN = DRM_VATOM_VISA_OP_IMIN,
+	VATOM_VISA_IMAX = DRM_VATOM_VISA_OP_IMAX,
+	VATOM_VISA_PREDEC = DRM_VATOM_VISA_OP_PREDEC,
+	VATOM_VISA_FMAX = DRM_VATOM_VISA_OP_FMAX,
+	VATOM_VISA_FMIN = DRM_VATOM_VISA_OP_FMIN,
+	VATOM_VISA_FCMPWR = DRM_VATOM_VISA_OP_FCMPWR,
+};
+
+/*
+ * Mask control (bits 7..4 of the Exec_size byte): M1..M8 select channel
+ * offset 4 * (n - 1) into the execution mask; _NM ignores the mask.
+ */
+enum vatom_mask_ctrl {
+	VATOM_M1 = 0, VATOM_M2, VATOM_M3, VATOM_M4,
+	VATOM_M5, VATOM_M6, VATOM_M7, VATOM_M8,
+	VATOM_NM = DRM_VATOM_VISA_EXEC_NM,
+	VATOM_M1_NM = VATOM_NM | VATOM_M1, VATOM_M2_NM = VATOM_NM | VATOM_M2,
+	VATOM_M3_NM = VATOM_NM | VATOM_M3, VATOM_M4_NM = VATOM_NM | VATOM_M4,
+	VATOM_M5_NM = VATOM_NM | VATOM_M5, VATOM_M6_NM = VATOM_NM | VATOM_M6,
+	VATOM_M7_NM = VATOM_NM | VATOM_M7, VATOM_M8_NM = VATOM_NM | VATOM_M8,
+};
+
+/**
+ * struct vatom_visa_exec - execution controls of one vISA instruction
+ * @size: Exec_size in lanes: 1, 2, 4, 8, 16 (32 for ADDC only)
+ * @mask_ctrl: enum vatom_mask_ctrl
+ * @emask: the 32-bit SIMD execution mask
+ * @predicated: the instruction has a predicate, given by @pred
+ * @pred: predicate lane mask (bit i enables lane i)
+ *
+ * Lane i runs when (@mask_ctrl has _NM or bit 4 * M + i of @emask is set)
+ * and (not @predicated or bit i of @pred is set).
+ */
+struct vatom_visa_exec {
+	unsigned int size;
+	unsigned int mask_ctrl;
+	uint32_t emask;
+	bool predicated;
+	uint32_t pred;
+};
+
+/* All lanes of an n-wide instruction, M1, no predicate. */
+#define VATOM_VISA_EXEC(n) \
+	((struct vatom_visa_exec){ .size = (n), .mask_ctrl = VATOM_M1, \
+				   .emask = 0xffffffffu })
+
+/* Flags of vatom_prep_dword_atomic*() and vatom_prep_typed_atomic(). */
+#define VATOM_VISA_DST		(1u << 0)	/* return values (Dst is not V0) */
+#define VATOM_VISA_16		(1u << 1)	/* the .16 form (Op bit 5) */
+/*
+ * Data type override, DRM_VATOM_VISA_TYPE_*. Without it the type follows
+ * the ISA's notes: D for IMIN/IMAX, F for FMAX/FMIN/FCMPWR, UD otherwise
+ * (Q, UQ for the 64-bit form).
+ */
+#define VATOM_VISA_TYPE(t)	((((unsigned int)(t)) + 1) << 8)
+
+/**
+ * vatom_prep_dword_atomic() - append DWORD_ATOMIC (32-bit and .16 data)
+ * @b: the batch
+ * @ex: execution controls
+ * @op: enum vatom_visa_op
+ * @flags: VATOM_VISA_DST, VATOM_VISA_16, VATOM_VISA_TYPE()
+ * @surface: binding slot (%VATOM_T0, %VATOM_T255 or any bound slot)
+ * @offsets: Element_offset, in bytes, @ex->size entries
+ * @src0: @ex->size entries, or NULL for V0 (.16: low 16 bits used)
+ * @src1: @ex->size entries, or NULL for V0
+ *
+ * Text form: [(P)] DWORD_ATOMIC.<op>[.16] (<M>, <size>) <surface>
+ * <offsets> <src0> <src1> <dst>. With VATOM_VISA_DST the packet returns
+ * one 32-bit element per lane (the old value; PREDEC: the new one; 0 for
+ * an out-of-bounds read): vatom_result_u32(b, res, lane).
+ *
+ * Return: the result handle (packet index, >= 0); -EINVAL for a lane
+ * count that is not 1, 2, 4, 8 or 16, a mask control above 15, an op
+ * above 31, a slot above 255, unknown flags or NULL @offsets; -E2BIG;
+ * -ENOMEM.
+ */
+VATOM_API int vatom_prep_dword_atomic(struct vatom_batch *b,
+				      const struct vatom_visa_exec *ex,
+				      enum vatom_visa_op op, unsigned int flags,
+				      unsigned int surface, const uint32_t *offsets,
+				      const uint32_t *src0, const uint32_t *src1);
+
+/**
+ * vatom_prep_dword_atomic64() - append DWORD_ATOMIC on 64-bit data (UQ/Q)
+ * @b: the batch
+ * @ex: execution controls
+ * @op: enum vatom_visa_op
+ * @flags: VATOM_VISA_DST, VATOM_VISA_TYPE()
+ * @surface: binding slot
+ * @offsets: Element_offset, in bytes, @ex->size entries
+ * @src0: @ex->size entries, or NULL for V0
+ * @src1: @ex->size entries, or NULL for V0
+ *
+ * Results: one 64-bit element per lane, vatom_result_u64(b, res, lane).
+ *
+ * Return: as vatom_prep_dword_atomic() (VATOM_VISA_16 is -EINVAL).
+ */
+VATOM_API int vatom_prep_dword_atomic64(struct vatom_batch *b,
+					const struct vatom_visa_exec *ex,
+					enum vatom_visa_op op, unsigned int flags,
+					unsigned int surface, const uint32_t *offsets,
+					const uint64_t *src0, const uint64_t *src1);
+
+/**
+ * vatom_prep_typed_atomic() - append TYPED_ATOMIC
+ * @b: the batch
+ * @ex: execution controls
+ * @op: enum vatom_visa_op
+ * @flags: VATOM_VISA_DST, VATOM_VISA_16, VATOM_VISA_TYPE()
+ * @surface: binding slot of a typed surface
+ * @u: U (X) coordinates, @ex->size entries; required
+ * @v: V (Y or array index), or NULL for V0
+ * @r: R (Z or array index), or NULL for V0
+ * @lod: LOD, or NULL for V0
+ * @src0: @ex->size entries, or NULL for V0
+ * @src1: @ex->size entries, or NULL for V0
+ *
+ * Results: one 32-bit element per lane, vatom_result_u32(b, res, lane).
+ *
+ * Return: as vatom_prep_dword_atomic() (NULL @u is -EINVAL).
+ */
+VATOM_API int vatom_prep_typed_atomic(struct vatom_batch *b,
+				      const struct vatom_visa_exec *ex,
+				      enum vatom_visa_op op, unsigned int flags,
+				      unsigned int surface, const uint32_t *u,
+				      const uint32_t *v, const uint32_t *r,
+				      const uint32_t *lod, const uint32_t *src0,
+				      const uint32_t *src1);
+
+/* Flags of vatom_prep_addc(). */
+#define VATOM_ADDC_SRC0_IMM	(1u << 0)	/* src0 points to one immediate */
+#define VATOM_ADDC_SRC1_IMM	(1u << 1)	/* src1 points to one immediate */
+
+/**
+ * vatom_prep_addc() - append ADDC: dst = src0 + src1, carry = carry-out
+ * @b: the batch
+ * @ex: execution controls (size up to 32)
+ * @flags: VATOM_ADDC_SRC0_IMM, VATOM_ADDC_SRC1_IMM
+ * @src0: @ex->size UD values, or one with VATOM_ADDC_SRC0_IMM
+ * @src1: @ex->size UD values, or one with VATOM_ADDC_SRC1_IMM
+ *
+ * Results: vatom_result_addc_dst(b, res, lane) and
+ * vatom_result_addc_carry(b, res, lane).
+ *
+ * Return: the result handle; -EINVAL for a bad lane count or mask control,
+ * unknown flags or a NULL source; -E2BIG; -ENOMEM.
+ */
+VATOM_API int vatom_prep_addc(struct vatom_batch *b,
+			      const struct vatom_visa_exec *ex,
+			      unsigned int flags, const uint32_t *src0,
+			      const uint32_t *src1);
+
+/* ------------------------------------------------------------------------ */
+/* NVIDIA PTX atom                                                           */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * union vatom_ptx_value - a PTX operand of up to 128 bits
+ *
+ * Scalars, packed and vector values little-endian, element 0 first:
+ * .u16[i] for f16/bf16 elements, .u32[i] for 32-bit ones, .u64[i] for
+ * 64-bit ones, .u64[0..1] for b128.
+ */
+union vatom_ptx_value {
+	uint16_t u16[8];
+	uint32_t u32[4];
+	uint64_t u64[2];
+};
+
+/**
+ * struct vatom_ptx_atom - one atom{.sem}{.scope}{.space}.op{.noftz}
+ * {.L2::cache_hint}{.vec}.type d, [a], b{, c}{, cache-policy}
+ * @op: DRM_VATOM_PTX_OP_*
+ * @type: DRM_VATOM_PTX_TYPE_*
+ * @vec: 0 (scalar), 2, 4 or 8
+ * @space: DRM_VATOM_PTX_SPACE_* (0: generic, resolves to .global)
+ * @sem: DRM_VATOM_PTX_SEM_* (0: .relaxed)
+ * @scope: DRM_VATOM_PTX_SCOPE_* (0: .gpu)
+ * @flags: DRM_VATOM_PTX_NOFTZ, DRM_VATOM_PTX_CACHE_HINT
+ * @slot: binding slot of the surface holding a
+ * @addr: byte offset of a in that surface
+ * @cache_policy: the cache-policy operand (with DRM_VATOM_PTX_CACHE_HINT)
+ * @b: operand b
+ * @c: operand c (cas only)
+ */
+struct vatom_ptx_atom {
+	uint8_t op;
+	uint8_t type;
+	uint8_t vec;
+	uint8_t space;
+	uint8_t sem;
+	uint8_t scope;
+	uint8_t slot;
+	uint32_t flags;
+	uint64_t addr;
+	uint64_t cache_policy;
+	union vatom_ptx_value b;
+	union vatom_ptx_value c;
+};
+
+/**
+ * vatom_ptx_access_size() - bytes accessed by an atom of @type and @vec
+ * @type: DRM_VATOM_PTX_TYPE_*
+ * @vec: 0, 2, 4 or 8
+ *
+ * Return: the size (2 .. 16); -EINVAL for an unknown type or vector
+ * length, or an access wider than 128 bits.
+ */
+VATOM_API int vatom_ptx_access_size(unsigned int type, unsigned int vec);
+
+/**
+ * vatom_prep_ptx_atom() - append one PTX atom
+ * @b: the batch
+ * @a: the instruction
+ *
+ * Results: the old value(s) of a, vatom_ptx_access_size() bytes: read
+ * them with vatom_result_u16/u32/u64(b, res, element) or
+ * vatom_result_bytes().
+ *
+ * Return: the result handle; -EINVAL for a NULL @a or an access size the
+ * library cannot compute; -E2BIG; -ENOMEM.
+ */
+VATOM_API int vatom_prep_ptx_atom(struct vatom_batch *b,
+				  const struct vatom_ptx_atom *a);
+
+/* ------------------------------------------------------------------------ */
+/* Tenstorrent NoC atomics                                                   */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * struct vatom_noc_req - one NoC atomic request: the initiator's register
+ * image, exactly as software writes it to the NIU
+ * @slot: binding slot of the tile grid
+ * @noc: NoC 0 or 1
+ * @x: initiator tile X
+ * @y: initiator tile Y
+ * @targ_addr_lo: NOC_TARG_ADDR_LO
+ * @targ_addr_mid: NOC_TARG_ADDR_MID
+ * @targ_addr_hi: NOC_TARG_ADDR_HI (Blackhole; 0 on Wormhole)
+ * @ret_addr_lo: NOC_RET_ADDR_LO
+ * @ret_addr_mid: NOC_RET_ADDR_MID
+ * @ret_addr_hi: NOC_RET_ADDR_HI (Blackhole; 0 on Wormhole)
+ * @packet_tag: NOC_PACKET_TAG
+ * @ctrl: NOC_CTRL
+ * @at_len_be: NOC_AT_LEN_BE, e.g. from vatom_noc_at_cas()
+ * @at_data: NOC_AT_DATA
+ */
+struct vatom_noc_req {
+	uint8_t slot;
+	uint8_t noc;
+	uint8_t x;
+	uint8_t y;
+	uint32_t targ_addr_lo;
+	uint32_t targ_addr_mid;
+	uint32_t targ_addr_hi;
+	uint32_t ret_addr_lo;
+	uint32_t ret_addr_mid;
+	uint32_t ret_addr_hi;
+	uint32_t packet_tag;
+	uint32_t ctrl;
+	uint32_t at_len_be;
+	uint32_t at_data;
+};
+
+/**
+ * vatom_prep_noc() - append one NoC atomic request
+ * @b: the batch
+ * @req: the register image
+ *
+ * NoC requests return nothing in the result destination: responses land
+ * in the return tile's L1 and NIU counters.
+ *
+ * Return: the packet index; -EINVAL for a NULL @req; -E2BIG; -ENOMEM.
+ */
+VATOM_API int vatom_prep_noc(struct vatom_batch *b,
+			     const struct vatom_noc_req *req);
+
+/*
+ * NOC_AT_LEN_BE builders, one per documented variant. Each returns the
+ * register value, or 0 when an argument does not fit its field: 0 is the
+ * reserved opcode 0, which the kernel rejects, so a bad argument surfaces
+ * as a rejected packet rather than as a silently truncated field.
+ */
+
+/* Increment within the low int_width + 1 bits of word ofs (0..3; 0..31). */
+VATOM_API uint32_t vatom_noc_at_increment(unsigned int ofs,
+					  unsigned int int_width);
+/* Compare word ofs with the 4-bit cmp; if equal, store the 4-bit set. */
+VATOM_API uint32_t vatom_noc_at_cas(unsigned int ofs, unsigned int cmp,
+				    unsigned int set);
+/* Store AT_DATA halves into the half-words selected by the 8-bit mask. */
+VATOM_API uint32_t vatom_noc_at_swap_mask(unsigned int mask);
+/* Store AT_DATA into word ofs: the encodings of opcodes 6, 7 and 0xA. */
+VATOM_API uint32_t vatom_noc_at_swap_index6(unsigned int ofs);
+VATOM_API uint32_t vatom_noc_at_swap_index7(unsigned int ofs);
+VATOM_API uint32_t vatom_noc_at_swap_index10(unsigned int ofs);
+
+/* Zaamo operations (Blackhole), Op field of vatom_noc_at_zaamo(). */
+enum vatom_noc_zaamo {
+	VATOM_NOC_AMOADD = 0,
+	VATOM_NOC_AMOXOR = 1,
+	VATOM_NOC_AMOOR = 2,
+	VATOM_NOC_AMOAND = 3,
+	VATOM_NOC_AMOMIN = 4,	/* signed */
+	VATOM_NOC_AMOMAX = 5,	/* signed */
+	VATOM_NOC_AMOMINU = 6,
+	VATOM_NOC_AMOMAXU = 7,
+};
+
+/* Zaamo op (enum vatom_noc_zaamo) on word ofs with AT_DATA. */
+VATOM_API uint32_t vatom_noc_at_zaamo(unsigned int op, unsigned int ofs);
+/* Parallel addition of AT_DATA into 16 bytes, format fmt (0..15). */
+VATOM_API uint32_t vatom_noc_at_acc(unsigned int fmt);
+
+/**
+ * vatom_prep_raw() - append a packet encoded by the caller
+ * @b: the batch
+ * @pkt: the packet, starting with struct drm_vatom_packet
+ * @size: bytes at @pkt, a multiple of 8 (copied verbatim, header included)
+ * @result_bytes: bytes of results the packet returns (its region is
+ *	rounded up to 8); 0 for none
+ *
+ * An escape hatch for packet kinds or encodings the prep helpers do not
+ * cover (new UAPI additions, deliberately malformed packets in tests).
+ *
+ * Return: the result handle; -EINVAL for a NULL @pkt or a @size that is
+ * not a multiple of 8 or smaller than the header; -E2BIG; -ENOMEM.
+ */
+VATOM_API int vatom_prep_raw(struct vatom_batch *b, const void *pkt,
+			     size_t size, uint32_t result_bytes);
+
+/* ------------------------------------------------------------------------ */
+/* Results                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The accessors read the results of the last successful submission of @b
+ * for the packet @res, indexed in elements of the accessor's width: lane i
+ * of a 32-bit vISA result is vatom_result_u32(b, res, i), lane i of a
+ * 64-bit one vatom_result_u64(b, res, i), half i of a PTX f16 vector
+ * vatom_result_u16(b, res, i). They return 0 when there are no results
+ * (not submitted, failed, reset), for a packet that returns nothing and
+ * for an element past the packet's results; vatom_result_size() and
+ * vatom_result_bytes() tell these cases apart.
+ */
+VATOM_API uint16_t vatom_result_u16(const struct vatom_batch *b, int res,
+				    unsigned int i);
+VATOM_API uint32_t vatom_result_u32(const struct vatom_batch *b, int res,
+				    unsigned int i);
+VATOM_API uint64_t vatom_result_u64(const struct vatom_batch *b, int res,
+				    unsigned int i);
+
+/* ADDC: the sum (dst) and the carry (0 or 1) of lane @lane. */
+VATOM_API uint32_t vatom_result_addc_dst(const struct vatom_batch *b, int res,
+					 unsigned int lane);
+VATOM_API uint32_t vatom_result_addc_carry(const struct vatom_batch *b, int res,
+					   unsigned int lane);
+
+/**
+ * vatom_result_size() - bytes of values the packet returns
+ * @b: the batch
+ * @res: the result handle
+ *
+ * The data bytes (not the rounding to 8): lanes * 4 for 32-bit vISA
+ * results and ADDC dst, lanes * 8 for 64-bit ones, the access size for
+ * PTX, 0 for packets that return nothing.
+ *
+ * Return: the size; -EINVAL for a handle out of range.
+ */
+VATOM_API int vatom_result_size(const struct vatom_batch *b, int res);
+
+/**
+ * vatom_result_offset() - where the packet's region starts in the results
+ * @b: the batch
+ * @res: the result handle
+ *
+ * Not needed to read results; offered for tools that dump raw results
+ * and for users of a shared result surface.
+ *
+ * Return: the byte offset (relative to the result destination); -EINVAL
+ * for a handle out of range.
+ */
+VATOM_API int64_t vatom_result_offset(const struct vatom_batch *b, int res);
+
+/**
+ * vatom_result_bytes() - copy the packet's returned bytes
+ * @b: the batch
+ * @res: the result handle
+ * @buf: destination
+ * @len: room at @buf
+ *
+ * Return: bytes copied, min(@len, vatom_result_size()); -EINVAL for a
+ * handle out of range; -ENODATA when no results are available or the
+ * packet returns nothing.
+ */
+VATOM_API int vatom_result_bytes(const struct vatom_batch *b, int res,
+				 void *buf, size_t len);
+
+/* ------------------------------------------------------------------------ */
+/* Strings                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * vatom_strreason() - describe a DRM_VATOM_ERR_* reason
+ * @reason: the reason
+ *
+ * Return: a static string ("unknown reason" for values this library does
+ * not know).
+ */
+VATOM_API const char *vatom_strreason(uint32_t reason);
+
+/**
+ * vatom_visa_op_name() - the vISA text name of an Op ("ADD", "CMPXCHG")
+ * @op: enum vatom_visa_op
+ *
+ * Return: a static string, or NULL for a reserved encoding.
+ */
+VATOM_API const char *vatom_visa_op_name(unsigned int op);
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* _VATOM_H_ */
