@@ -388,15 +388,16 @@ VATOM_API int vatom_prep_addc(struct vatom_batch *b,
 	    (flags & ~(VATOM_ADDC_SRC0_IMM | VATOM_ADDC_SRC1_IMM)) ||
 	    exec_size_byte(ex, 32, &exec_size))
 		return -EINVAL;
-	/* An immediate is one element, flagged by its _IMM operand bit. */
-	o[0] = (struct visa_opnd){ DRM_VATOM_VISA_OPND_SRC0, src0,
-				   (flags & VATOM_ADDC_SRC0_IMM) ? 4 : ex->size * 4 };
-	o[1] = (struct visa_opnd){ DRM_VATOM_VISA_OPND_SRC1, src1,
-				   (flags & VATOM_ADDC_SRC1_IMM) ? 4 : ex->size * 4 };
-	if (flags & VATOM_ADDC_SRC0_IMM)
-		in.flag_bits |= DRM_VATOM_VISA_OPND_SRC0_IMM;
-	if (flags & VATOM_ADDC_SRC1_IMM)
-		in.flag_bits |= DRM_VATOM_VISA_OPND_SRC1_IMM;
+	/*
+	 * An immediate is one element in the operand's place, flagged by the
+	 * _IMM bit instead of the per-lane bit (exactly one of the two).
+	 */
+	o[0] = (flags & VATOM_ADDC_SRC0_IMM) ?
+	       (struct visa_opnd){ DRM_VATOM_VISA_OPND_SRC0_IMM, src0, 4 } :
+	       (struct visa_opnd){ DRM_VATOM_VISA_OPND_SRC0, src0, ex->size * 4 };
+	o[1] = (flags & VATOM_ADDC_SRC1_IMM) ?
+	       (struct visa_opnd){ DRM_VATOM_VISA_OPND_SRC1_IMM, src1, 4 } :
+	       (struct visa_opnd){ DRM_VATOM_VISA_OPND_SRC1, src1, ex->size * 4 };
 	in.res_len = ex->size * 4;
 	in.carry_len = ex->size * 4;
 	return visa_emit(b, ex, exec_size, &in, o, 2);
@@ -578,7 +579,7 @@ static int submit(struct vatom_batch *b, struct vatom_surface *rs,
 	memset(&req, 0, sizeof(req));
 	req.stream = (uintptr_t)b->stream;
 	req.stream_size = (uint32_t)b->size;
-	req.bindings = (uintptr_t)b->bindings;
+	req.bindings = n ? (uintptr_t)b->bindings : 0;
 	req.binding_count = n;
 	if (rs) {
 		/* Map first: the accessors read the results through it. */

@@ -283,7 +283,7 @@ static void host_addc_bytes(void)
 		LE32(1), LE32(56),
 		0x49, 0x00, 0x02, 0x00,		/* ADDC, op 0, (M1, 4), surface 0 */
 		0x00, 0, 0, 0,			/* UD */
-		LE32(0x170),			/* SRC0 | SRC1 | DST | SRC1_IMM */
+		LE32(0x150),			/* SRC0 | DST | SRC1_IMM */
 		LE32(0xf), LE32(0x5), LE32(1),	/* emask, pred, PREDICATED */
 		LE32(0xffffffff), LE32(1), LE32(2), LE32(3),	/* src0 */
 		LE32(1), LE32(0),		/* src1: one immediate, padded */
