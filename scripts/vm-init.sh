@@ -98,11 +98,16 @@ cd /vatom || die "no /vatom"
 t0=$(uptime_s)
 if [ -n "$INTERACTIVE" ]; then
 	stty -F /dev/ttyS1 sane 2>/dev/null
-	setsid cttyhack sh -l </dev/ttyS1 >/dev/ttyS1 2>&1
+	# A session of its own whose controlling terminal is ttyS1 (job
+	# control, ^C); cttyhack would pick the kernel console instead.
+	setsid -c sh </dev/ttyS1 >/dev/ttyS1 2>&1
+	cmd_rc=$?
+	# The session leader's exit hung the terminal up: open it again.
+	exec </dev/null >/dev/ttyS1 2>&1
 else
 	sh /etc/vatom-cmd.sh
+	cmd_rc=$?
 fi
-cmd_rc=$?
 t1=$(uptime_s)
 run_s=$(awk "BEGIN { printf \"%.2f\", $t1 - $t0 }")
 cd /
