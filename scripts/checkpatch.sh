@@ -73,9 +73,12 @@ for f in "${files[@]}"; do
 	p=$(in_tree_path "$f")
 	mkdir -p "$tree/$(dirname "$p")"
 	ln -sf "$VATOM_ROOT/$f" "$tree/$p"
-	findings=$(cd "$tree" && "$CHECKPATCH" --no-tree --strict --show-types \
-			--terse --no-summary --ignore "$IGNORE" -f "$p" 2>&1 |
-		   sed "s|^$p:|$f:|" | drop_version_shims "$VATOM_ROOT/$f" || true)
+	# checkpatch exits 1 on findings: what it prints decides.
+	findings=$(cd "$tree" || exit
+		   "$CHECKPATCH" --no-tree --strict --show-types --terse \
+			--no-summary --ignore "$IGNORE" -f "$p" 2>&1 |
+		   sed "s|^$p:|$f:|" | drop_version_shims "$VATOM_ROOT/$f"
+		   exit 0)
 	if [ -z "$findings" ]; then
 		echo "ok $n - checkpatch $f"
 	else

@@ -127,13 +127,13 @@ LINUX_SRC_FILES=(
 
 fetch_linux_src()
 {
-	local f tarball=/usr/src/linux-source-6.1.tar.xz tmp missing= args=()
+	local f tarball=/usr/src/linux-source-6.1.tar.xz tmp need='' args=()
 
 	for f in "${LINUX_SRC_FILES[@]}"; do
-		[ -e "$LINUX_SRC/$f" ] || missing=1
+		[ -e "$LINUX_SRC/$f" ] || need=1
 		args+=("linux-source-6.1/$f")
 	done
-	[ -z "$missing" ] && return 0
+	[ -z "$need" ] && return 0
 
 	log "extracting kselftest harness and checkpatch from $tarball"
 	tmp="$LINUX_SRC.tmp"
