@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The vatom command-line tool: what its source files share.
+ *
+ * Copyright (C) 2026 The vatom developers
+ */
+#ifndef _VATOM_TOOL_H_
+#define _VATOM_TOOL_H_
+
+#include <stddef.h>
+
+#include <vatom.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Options common to every command. */
+struct tool_opts {
+	int device_index;	/* -d N */
+	const char *device_path;	/* -D PATH */
+	int verbose;		/* -v */
+};
+
+/**
+ * struct tool_cmd - one command (or one demo): `vatom NAME ARGS...`
+ * @name: what the user types
+ * @summary: one line for `vatom help`
+ * @usage: the arguments, or NULL
+ * @run: the command; argv[0] is @name; returns the exit status
+ */
+struct tool_cmd {
+	const char *name;
+	const char *summary;
+	const char *usage;
+	int (*run)(const struct tool_opts *o, int argc, char **argv);
+};
+
+/* Open the device the options name; prints why on failure. */
+int tool_open_device(const struct tool_opts *o, struct vatom_device **dev);
+
+/*
+ * Demos, one per ISA family, each in its own file (demo_<family>.c) and
+ * listed in demo.c's table.
+ */
+int demo_visa(const struct tool_opts *o, int argc, char **argv);
+int cmd_demo(const struct tool_opts *o, int argc, char **argv);
+void demo_list(void);
+
+/*
+ * The text form of one packet, in its ISA's own syntax, e.g.
+ * "(P1) DWORD_ATOMIC.ADD (M1, 16) T255 offsets src0 V0 dst". Operand
+ * arrays are named, not listed. Returns snprintf()'s count.
+ */
+int disasm_packet(const void *pkt, size_t size, char *buf, size_t len);
+
+/* "T0", "T255" or "T<slot>" for a vISA surface index. */
+const char *visa_surface_name(unsigned int slot, char *buf, size_t len);
+
+#endif /* _VATOM_TOOL_H_ */
