@@ -105,9 +105,9 @@ fetch_kernel()
 	fi
 
 	log "extracting $(basename "$deb")"
-	tmp="$KIMG.tmp"
-	rm -rf "$tmp"
-	mkdir -p "$tmp"
+	# Extract beside, then rename: a concurrent run never sees half a tree.
+	mkdir -p "$(dirname "$KIMG")"
+	tmp=$(mktemp -d "$KIMG.XXXXXX")
 	dpkg-deb -x "$deb" "$tmp"
 	/sbin/depmod -b "$tmp" "$KVER"
 	rm -rf "$KIMG"
@@ -136,9 +136,7 @@ fetch_linux_src()
 	[ -z "$need" ] && return 0
 
 	log "extracting kselftest harness and checkpatch from $tarball"
-	tmp="$LINUX_SRC.tmp"
-	rm -rf "$tmp"
-	mkdir -p "$tmp"
+	tmp=$(mktemp -d "$LINUX_SRC.XXXXXX")
 	tar -xJf "$tarball" -C "$tmp" --strip-components=1 "${args[@]}"
 	rm -rf "$LINUX_SRC"
 	mv "$tmp" "$LINUX_SRC"
