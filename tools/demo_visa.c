@@ -219,8 +219,7 @@ int demo_visa(const struct tool_opts *o, int argc, char **argv)
 
 		disasm_packet(pkt, size, text, sizeof(text));
 		printf("\n#%u %s\n", k, text);
-		printf("  lane  ChEn  offset  src0        src1        "
-		       "dst         expected\n");
+		printf("  lane  ChEn  offset  src0        src1        dst         expected\n");
 		for (i = 0; i < in->ex.size; i++) {
 			uint32_t got = vatom_result_u32(b, res[k], i);
 			bool bad = got != want_dst[k][i];

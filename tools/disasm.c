@@ -141,7 +141,12 @@ static const char *const ptx_scopes[] = {
 	"", ".cta", ".cluster", ".sys",
 };
 
-#define NAME(tab, i) ((i) < ARRAY_SIZE(tab) && (tab)[i] ? (tab)[i] : "?")
+static const char *name_of(const char *const *tab, size_t n, unsigned int i)
+{
+	return i < n && tab[i] ? tab[i] : "?";
+}
+
+#define NAME(tab, i) name_of(tab, ARRAY_SIZE(tab), i)
 
 /* A b or c operand: the scalar, or the vector's elements, in hex. */
 static void ptx_value(struct sbuf *sb, const void *val, int size,

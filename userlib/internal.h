@@ -19,6 +19,8 @@
 
 #define VATOM_NODE_MAX 64
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 struct vatom_device {
 	int fd;
 	char node[VATOM_NODE_MAX];

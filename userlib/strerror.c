@@ -28,7 +28,7 @@ static const char *const reasons[] = {
 
 VATOM_API const char *vatom_strreason(uint32_t reason)
 {
-	if (reason < sizeof(reasons) / sizeof(reasons[0]) && reasons[reason])
+	if (reason < ARRAY_SIZE(reasons) && reasons[reason])
 		return reasons[reason];
 	return "unknown reason";
 }
@@ -55,7 +55,7 @@ static const char *const visa_ops[] = {
 
 VATOM_API const char *vatom_visa_op_name(unsigned int op)
 {
-	if (op < sizeof(visa_ops) / sizeof(visa_ops[0]))
+	if (op < ARRAY_SIZE(visa_ops))
 		return visa_ops[op];
 	return NULL;
 }

@@ -634,7 +634,7 @@ static void host_accessors_without_results(void)
 	EXPECT_EQ(vatom_result_addc_carry(b, res, 0), 0);
 	EXPECT_EQ(vatom_result_bytes(b, res, buf, sizeof(buf)), -ENODATA);
 	EXPECT_EQ(vatom_result_bytes(b, res + 1, buf, sizeof(buf)), -EINVAL);
-	EXPECT(vatom_batch_results(b, &len) == NULL);
+	EXPECT(!vatom_batch_results(b, &len));
 	EXPECT_EQ(len, 0);
 	vatom_batch_destroy(b);
 out:;
@@ -682,7 +682,7 @@ static void host_growth_and_reset(void)
 	EXPECT_EQ(vatom_batch_results_size(b), 0);
 	vatom_batch_stream(b, &len);
 	EXPECT_EQ(len, 0);
-	EXPECT(vatom_batch_packet(b, 0, NULL) == NULL);
+	EXPECT(!vatom_batch_packet(b, 0, NULL));
 	EXPECT_EQ(vatom_prep_dword_atomic(b, &ex, VATOM_VISA_XCHG, 0, VATOM_T255,
 					  offs, src, NULL), 0);
 out_destroy:
@@ -708,10 +708,10 @@ static void host_strings(void)
 	EXPECT(!strcmp(vatom_visa_op_name(0x0c), "IMAX"));
 	EXPECT(!strcmp(vatom_visa_op_name(0x0d), "PREDEC"));
 	EXPECT(!strcmp(vatom_visa_op_name(0x12), "FCMPWR"));
-	EXPECT(vatom_visa_op_name(0x0e) == NULL);
-	EXPECT(vatom_visa_op_name(0x0f) == NULL);
-	EXPECT(vatom_visa_op_name(0x13) == NULL);
-	EXPECT(vatom_visa_op_name(0x1f) == NULL);
+	EXPECT(!vatom_visa_op_name(0x0e));
+	EXPECT(!vatom_visa_op_name(0x0f));
+	EXPECT(!vatom_visa_op_name(0x13));
+	EXPECT(!vatom_visa_op_name(0x1f));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -914,6 +914,7 @@ static const uint32_t want_mem[NDW] = {
 static const uint32_t want_add_old[16] = {
 	0, 100, 0, 300, 0, 500, 0, 700, 0, 900, 0, 1100, 0, 1300, 0, 1500,
 };
+
 static const uint32_t want_cmpxchg_old[8] = { 5, 6, 7, 8, 9, 10, 11, 12 };
 static const uint32_t want_imax_old[4] = { 0xfffffffb, 0, 5, 0 };
 static const uint32_t want_predec_new[4] = { 0, 0xffffffff, 9, 0x7fffffff };
@@ -1064,7 +1065,7 @@ static void dev_dword_atomic_batch(void)
 	EXPECT_EQ(vatom_batch_submit(b), 0);
 	EXPECT_EQ(vatom_batch_error(b, &idx, &reason), 0);
 	EXPECT_EQ(reason, DRM_VATOM_ERR_NONE);
-	EXPECT(vatom_batch_results(b, &size) != NULL);
+	EXPECT(vatom_batch_results(b, &size));
 	EXPECT_EQ(size, 144);
 	check_dword_results(b, &r);
 	expect_memory(mem, want_mem);
@@ -1133,7 +1134,7 @@ static void dev_error_reporting(void)
 	EXPECT_EQ(idx, 2);
 	EXPECT_EQ(reason, DRM_VATOM_ERR_OPERANDS);
 	EXPECT_EQ(mem[0], 0);			/* nothing executed */
-	EXPECT(vatom_batch_results(b, NULL) == NULL);
+	EXPECT(!vatom_batch_results(b, NULL));
 	EXPECT_EQ(vatom_result_u32(b, 0, 0), 0);
 	if (fails)
 		printf("#   reason %u: %s\n", reason, vatom_strreason(reason));
@@ -1210,7 +1211,7 @@ static void dev_batch_reuse(void)
 	EXPECT_EQ(mem[3], 3000);
 	/* Reset, reuse with another op, same binding. */
 	vatom_batch_reset(b);
-	EXPECT(vatom_batch_results(b, NULL) == NULL);
+	EXPECT(!vatom_batch_results(b, NULL));
 	res = vatom_prep_dword_atomic(b, &ex, VATOM_VISA_XCHG, VATOM_VISA_DST,
 				      VATOM_T255, offs, src, NULL);
 	EXPECT_EQ(res, 0);
