@@ -16,6 +16,8 @@
 #include <drm/drm_gem_shmem_helper.h>
 
 #include "vatom_engine.h"
+#include "typed.h"
+#include "tile_grid.h"
 
 #define DRIVER_NAME	"vatom"
 #define DRIVER_DESC	"Virtual atomic accelerator"
@@ -67,12 +69,16 @@ static inline struct vatom_device *to_vatom_device(struct drm_device *drm)
  * @lock: serialises creation of the kernel mapping
  * @map: kernel mapping, valid once @view.vaddr is set
  * @view: what the engine sees; @view.vaddr is published last
+ * @typed: texel layout of a typed surface, else NULL
+ * @grid: tile grid of a NoC surface, else NULL
  */
 struct vatom_surface {
 	struct drm_gem_shmem_object shmem;
 	struct mutex lock; /* protects @map and the setting of @view.vaddr */
 	struct iosys_map map;
 	struct vatom_surface_view view;
+	struct vatom_typed_layout *typed;
+	struct vatom_tile_grid *grid;
 };
 
 static inline struct vatom_surface *to_vatom_surface(struct drm_gem_object *obj)
