@@ -137,6 +137,7 @@ fetch_linux_src()
 
 	log "extracting kselftest harness and checkpatch from $tarball"
 	tmp=$(mktemp -d "$LINUX_SRC.XXXXXX")
+	chmod 0755 "$tmp"
 	tar -xJf "$tarball" -C "$tmp" --strip-components=1 "${args[@]}"
 	rm -rf "$LINUX_SRC"
 	mv "$tmp" "$LINUX_SRC"
