@@ -62,6 +62,7 @@ static inline u64 vatom_load64(const u64 *p)
 static inline void vatom_store32(u32 *p, u32 v)
 {
 	WRITE_ONCE(*p, v);
+	/* A store that others must see before any later atomic (NoC responses). */
 	smp_mb();
 }
 
@@ -73,19 +74,19 @@ static inline void vatom_yield(void)
 
 #else /* host */
 
+#include <linux/types.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <string.h>
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int8_t s8;
-typedef int16_t s16;
-typedef int32_t s32;
-typedef int64_t s64;
+typedef __u8 u8;
+typedef __u16 u16;
+typedef __u32 u32;
+typedef __u64 u64;
+typedef __s8 s8;
+typedef __s16 s16;
+typedef __s32 s32;
+typedef __s64 s64;
 
 #ifndef EINVAL
 #include <errno.h>
@@ -160,7 +161,7 @@ static inline bool vatom_cmpxchg128(u64 *p, u64 old[2], const u64 new[2])
 	bool ok;
 
 	asm volatile("lock cmpxchg16b %1"
-		     : "=@ccz"(ok), "+m"(*(volatile u64 (*)[2])p),
+		     : "=@ccz"(ok), "+m"(*(u64 (*)[2])p),
 		       "+a"(old[0]), "+d"(old[1])
 		     : "b"(new[0]), "c"(new[1])
 		     : "memory");

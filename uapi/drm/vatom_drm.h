@@ -653,7 +653,8 @@ struct drm_vatom_noc {
 /* Reasons reported in drm_vatom_submit.error_reason. */
 #define DRM_VATOM_ERR_NONE		0
 #define DRM_VATOM_ERR_PACKET_TYPE	1  /* unknown packet type */
-#define DRM_VATOM_ERR_PACKET_SIZE	2  /* size not a multiple of 8, past the stream, or wrong for the contents */
+/* size not a multiple of 8, past the stream, or wrong for the contents */
+#define DRM_VATOM_ERR_PACKET_SIZE	2
 #define DRM_VATOM_ERR_RESERVED		3  /* non-zero padding, reserved field or unknown flag */
 #define DRM_VATOM_ERR_OPCODE		4  /* unknown instruction opcode */
 #define DRM_VATOM_ERR_OP		5  /* reserved operation encoding */
