@@ -1577,14 +1577,16 @@ static void test_cas(void)
 		}
 		qsort(all, k, sizeof(*all), cmp128);
 		for (u64 i = 0; i < k; i++) {
-			VT_EXPECT_EQ_MSG(all[i].lo, i, "%s: success %" PRIu64
-					 " is not init + %" PRIu64, c->name, i, i);
+			VT_EXPECT_EQ_MSG(all[i].lo, i, "%s: success %llu is "
+					 "not init + %llu", c->name,
+					 (unsigned long long)i,
+					 (unsigned long long)i);
 			if (all[i].lo != i)
 				break;
 		}
 		VT_EXPECT_EQ_MSG(fin.lo, (init.lo + total) & mk,
-				 "%s: final = init + %" PRIu64 " successes",
-				 c->name, total);
+				 "%s: final = init + %llu successes",
+				 c->name, (unsigned long long)total);
 		if (c->bits == 128)
 			VT_EXPECT_EQ(fin.hi, ~fin.lo);
 		VT_EXPECT(total >= (u64)NTHREADS * CAS_SUCCESSES);
