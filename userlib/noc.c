@@ -1,93 +1,159 @@
 // SPDX-License-Identifier: MIT
 /*
- * libvatom: NOC_AT_LEN_BE builders for each documented NoC atomic variant
- * (shared/spec/noc-atomics.md section 1.2).
+ * libvatom: NoC request helpers: NOC_AT_LEN_BE for each documented atomic
+ * variant, and the target/return coordinates of a register image, for the
+ * Wormhole and Blackhole layouts. Field positions are the UAPI's
+ * DRM_VATOM_NOC_* constants (shared/spec/noc-atomics.md sections 1, 5, 6).
  *
  * Copyright (C) 2026 The vatom developers
  */
-#include "internal.h"
+#include <errno.h>
 
-/*
- * PRIVATE: NOC_AT_LEN_BE field layout. The UAPI does not carry NoC register
- * constants yet; once it grows DRM_VATOM_NOC_* equivalents these go away in
- * favour of them. Only what the builders below need.
- */
-#define NOC_AT_OPCODE_SHIFT	12	/* [15:12] */
-#define NOC_AT_INCREMENT	0x1
-#define NOC_AT_SWAP_MASK	0x3
-#define NOC_AT_CAS		0x4
-#define NOC_AT_SWAP_INDEX6	0x6
-#define NOC_AT_SWAP_INDEX7	0x7
-#define NOC_AT_ACC		0x9
-#define NOC_AT_RISCV		0xa	/* SwapIndex10 and Zaamo */
+#include "internal.h"
 
 static uint32_t at_op(uint32_t opcode)
 {
-	return opcode << NOC_AT_OPCODE_SHIFT;
+	return opcode << DRM_VATOM_NOC_AT_OPCODE_SHIFT;
 }
 
 VATOM_API uint32_t vatom_noc_at_increment(unsigned int ofs,
 					  unsigned int int_width)
 {
-	/* Ofs [1:0], IntWidth [6:2]. */
-	if (ofs > 3 || int_width > 31)
+	if (ofs > DRM_VATOM_NOC_AT_OFS_MASK || int_width > 31)
 		return 0;
-	return at_op(NOC_AT_INCREMENT) | int_width << 2 | ofs;
+	return at_op(DRM_VATOM_NOC_AT_INCR) |
+	       int_width << DRM_VATOM_NOC_AT_INT_WIDTH_SHIFT | ofs;
 }
 
 VATOM_API uint32_t vatom_noc_at_cas(unsigned int ofs, unsigned int cmp,
 				    unsigned int set)
 {
-	/* Ofs [1:0], CmpVal [5:2], SetVal [9:6]. */
-	if (ofs > 3 || cmp > 15 || set > 15)
+	if (ofs > DRM_VATOM_NOC_AT_OFS_MASK ||
+	    cmp > DRM_VATOM_NOC_AT_CAS_VAL_MASK ||
+	    set > DRM_VATOM_NOC_AT_CAS_VAL_MASK)
 		return 0;
-	return at_op(NOC_AT_CAS) | set << 6 | cmp << 2 | ofs;
+	return at_op(DRM_VATOM_NOC_AT_CAS) |
+	       set << DRM_VATOM_NOC_AT_CAS_SET_SHIFT |
+	       cmp << DRM_VATOM_NOC_AT_CAS_CMP_SHIFT | ofs;
 }
 
 VATOM_API uint32_t vatom_noc_at_swap_mask(unsigned int mask)
 {
-	/* Mask [9:2]; [1:0] unused. */
 	if (mask > 0xff)
 		return 0;
-	return at_op(NOC_AT_SWAP_MASK) | mask << 2;
+	return at_op(DRM_VATOM_NOC_AT_SWAP_MASK) |
+	       mask << DRM_VATOM_NOC_AT_SWAP_MASK_SHIFT;
 }
 
 VATOM_API uint32_t vatom_noc_at_swap_index6(unsigned int ofs)
 {
-	/* Ofs [1:0], bit 2 fixed at 1. */
-	if (ofs > 3)
+	if (ofs > DRM_VATOM_NOC_AT_OFS_MASK)
 		return 0;
-	return at_op(NOC_AT_SWAP_INDEX6) | 1u << 2 | ofs;
+	return at_op(DRM_VATOM_NOC_AT_SWAP_IDX6) | DRM_VATOM_NOC_AT_SWAP6_ONE |
+	       ofs;
 }
 
 VATOM_API uint32_t vatom_noc_at_swap_index7(unsigned int ofs)
 {
-	/* Ofs [3:2] (not [1:0]); [1:0] unused. */
-	if (ofs > 3)
+	/* Opcode 7 keeps Ofs at [3:2], not [1:0]. */
+	if (ofs > DRM_VATOM_NOC_AT_OFS_MASK)
 		return 0;
-	return at_op(NOC_AT_SWAP_INDEX7) | ofs << 2;
+	return at_op(DRM_VATOM_NOC_AT_SWAP_IDX7) |
+	       ofs << DRM_VATOM_NOC_AT_OFS7_SHIFT;
 }
 
 VATOM_API uint32_t vatom_noc_at_swap_index10(unsigned int ofs)
 {
-	/* Ofs [1:0], [11:8] fixed at 0b0011. */
-	if (ofs > 3)
+	if (ofs > DRM_VATOM_NOC_AT_OFS_MASK)
 		return 0;
-	return at_op(NOC_AT_RISCV) | 3u << 8 | ofs;
+	return at_op(DRM_VATOM_NOC_AT_RISCV) |
+	       DRM_VATOM_NOC_AT_RISCV_SWAP << DRM_VATOM_NOC_AT_RISCV_SEL_SHIFT |
+	       ofs;
 }
 
 VATOM_API uint32_t vatom_noc_at_zaamo(unsigned int op, unsigned int ofs)
 {
-	/* Ofs [1:0], Op [10:8], bit 11 set. */
-	if (op > 7 || ofs > 3)
+	if (op > DRM_VATOM_NOC_ZAAMO_MAXU || ofs > DRM_VATOM_NOC_AT_OFS_MASK)
 		return 0;
-	return at_op(NOC_AT_RISCV) | 1u << 11 | op << 8 | ofs;
+	return at_op(DRM_VATOM_NOC_AT_RISCV) | DRM_VATOM_NOC_AT_ZAAMO |
+	       op << DRM_VATOM_NOC_AT_ZAAMO_OP_SHIFT | ofs;
 }
 
 VATOM_API uint32_t vatom_noc_at_acc(unsigned int fmt)
 {
-	/* Fmt [3:0]. */
-	if (fmt > 15)
+	if (fmt > DRM_VATOM_NOC_AT_ACC_FMT_MASK)
 		return 0;
-	return at_op(NOC_AT_ACC) | fmt;
+	return at_op(DRM_VATOM_NOC_AT_ACC) | fmt;
+}
+
+/*
+ * Address and coordinates of one side (target or return) of a request.
+ * Wormhole: LO = address [31:0]; MID = address [35:32], X (EndX), Y (EndY),
+ * StartX, StartY. Blackhole: LO:MID = the 64-bit address, HI = X (EndX),
+ * Y (EndY), StartX, StartY.
+ */
+static int noc_side(unsigned int profile, unsigned int sx, unsigned int sy,
+		    unsigned int x, unsigned int y, uint64_t addr,
+		    uint32_t *lo, uint32_t *mid, uint32_t *hi)
+{
+	if (x > DRM_VATOM_NOC_COORD_MASK || y > DRM_VATOM_NOC_COORD_MASK ||
+	    sx > DRM_VATOM_NOC_COORD_MASK || sy > DRM_VATOM_NOC_COORD_MASK)
+		return -EINVAL;
+	switch (profile) {
+	case DRM_VATOM_NOC_PROFILE_WORMHOLE:
+		if (addr >> 36)
+			return -EINVAL;
+		*lo = (uint32_t)addr;
+		*mid = (uint32_t)(addr >> 32) |
+		       x << DRM_VATOM_NOC_WH_MID_X_SHIFT |
+		       y << DRM_VATOM_NOC_WH_MID_Y_SHIFT |
+		       sx << DRM_VATOM_NOC_WH_MID_START_X_SHIFT |
+		       sy << DRM_VATOM_NOC_WH_MID_START_Y_SHIFT;
+		*hi = 0;
+		return 0;
+	case DRM_VATOM_NOC_PROFILE_BLACKHOLE:
+		*lo = (uint32_t)addr;
+		*mid = (uint32_t)(addr >> 32);
+		*hi = x << DRM_VATOM_NOC_BH_HI_X_SHIFT |
+		      y << DRM_VATOM_NOC_BH_HI_Y_SHIFT |
+		      sx << DRM_VATOM_NOC_BH_HI_START_X_SHIFT |
+		      sy << DRM_VATOM_NOC_BH_HI_START_Y_SHIFT;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+VATOM_API int vatom_noc_target(struct vatom_noc_req *req, unsigned int profile,
+			       unsigned int x, unsigned int y, uint64_t addr)
+{
+	if (!req)
+		return -EINVAL;
+	return noc_side(profile, 0, 0, x, y, addr, &req->targ_addr_lo,
+			&req->targ_addr_mid, &req->targ_addr_hi);
+}
+
+VATOM_API int vatom_noc_broadcast(struct vatom_noc_req *req,
+				  unsigned int profile, unsigned int x_start,
+				  unsigned int y_start, unsigned int x_end,
+				  unsigned int y_end, uint64_t addr)
+{
+	int ret;
+
+	if (!req)
+		return -EINVAL;
+	ret = noc_side(profile, x_start, y_start, x_end, y_end, addr,
+		       &req->targ_addr_lo, &req->targ_addr_mid,
+		       &req->targ_addr_hi);
+	if (!ret)
+		req->ctrl |= DRM_VATOM_NOC_CTRL_BRCST_PACKET;
+	return ret;
+}
+
+VATOM_API int vatom_noc_return(struct vatom_noc_req *req, unsigned int profile,
+			       unsigned int x, unsigned int y, uint64_t addr)
+{
+	if (!req)
+		return -EINVAL;
+	return noc_side(profile, 0, 0, x, y, addr, &req->ret_addr_lo,
+			&req->ret_addr_mid, &req->ret_addr_hi);
 }

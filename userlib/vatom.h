@@ -805,14 +805,14 @@ VATOM_API uint32_t vatom_noc_at_swap_index10(unsigned int ofs);
 
 /* Zaamo operations (Blackhole), Op field of vatom_noc_at_zaamo(). */
 enum vatom_noc_zaamo {
-	VATOM_NOC_AMOADD = 0,
-	VATOM_NOC_AMOXOR = 1,
-	VATOM_NOC_AMOOR = 2,
-	VATOM_NOC_AMOAND = 3,
-	VATOM_NOC_AMOMIN = 4,	/* signed */
-	VATOM_NOC_AMOMAX = 5,	/* signed */
-	VATOM_NOC_AMOMINU = 6,
-	VATOM_NOC_AMOMAXU = 7,
+	VATOM_NOC_AMOADD = DRM_VATOM_NOC_ZAAMO_ADD,
+	VATOM_NOC_AMOXOR = DRM_VATOM_NOC_ZAAMO_XOR,
+	VATOM_NOC_AMOOR = DRM_VATOM_NOC_ZAAMO_OR,
+	VATOM_NOC_AMOAND = DRM_VATOM_NOC_ZAAMO_AND,
+	VATOM_NOC_AMOMIN = DRM_VATOM_NOC_ZAAMO_MIN,	/* signed */
+	VATOM_NOC_AMOMAX = DRM_VATOM_NOC_ZAAMO_MAX,	/* signed */
+	VATOM_NOC_AMOMINU = DRM_VATOM_NOC_ZAAMO_MINU,
+	VATOM_NOC_AMOMAXU = DRM_VATOM_NOC_ZAAMO_MAXU,
 };
 
 /* Zaamo op (enum vatom_noc_zaamo) on word ofs with AT_DATA. */
@@ -836,6 +836,60 @@ VATOM_API uint32_t vatom_noc_at_acc(unsigned int fmt);
  */
 VATOM_API int vatom_prep_raw(struct vatom_batch *b, const void *pkt,
 			     size_t size, uint32_t result_bytes);
+
+/**
+ * vatom_noc_target() - address a unicast request
+ * @req: the register image to fill in
+ * @profile: DRM_VATOM_NOC_PROFILE_WORMHOLE or _BLACKHOLE (register layout)
+ * @x: target tile X (0..63)
+ * @y: target tile Y (0..63)
+ * @addr: the address in the target tile (Wormhole: 36 bits)
+ *
+ * Sets NOC_TARG_ADDR_LO/MID/HI: Wormhole packs the coordinates into MID
+ * above address bits 35..32; Blackhole keeps MID for address bits 63..32
+ * and puts the coordinates into HI.
+ *
+ * Return: 0; -EINVAL for a NULL @req, an unknown profile, a coordinate
+ * above 63 or an address the profile cannot express.
+ */
+VATOM_API int vatom_noc_target(struct vatom_noc_req *req, unsigned int profile,
+			       unsigned int x, unsigned int y, uint64_t addr);
+
+/**
+ * vatom_noc_broadcast() - address a broadcast to a rectangle of tiles
+ * @req: the register image to fill in
+ * @profile: DRM_VATOM_NOC_PROFILE_*
+ * @x_start: StartX
+ * @y_start: StartY
+ * @x_end: EndX
+ * @y_end: EndY (a start above its end wraps around the torus)
+ * @addr: the address in each recipient
+ *
+ * Sets the target registers like vatom_noc_target() plus the start
+ * coordinates, and DRM_VATOM_NOC_CTRL_BRCST_PACKET in @req->ctrl.
+ *
+ * Return: as vatom_noc_target().
+ */
+VATOM_API int vatom_noc_broadcast(struct vatom_noc_req *req,
+				  unsigned int profile, unsigned int x_start,
+				  unsigned int y_start, unsigned int x_end,
+				  unsigned int y_end, uint64_t addr);
+
+/**
+ * vatom_noc_return() - where the response goes (NOC_RET_ADDR_LO/MID/HI)
+ * @req: the register image to fill in
+ * @profile: DRM_VATOM_NOC_PROFILE_*
+ * @x: return tile X
+ * @y: return tile Y
+ * @addr: 4-byte aligned L1 address of the result word
+ *
+ * A response is only sent with DRM_VATOM_NOC_CTRL_RESP_MARKED in
+ * @req->ctrl, which this does not set.
+ *
+ * Return: as vatom_noc_target().
+ */
+VATOM_API int vatom_noc_return(struct vatom_noc_req *req, unsigned int profile,
+			       unsigned int x, unsigned int y, uint64_t addr);
 
 /* ------------------------------------------------------------------------ */
 /* Results                                                                   */

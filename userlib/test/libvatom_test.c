@@ -486,6 +486,61 @@ static void host_noc_at_len_be(void)
 	EXPECT_EQ(vatom_noc_at_acc(16), 0);
 }
 
+/* Target/return coordinates, by hand from the UAPI's field positions. */
+static void host_noc_coordinates(void)
+{
+	struct vatom_noc_req r = { 0 };
+
+	/* Wormhole: MID = addr[35:32] | X << 4 | Y << 10 | SX << 16 | SY << 22 */
+	EXPECT_EQ(vatom_noc_target(&r, DRM_VATOM_NOC_PROFILE_WORMHOLE, 3, 4, 0x1004), 0);
+	EXPECT_EQ(r.targ_addr_lo, 0x1004);
+	EXPECT_EQ(r.targ_addr_mid, 0x1030);
+	EXPECT_EQ(r.targ_addr_hi, 0);
+	EXPECT_EQ(vatom_noc_target(&r, DRM_VATOM_NOC_PROFILE_WORMHOLE, 1, 1,
+				   0x900000010ull), 0);
+	EXPECT_EQ(r.targ_addr_lo, 0x10);
+	EXPECT_EQ(r.targ_addr_mid, 0x419);
+	EXPECT_EQ(vatom_noc_target(&r, DRM_VATOM_NOC_PROFILE_WORMHOLE, 1, 1,
+				   1ull << 36), -EINVAL);
+	EXPECT_EQ(r.ctrl, 0);
+	EXPECT_EQ(vatom_noc_broadcast(&r, DRM_VATOM_NOC_PROFILE_WORMHOLE,
+				      1, 2, 6, 7, 0x40), 0);
+	EXPECT_EQ(r.targ_addr_mid, 0x811c60);
+	EXPECT_EQ(r.ctrl, DRM_VATOM_NOC_CTRL_BRCST_PACKET);
+	EXPECT_EQ(vatom_noc_return(&r, DRM_VATOM_NOC_PROFILE_WORMHOLE, 63, 63, 0x200), 0);
+	EXPECT_EQ(r.ret_addr_lo, 0x200);
+	EXPECT_EQ(r.ret_addr_mid, 0xfff0);
+	EXPECT_EQ(r.ret_addr_hi, 0);
+
+	/* Blackhole: MID = addr[63:32], HI = X | Y << 6 | SX << 12 | SY << 18 */
+	memset(&r, 0, sizeof(r));
+	EXPECT_EQ(vatom_noc_target(&r, DRM_VATOM_NOC_PROFILE_BLACKHOLE, 5, 2,
+				   0x12345), 0);
+	EXPECT_EQ(r.targ_addr_lo, 0x12345);
+	EXPECT_EQ(r.targ_addr_mid, 0);
+	EXPECT_EQ(r.targ_addr_hi, 0x85);
+	EXPECT_EQ(vatom_noc_target(&r, DRM_VATOM_NOC_PROFILE_BLACKHOLE, 0, 0,
+				   0xabcdef0012345678ull), 0);
+	EXPECT_EQ(r.targ_addr_lo, 0x12345678);
+	EXPECT_EQ(r.targ_addr_mid, 0xabcdef00);
+	EXPECT_EQ(vatom_noc_broadcast(&r, DRM_VATOM_NOC_PROFILE_BLACKHOLE,
+				      1, 2, 6, 7, 0x200), 0);
+	EXPECT_EQ(r.targ_addr_hi, 0x811c6);
+	EXPECT_EQ(r.ctrl, DRM_VATOM_NOC_CTRL_BRCST_PACKET);
+	EXPECT_EQ(vatom_noc_return(&r, DRM_VATOM_NOC_PROFILE_BLACKHOLE, 1, 3, 0x80), 0);
+	EXPECT_EQ(r.ret_addr_lo, 0x80);
+	EXPECT_EQ(r.ret_addr_mid, 0);
+	EXPECT_EQ(r.ret_addr_hi, 0xc1);
+
+	/* Out of range. */
+	EXPECT_EQ(vatom_noc_target(&r, DRM_VATOM_NOC_PROFILE_BLACKHOLE, 64, 0, 0), -EINVAL);
+	EXPECT_EQ(vatom_noc_return(&r, DRM_VATOM_NOC_PROFILE_BLACKHOLE, 0, 64, 0), -EINVAL);
+	EXPECT_EQ(vatom_noc_broadcast(&r, DRM_VATOM_NOC_PROFILE_BLACKHOLE,
+				      64, 0, 0, 0, 0), -EINVAL);
+	EXPECT_EQ(vatom_noc_target(&r, 2, 0, 0, 0), -EINVAL);
+	EXPECT_EQ(vatom_noc_target(NULL, DRM_VATOM_NOC_PROFILE_BLACKHOLE, 0, 0, 0), -EINVAL);
+}
+
 /*
  * Result regions follow each other in packet order, each rounded up to 8;
  * packets without results own none (UAPI "command stream" DOC).
@@ -1351,6 +1406,133 @@ out:
 	vatom_surface_destroy(s);
 }
 
+/*
+ * TYPED_ATOMIC on a 4x4 2D surface: ADD then XCHG on the same texels, so
+ * the second returns what the first added, whatever the texel layout; a
+ * lane with U past the width is out of bounds (returns 0, writes nothing).
+ */
+static void dev_typed_atomic(void)
+{
+	struct drm_vatom_typed_desc td = {
+		.dim = DRM_VATOM_TYPED_2D, .format = DRM_VATOM_FORMAT_R32,
+		.width = 4, .height = 4, .depth = 1, .array_size = 1,
+		.levels = 1,
+	};
+	const uint32_t u[8] = { 0, 1, 2, 3, 0, 1, 2, 4 };
+	const uint32_t v[8] = { 0, 0, 0, 0, 1, 1, 1, 0 };
+	const uint32_t add[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	const uint32_t xchg[8] = { 100, 101, 102, 103, 104, 105, 106, 107 };
+	const uint32_t want_xchg[8] = { 1, 2, 3, 4, 5, 6, 7, 0 };
+	struct vatom_visa_exec ex = VATOM_VISA_EXEC(8);
+	struct vatom_surface *s = NULL;
+	struct vatom_batch *b = NULL;
+	uint32_t idx, reason;
+	int r0, r1, i, ret;
+
+	ret = vatom_surface_create_typed(dev, &td, &s);
+	if (ret == -EOPNOTSUPP) {
+		skip("typed surfaces not implemented by the device");
+		return;
+	}
+	REQUIRE(!ret);
+	REQUIRE(!vatom_batch_create(dev, 0, &b));
+	REQUIRE(!vatom_batch_bind(b, 2, s));
+	r0 = vatom_prep_typed_atomic(b, &ex, VATOM_VISA_ADD, VATOM_VISA_DST, 2,
+				     u, v, NULL, NULL, add, NULL);
+	r1 = vatom_prep_typed_atomic(b, &ex, VATOM_VISA_XCHG, VATOM_VISA_DST, 2,
+				     u, v, NULL, NULL, xchg, NULL);
+	REQUIRE(r0 == 0 && r1 == 1);
+	EXPECT_EQ(vatom_batch_submit(b), 0);
+	for (i = 0; i < 8; i++) {
+		EXPECT_EQ(vatom_result_u32(b, r0, i), 0);
+		EXPECT_EQ(vatom_result_u32(b, r1, i), want_xchg[i]);
+	}
+	/* A 2D surface needs V: V0 there is an operand error. */
+	vatom_batch_reset(b);
+	EXPECT_EQ(vatom_prep_typed_atomic(b, &ex, VATOM_VISA_INC, 0, 2, u, NULL,
+					  NULL, NULL, NULL, NULL), 0);
+	EXPECT_EQ(vatom_batch_submit(b), -EINVAL);
+	vatom_batch_error(b, &idx, &reason);
+	EXPECT_EQ(idx, 0);
+	EXPECT_EQ(reason, DRM_VATOM_ERR_OPERANDS);
+out:
+	vatom_batch_destroy(b);
+	vatom_surface_destroy(s);
+}
+
+/*
+ * NoC on a 2x1 Blackhole grid of Tensix tiles with 4 KiB L1s. The surface
+ * layout (tile_grid.h, docs/semantics-noc.md): NIU counter blocks first,
+ * DRM_VATOM_NOC_NIU_COUNTERS words per tile and NoC, tile-major; then the
+ * L1s in row-major order. So tile (0,0) NoC 0 counters at 0, tile (1,0)
+ * NoC 0 at 512; L1 (0,0) at 1024, L1 (1,0) at 1024 + 4096.
+ */
+static void dev_noc(void)
+{
+	uint8_t types[2] = { DRM_VATOM_TILE_TENSIX, DRM_VATOM_TILE_TENSIX };
+	struct drm_vatom_tile_grid_desc gd = {
+		.profile = DRM_VATOM_NOC_PROFILE_BLACKHOLE, .width = 2,
+		.height = 1, .tile_types = (uintptr_t)types,
+		.l1_size = { [DRM_VATOM_TILE_TENSIX] = 4096 },
+	};
+	const int prof = DRM_VATOM_NOC_PROFILE_BLACKHOLE;
+	struct vatom_noc_req inc = {
+		.slot = 3, .x = 0, .y = 0,
+		.packet_tag = 3u << DRM_VATOM_NOC_TAG_TXN_ID_SHIFT,
+		.ctrl = DRM_VATOM_NOC_CTRL_REQ_ATOMIC |
+			DRM_VATOM_NOC_CTRL_RESP_MARKED,
+		.at_len_be = vatom_noc_at_increment(0, 31),
+		.at_data = 5,
+	};
+	struct vatom_noc_req cas = {
+		.slot = 3, .x = 0, .y = 0,
+		.ctrl = DRM_VATOM_NOC_CTRL_REQ_ATOMIC,	/* posted */
+		.at_len_be = vatom_noc_at_cas(1, 0, 9),
+	};
+	struct vatom_surface *s = NULL;
+	struct vatom_batch *b = NULL;
+	uint32_t *ctr00, *ctr10, *l1_00, *l1_10;
+	uint8_t *base;
+	int ret;
+
+	ret = vatom_surface_create_tile_grid(dev, &gd, &s);
+	if (ret == -EOPNOTSUPP) {
+		skip("tile grids not implemented by the device");
+		return;
+	}
+	REQUIRE(!ret);
+	REQUIRE(!vatom_surface_map(s, (void **)&base));
+	EXPECT_EQ(vatom_surface_size(s), 1024 + 2 * 4096);
+	ctr00 = (uint32_t *)base;
+	ctr10 = (uint32_t *)(base + 2 * DRM_VATOM_NOC_NIU_COUNTERS * 4);
+	l1_00 = (uint32_t *)(base + 1024);
+	l1_10 = (uint32_t *)(base + 1024 + 4096);
+	l1_10[0x100 / 4] = 0x10;
+	REQUIRE(!vatom_noc_target(&inc, prof, 1, 0, 0x100));
+	REQUIRE(!vatom_noc_return(&inc, prof, 0, 0, 0x200));
+	REQUIRE(!vatom_noc_target(&cas, prof, 1, 0, 0x104));
+	REQUIRE(!vatom_batch_create(dev, 0, &b));
+	REQUIRE(!vatom_batch_bind(b, 3, s));
+	EXPECT_EQ(vatom_prep_noc(b, &inc), 0);
+	EXPECT_EQ(vatom_prep_noc(b, &cas), 1);
+	EXPECT_EQ(vatom_batch_results_size(b), 0);
+	EXPECT_EQ(vatom_batch_submit(b), 0);
+	EXPECT_EQ(l1_10[0x100 / 4], 0x15);	/* 0x10 + 5 */
+	EXPECT_EQ(l1_00[0x200 / 4], 0x10);	/* the response: old value */
+	EXPECT_EQ(l1_10[0x104 / 4], 9);		/* 0 == CmpVal: SetVal */
+	/* Counters (spec section 5.3): one response, txn 3 back to 0. */
+	EXPECT_EQ(ctr00[DRM_VATOM_NOC_MST_ATOMIC_RESP_RECEIVED], 1);
+	EXPECT_EQ(ctr00[DRM_VATOM_NOC_MST_REQS_OUTSTANDING_ID(3)], 0);
+	EXPECT_EQ(ctr00[DRM_VATOM_NOC_MST_NONPOSTED_ATOMIC_SENT], 1);
+	EXPECT_EQ(ctr00[DRM_VATOM_NOC_MST_POSTED_ATOMIC_SENT], 1);
+	EXPECT_EQ(ctr10[DRM_VATOM_NOC_SLV_REQ_ACCEPTED], 2);
+	EXPECT_EQ(ctr10[DRM_VATOM_NOC_SLV_NONPOSTED_ATOMIC_RECEIVED], 1);
+	EXPECT_EQ(ctr10[DRM_VATOM_NOC_SLV_POSTED_ATOMIC_RECEIVED], 1);
+out:
+	vatom_batch_destroy(b);
+	vatom_surface_destroy(s);
+}
+
 /* ------------------------------------------------------------------------ */
 
 struct test {
@@ -1371,6 +1553,7 @@ static const struct test tests[] = {
 	{ "host: PTX access sizes", host_ptx_access_size, false },
 	{ "host: NoC packet bytes", host_noc_bytes, false },
 	{ "host: NOC_AT_LEN_BE builders", host_noc_at_len_be, false },
+	{ "host: NoC target/return coordinates", host_noc_coordinates, false },
 	{ "host: result layout of a mixed batch", host_result_layout, false },
 	{ "host: prep argument checking", host_prep_errors, false },
 	{ "host: accessors before submission", host_accessors_without_results, false },
@@ -1388,6 +1571,8 @@ static const struct test tests[] = {
 	{ "device: DWORD_ATOMIC on 64-bit data", dev_dword_atomic64, true },
 	{ "device: ADDC dst and carry", dev_addc, true },
 	{ "device: PTX atom", dev_ptx_atom, true },
+	{ "device: TYPED_ATOMIC on a 2D surface", dev_typed_atomic, true },
+	{ "device: NoC increment with response, posted CAS, counters", dev_noc, true },
 };
 
 int main(int argc, char **argv)
