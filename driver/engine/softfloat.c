@@ -4,13 +4,16 @@
  * binary32 and binary64 add, min, max and equality, on bit patterns, with no
  * floating point types (vatom.ko runs without the FPU) and no library calls.
  *
- * One generic adder, sf_add(), is parameterised by the exponent and fraction
- * widths of the format; every caller passes constants, so each format gets its
- * own specialised copy with no run-time format dispatch. Inside it the
- * significand of every format sits in a u64 with its hidden bit at bit 61
- * (SF_HIDDEN): that leaves 61 - F guard bits below the format's last fraction
- * bit (9 for f64, 38 for f32) and one bit above for the carry of an addition,
- * which is all the precision IEEE rounding of a sum needs.
+ * The adder is generic, parameterised by the exponent and fraction widths of
+ * the format, and every caller passes constants, so each format gets its own
+ * specialised copy with no run-time format dispatch: a short fast path,
+ * sf_add(), for normal operands and a normal sum (the case a CAS loop of
+ * accumulations lives in), and a complete path, sf_add_slow(), out of line.
+ * Both share the unpacked sum and the round-and-pack. The significand of
+ * every format sits in a u64 with its hidden bit at bit 61 (SF_HIDDEN): that
+ * leaves 61 - F guard bits below the format's last fraction bit (9 for f64,
+ * 38 for f32), more than the two guard bits and sticky bit that IEEE
+ * rounding of a sum needs, and room above for its carry.
  *
  * The rules (rounding, NaN, flush-to-zero, signed zeros) are those stated in
  * softfloat.h; docs/semantics.md explains why.
@@ -20,9 +23,17 @@
 #ifndef __always_inline
 #define __always_inline inline __attribute__((__always_inline__))
 #endif
+#ifndef noinline
+#define noinline __attribute__((__noinline__))
+#endif
 
-/* Position of the hidden bit of a working significand (see above). */
+/*
+ * Hidden bit of an aligned operand significand (see above), and where the
+ * leading bit of a sum is put before rounding: one higher, so that a carry
+ * needs no shift and keeps every bit.
+ */
 #define SF_HIDDEN	61
+#define SF_TOP		62
 
 /* Masks of a format @e exponent bits and @f fraction bits wide. */
 #define SF_SIGN(e, f)	(1ull << ((e) + (f)))
@@ -45,29 +56,31 @@ static __always_inline u64 sf_shift_right_jam(u64 sig, u32 dist)
 
 /*
  * Round to nearest, ties to even, and pack. @sign is the sign bit in place,
- * @exp the biased exponent (>= 1) that goes with a significand whose hidden
- * bit is at SF_HIDDEN. A subnormal result arrives with @exp == 1 and no hidden
- * bit, and packs to exponent field 0 because the exponent field is formed by
- * adding the rounded significand (hidden bit included) to (@exp - 1) << F:
- * the same addition carries into the exponent when rounding overflows the
- * significand (1.11..1 -> 10.0) or makes a subnormal the minimum normal. A
- * result at or above the infinity pattern overflowed: +-inf. With @ftz, a
- * result that is subnormal after rounding becomes a zero of its sign.
+ * @exp the biased exponent (>= 1) that goes with a significand whose leading
+ * bit is at SF_TOP. A subnormal result arrives with @exp == 1 and its leading
+ * bit lower, and packs to exponent field 0 because the exponent field is
+ * formed by adding the rounded significand (leading bit included) to
+ * (@exp - 1) << F. The same addition carries into the exponent when rounding
+ * overflows the significand (1.11..1 -> 10.0), makes a subnormal the minimum
+ * normal, or rounds the largest finite binade up to exactly the infinity
+ * pattern, so only an @exp that is already too large needs a test. With
+ * @ftz, a result that is subnormal after rounding becomes a zero of its sign.
  */
 static __always_inline u64 sf_round_pack(u64 sign, s32 exp, u64 sig, bool ftz,
 					 const u32 e, const u32 f)
 {
-	const u32 shift = SF_HIDDEN - f;
+	const u32 shift = SF_TOP - f;
 	u64 mag;
 
+	if (__builtin_expect(exp >= (s32)(1u << e) - 1, 0))
+		return sign | SF_INF(e, f);
 	/* + half - 1, + 1 more when the kept lsb is odd: ties go to even. */
 	sig = (sig + (1ull << (shift - 1)) - 1 + ((sig >> shift) & 1)) >> shift;
-	mag = ((u64)(exp - 1) << f) + sig;
-	if (mag >= SF_INF(e, f))
-		return sign | SF_INF(e, f);
-	if (ftz && mag < (1ull << f))
-		mag = 0;
-	return sign | mag;
+	if (ftz) {
+		mag = ((u64)(exp - 1) << f) + sig;
+		return mag < (1ull << f) ? sign : sign | mag;
+	}
+	return (sign | ((u64)(exp - 1) << f)) + sig;
 }
 
 /* inf and NaN operands: NaN wins, inf + -inf = NaN, else the inf. */
@@ -83,69 +96,147 @@ static u64 sf_add_special(u64 a, u64 b, const u32 e, const u32 f)
 }
 
 /*
- * a + b for a format with @e exponent and @f fraction bits. Operands are
- * ordered by magnitude (for finite values the integer order of the magnitude
- * bits is the numeric order), so the larger one sets the exponent and the
- * sign, and a subtraction of significands never goes negative.
+ * The magnitude-ordered sum of two unpacked operands: @ma/@mb are the
+ * magnitude bits (for finite values their integer order is the numeric
+ * order), @siga/@sigb the significands with the hidden bit at SF_HIDDEN,
+ * @ea/@eb the exponents (>= 1). The larger operand sets the exponent
+ * (*@ebig) and the sign (*@sign), so a difference is never negative.
+ * Addition and subtraction share this one path, and the choices between the
+ * operands are masks and selects, not branches (gcc would branch on a ?:
+ * here): the signs and order of the operands must not make branches
+ * mispredict in the CAS loops that use this.
  */
-static __always_inline u64 sf_add(u64 a, u64 b, bool ftz, const u32 e,
-				  const u32 f)
+static __always_inline u64 sf_add_sigs(u64 a, u64 b, u64 ma, u64 mb,
+				       u64 siga, u64 sigb, u32 ea, u32 eb,
+				       u32 *ebig, u64 *sign,
+				       const u32 e, const u32 f)
 {
-	const u64 mag_mask = SF_MAG(e, f);
+	const u64 sign_bit = SF_SIGN(e, f);
+	u64 swap = -(u64)(ma < mb);
+	u64 t = (siga ^ sigb) & swap;
+	u64 big = siga ^ t, small = sigb ^ t;
+	/* Both distances, clamped before the choice: shorter dependencies. */
+	u32 dab = ea - eb < 63 ? ea - eb : 63, dba = eb - ea < 63 ? eb - ea : 63;
+	u32 d = dab ^ ((dab ^ dba) & (u32)swap);
+
+	*ebig = ea ^ ((ea ^ eb) & (u32)swap);
+	*sign = (a ^ ((a ^ b) & swap)) & sign_bit;
+	/*
+	 * Align. With S = SF_HIDDEN - F guard bits, bits are shifted out only
+	 * when d > S, and then what is left of the smaller operand is below
+	 * 2^(F+1) (in units of bit 0), while the sum, after a normalisation
+	 * of at most two bits (d >= 2), rounds at half an ulp >= 2^(S-2): if
+	 * S >= F + 3 the sum is within half an ulp of the larger operand with
+	 * or without those bits, and both round to it. So only binary64 needs
+	 * the sticky bit; the others take the plain, shorter shift.
+	 */
+	if (SF_HIDDEN - f < f + 3)
+		small = sf_shift_right_jam(small, d);
+	else
+		small >>= d;
+	/* Opposite signs subtract: add the two's complement (no branch). */
+	t = -(((a ^ b) & sign_bit) >> (e + f));
+	return big + ((small ^ t) - t);
+}
+
+/*
+ * a + b, any operands: the path for zeros, subnormals, infinities and NaNs
+ * and for results that are subnormal before rounding. Each format has it
+ * out of line (sf_*_add_slow() below), so that the fast path stays short.
+ */
+static __always_inline u64 sf_add_slow(u64 a, u64 b, bool ftz, const u32 e,
+				       const u32 f)
+{
 	const u64 hidden = 1ull << f;
 	const u32 shift = SF_HIDDEN - f;
-	u64 sa = a & SF_SIGN(e, f), sb = b & SF_SIGN(e, f);
-	u64 ma = a & mag_mask, mb = b & mag_mask;
-	u64 siga, sigb, sig, t;
-	s32 ea, eb;
-	u32 lz;
+	u64 ma = a & SF_MAG(e, f), mb = b & SF_MAG(e, f);
+	u64 siga, sigb, sign, sig;
+	u32 ea, eb, ebig, k;
 
-	if (__builtin_expect(ma >= SF_INF(e, f) || mb >= SF_INF(e, f), 0))
+	if (ma >= SF_INF(e, f) || mb >= SF_INF(e, f))
 		return sf_add_special(a, b, e, f);
 	if (ftz) {
 		/* Subnormal inputs count as zeros of their sign. */
 		ma = ma < hidden ? 0 : ma;
 		mb = mb < hidden ? 0 : mb;
 	}
-	if (ma < mb) {
-		t = ma; ma = mb; mb = t;
-		t = sa; sa = sb; sb = t;
-	}
 	/* Normal: hidden bit set; subnormal and zero: exponent 1, no hidden. */
-	ea = (s32)(ma >> f);
-	eb = (s32)(mb >> f);
+	ea = (u32)(ma >> f);
+	eb = (u32)(mb >> f);
 	siga = ((ma & SF_FRAC(f)) | ((u64)(ea != 0) << f)) << shift;
 	sigb = ((mb & SF_FRAC(f)) | ((u64)(eb != 0) << f)) << shift;
 	ea += ea == 0;
 	eb += eb == 0;
-	sigb = sf_shift_right_jam(sigb, (u32)(ea - eb));
-
-	if (sa == sb) {
-		/*
-		 * Same signs: the sum has their sign, even when both are zeros
-		 * ((-0) + (-0) = -0). A carry into bit 62 costs one bit,
-		 * jammed into the sticky bit.
-		 */
-		sig = siga + sigb;
-		if (sig >> (SF_HIDDEN + 1)) {
-			sig = (sig >> 1) | (sig & 1);
-			ea++;
-		}
-		return sf_round_pack(sa, ea, sig, ftz, e, f);
-	}
-
-	/* Opposite signs: x + (-x) is +0 when rounding to nearest. */
-	sig = siga - sigb;
+	sig = sf_add_sigs(a, b, ma, mb, siga, sigb, ea, eb, &ebig, &sign, e, f);
+	/*
+	 * Exact zero: (+0) + (+0) = +0, (-0) + (-0) = -0 and x + (-x) = +0
+	 * when rounding to nearest, i.e. negative only if both signs are.
+	 */
 	if (sig == 0)
+		return a & b & SF_SIGN(e, f);
+	/*
+	 * Bring the leading bit of sig (< 2^63, != 0) to SF_TOP: a carry is
+	 * already there (k = 0, exponent + 1), no carry needs k = 1, a
+	 * cancellation more; ebig + 1 - k is the exponent that goes with it.
+	 * The exponent may not go below 1, what is left is then subnormal: a
+	 * sentinel bit at SF_TOP - ebig caps k at ebig.
+	 */
+	k = (u32)__builtin_clzll(sig | ((1ull << SF_TOP) >>
+					(ebig < 63 ? ebig : 63))) - 1;
+	return sf_round_pack(sign, (s32)(ebig + 1 - k), sig << k, ftz, e, f);
+}
+
+typedef u64 (*sf_add_fn)(u64 a, u64 b, bool ftz);
+
+#define SF_ADD_SLOW(name, e, f)						\
+static noinline u64 name(u64 a, u64 b, bool ftz)			\
+{									\
+	return sf_add_slow(a, b, ftz, e, f);				\
+}
+
+SF_ADD_SLOW(sf_f16_add_slow, 5, 10)
+SF_ADD_SLOW(sf_bf16_add_slow, 8, 7)
+SF_ADD_SLOW(sf_f32_add_slow, 8, 23)
+SF_ADD_SLOW(sf_f64_add_slow, 11, 52)
+
+/*
+ * a + b for a format with @e exponent and @f fraction bits: the fast path,
+ * for two normal operands and a result that is normal before rounding (so
+ * after it too, and @ftz has nothing to flush). Everything else goes to
+ * sf_add_slow(), on branches that workloads predict well.
+ */
+static __always_inline u64 sf_add(u64 a, u64 b, bool ftz, sf_add_fn slow,
+				  const u32 e, const u32 f)
+{
+	const u32 emax = (1u << e) - 1;
+	u64 ma = a & SF_MAG(e, f), mb = b & SF_MAG(e, f);
+	u32 ea = (u32)(ma >> f), eb = (u32)(mb >> f);
+	u64 siga, sigb, sign, sig;
+	u32 ebig, k;
+	s32 exp;
+
+	/* Exponent field 0 (zero, subnormal) or all ones (inf, NaN). */
+	if (__builtin_expect(ea - 1 >= emax - 1 || eb - 1 >= emax - 1, 0))
+		return slow(a, b, ftz);
+	/*
+	 * Fraction to the top, sign and exponent shifted out, hidden bit set
+	 * in their place, then down to SF_HIDDEN.
+	 */
+	siga = ((a << (63 - f)) | (1ull << 63)) >> (63 - SF_HIDDEN);
+	sigb = ((b << (63 - f)) | (1ull << 63)) >> (63 - SF_HIDDEN);
+	sig = sf_add_sigs(a, b, ma, mb, siga, sigb, ea, eb, &ebig, &sign, e, f);
+	/* Both normal: only x + (-x) is zero, and that is +0. */
+	if (__builtin_expect(sig == 0, 0))
 		return 0;
 	/*
-	 * Normalise, but not below exponent 1: what is left is subnormal.
-	 * sig is not 0 here, so clzll is defined.
+	 * As in sf_add_slow(), but a result below exponent 1 goes there.
+	 * 62 - bsr(sig) is clz(sig) - 1 in one instruction fewer.
 	 */
-	lz = (u32)__builtin_clzll(sig) - (63 - SF_HIDDEN);
-	if (lz > (u32)(ea - 1))
-		lz = (u32)(ea - 1);
-	return sf_round_pack(sa, ea - (s32)lz, sig << lz, ftz, e, f);
+	k = SF_TOP - (63 ^ (u32)__builtin_clzll(sig));
+	exp = (s32)ebig + 1 - (s32)k;
+	if (__builtin_expect(exp < 1, 0))
+		return slow(a, b, ftz);
+	return sf_round_pack(sign, exp, sig << k, false, e, f);
 }
 
 /**
@@ -158,7 +249,7 @@ static __always_inline u64 sf_add(u64 a, u64 b, bool ftz, const u32 e,
  */
 u16 vatom_f16_add(u16 a, u16 b, bool ftz)
 {
-	return (u16)sf_add(a, b, ftz, 5, 10);
+	return (u16)sf_add(a, b, ftz, sf_f16_add_slow, 5, 10);
 }
 
 /**
@@ -171,7 +262,7 @@ u16 vatom_f16_add(u16 a, u16 b, bool ftz)
  */
 u16 vatom_bf16_add(u16 a, u16 b, bool ftz)
 {
-	return (u16)sf_add(a, b, ftz, 8, 7);
+	return (u16)sf_add(a, b, ftz, sf_bf16_add_slow, 8, 7);
 }
 
 /**
@@ -184,7 +275,7 @@ u16 vatom_bf16_add(u16 a, u16 b, bool ftz)
  */
 u32 vatom_f32_add(u32 a, u32 b, bool ftz)
 {
-	return (u32)sf_add(a, b, ftz, 8, 23);
+	return (u32)sf_add(a, b, ftz, sf_f32_add_slow, 8, 23);
 }
 
 /**
@@ -196,7 +287,7 @@ u32 vatom_f32_add(u32 a, u32 b, bool ftz)
  */
 u64 vatom_f64_add(u64 a, u64 b)
 {
-	return sf_add(a, b, false, 11, 52);
+	return sf_add(a, b, false, sf_f64_add_slow, 11, 52);
 }
 
 /*
