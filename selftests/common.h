@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the vatom selftests: device discovery, one thin wrapper
+ * per ioctl and a minimal vISA packet builder. Nothing here depends on
+ * libvatom: the tests check the kernel's UAPI directly.
+ *
+ * Copyright (C) 2026 The vatom developers
+ */
+#ifndef _VATOM_SELFTEST_COMMON_H_
+#define _VATOM_SELFTEST_COMMON_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "drm/vatom_drm.h"
+
+#define VT_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define VT_PAGE_SIZE		4096u
+#define VT_MAX_NODES		16
+#define VT_PATH_MAX		64
+
+/* The byte every wrapper fills output fields with before an ioctl. */
+#define VT_POISON		0xcc
+#define VT_POISON32		0xccccccccu
+#define VT_POISON64		0xccccccccccccccccull
+
+/* ------------------------------------------------------------------------ */
+/* Devices                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The render node the tests run against, found once by main() before the
+ * harness forks the tests; empty when there is no vatom device.
+ */
+extern char vt_render_path[VT_PATH_MAX];
+/* The kernel log sequence number when the run started, or -1. */
+extern long long vt_kmsg_start_seq;
+
+int vt_find_devices(const char *driver, char paths[][VT_PATH_MAX], int max);
+int vt_scan_nodes(const char *driver, const char *prefix,
+		  char paths[][VT_PATH_MAX], int max);
+int vt_open_path(const char *path);
+int vt_open(void);
+int vt_driver_name(int fd, char *name, size_t len);
+
+/* ------------------------------------------------------------------------ */
+/* Ioctl wrappers: return what ioctl() returns (0, or -1 with errno set).   */
+/* ------------------------------------------------------------------------ */
+
+int vt_get_param(int fd, __u32 param, __u32 index, __u64 *value);
+int vt_surface_create(int fd, struct drm_vatom_surface_create *args);
+int vt_buffer_create(int fd, __u64 size, __u32 *handle);
+int vt_mmap_offset(int fd, __u32 handle, __u32 flags, __u64 *offset);
+int vt_surface_info(int fd, __u32 handle, struct drm_vatom_surface_info *info);
+int vt_gem_close(int fd, __u32 handle);
+int vt_prime_export(int fd, __u32 handle, int *dmabuf);
+int vt_prime_import(int fd, int dmabuf, __u32 *handle);
+int vt_submit(int fd, struct drm_vatom_submit *args);
+
+/* mmap() of a whole surface through its fake offset; NULL on failure. */
+void *vt_map(int fd, __u32 handle, size_t len);
+
+/* ------------------------------------------------------------------------ */
+/* Packets                                                                   */
+/* ------------------------------------------------------------------------ */
+
+#define VT_STREAM_MAX		8192
+
+/**
+ * struct vt_stream - a command stream being built
+ * @buf: the packets, 8-byte aligned
+ * @size: bytes used
+ * @count: packets
+ * @results: result bytes the packets need (what results_needed must say)
+ */
+struct vt_stream {
+	__u64 buf[VT_STREAM_MAX / 8];
+	__u32 size;
+	__u32 count;
+	__u64 results;
+};
+
+/**
+ * struct vt_visa - what vt_add_visa() encodes
+ *
+ * The operand arrays are read for the lanes the exec size implies (1 << the
+ * size code); @addr, @src0 and @src1 are only read when the matching
+ * DRM_VATOM_VISA_OPND_* bit is in @operands. @src0/@src1 hold 4-byte
+ * elements, or 8-byte ones for the UQ/Q types.
+ */
+struct vt_visa {
+	__u8 opcode;
+	__u8 op;
+	__u8 exec_size;
+	__u8 surface;
+	__u8 type;
+	__u32 operands;
+	__u32 emask;
+	__u32 pred;
+	__u32 flags;
+	const __u32 *addr;
+	const void *src0;
+	const void *src1;
+};
+
+static inline __u32 vt_lanes(__u8 exec_size)
+{
+	return 1u << (exec_size & DRM_VATOM_VISA_EXEC_SIZE_MASK);
+}
+
+static inline __u32 vt_align8(__u32 v)
+{
+	return (v + 7) & ~7u;
+}
+
+static inline __u8 vt_exec(__u8 size_code, __u8 mask_ctrl)
+{
+	return size_code | (mask_ctrl << DRM_VATOM_VISA_EXEC_MASK_SHIFT);
+}
+
+void vt_stream_init(struct vt_stream *s);
+struct drm_vatom_visa *vt_add_visa(struct vt_stream *s, const struct vt_visa *v);
+void *vt_add_raw(struct vt_stream *s, const void *pkt, __u32 size);
+__u32 vt_visa_result_bytes(const struct vt_visa *v);
+
+/*
+ * A DWORD_ATOMIC on slot 0 with per-lane 32-bit data: the common case.
+ * @src0/@src1 may be NULL (V0); @dst adds the Dst operand.
+ */
+void vt_dword(struct vt_visa *v, __u8 op, __u8 exec_size, __u8 type,
+	      const __u32 *addr, const __u32 *src0, const __u32 *src1, bool dst);
+
+/*
+ * Fill @args for a stream with @nbind bindings, results to user memory at
+ * @results (@results_size bytes); everything else zero.
+ */
+void vt_submit_args(struct drm_vatom_submit *args, const struct vt_stream *s,
+		    const struct drm_vatom_binding *bind, __u32 nbind,
+		    void *results, __u64 results_size);
+
+/* Submit @s with @handle bound at slot 0 and results to user memory. */
+int vt_run(int fd, const struct vt_stream *s, __u32 handle, void *results,
+	   __u64 results_size, struct drm_vatom_submit *out);
+
+/* ------------------------------------------------------------------------ */
+/* Kernel log                                                                */
+/* ------------------------------------------------------------------------ */
+
+long long vt_kmsg_last_seq(void);
+void vt_kmsg_mark(const char *text);
+int vt_kmsg_scan(long long after_seq, char *first_bad, size_t len);
+
+/* ------------------------------------------------------------------------ */
+/* Small things                                                              */
+/* ------------------------------------------------------------------------ */
+
+static inline __u32 vt_rd32(const void *p, size_t off)
+{
+	__u32 v;
+
+	__builtin_memcpy(&v, (const char *)p + off, 4);
+	return v;
+}
+
+static inline __u64 vt_rd64(const void *p, size_t off)
+{
+	__u64 v;
+
+	__builtin_memcpy(&v, (const char *)p + off, 8);
+	return v;
+}
+
+/* First index in [from, to) whose byte is not @val, or -1. */
+static inline long vt_find_ne8(const void *p, size_t from, size_t to, __u8 val)
+{
+	size_t i;
+
+	for (i = from; i < to; i++)
+		if (((const __u8 *)p)[i] != val)
+			return i;
+	return -1;
+}
+
+/* First index in [from, to) whose dword is not @val, or -1. */
+static inline long vt_find_ne32(const __u32 *p, size_t from, size_t to, __u32 val)
+{
+	size_t i;
+
+	for (i = from; i < to; i++)
+		if (p[i] != val)
+			return i;
+	return -1;
+}
+
+/* First index where two dword arrays differ, or -1. */
+static inline long vt_mismatch32(const __u32 *a, const __u32 *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return i;
+	return -1;
+}
+
+static inline __u64 vt_u64_ptr(const void *p)
+{
+	return (__u64)(uintptr_t)p;
+}
+
+#endif /* _VATOM_SELFTEST_COMMON_H_ */

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vatom selftests: the UAPI of the vatom DRM render node, exercised through
+ * the loaded module.
+ *
+ * kselftest_harness.h keeps its list of tests in static variables, so every
+ * test must be in one translation unit: the per-area files below are
+ * #included here (in this order, which is also the order they run in; the
+ * kernel log check must stay last). common.c holds the helpers that need no
+ * harness and is compiled on its own.
+ *
+ * Expected values come from hand-written tables derived from the ISA text
+ * (shared/seeds/000, DWORD_ATOMIC) and the UAPI kernel-doc, never from the
+ * device.
+ *
+ * Copyright (C) 2026 The vatom developers
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+
+#include "kselftest_harness.h"
+
+#include "common.h"
+
+/*
+ * Open the device under test, or skip the test when there is none. main()
+ * already exits with KSFT_SKIP in that case; this keeps a single test run
+ * (or a device that went away) from failing for it.
+ */
+#define VT_OPEN(fd) do {						\
+	(fd) = vt_open();						\
+	if ((fd) == -ENODEV)						\
+		SKIP(return, "no vatom device");			\
+	ASSERT_LE(0, (fd)) TH_LOG("open %s: %s", vt_render_path,	\
+				  strerror(-(fd)));			\
+} while (0)
+
+/* Expect a failed ioctl with errno @e: EXPECT_EQ(-1, ret); EXPECT_EQ(e, errno). */
+#define VT_EXPECT_ERRNO(e, call) do {					\
+	int __ret = (call);						\
+	int __err = errno;						\
+	EXPECT_EQ(-1, __ret);						\
+	EXPECT_EQ((e), __err) TH_LOG("%s: errno %d (%s)", #call, __err,	\
+				     strerror(__err));			\
+} while (0)
+
+/* A surface of @size bytes on @fd, mapped (page-rounded length). */
+#define VT_BUFFER(fd, size, handle, map) do {				\
+	ASSERT_EQ(0, vt_buffer_create((fd), (size), &(handle)));	\
+	(map) = vt_map((fd), (handle), vt_page_round(size));		\
+	ASSERT_NE(NULL, (map));						\
+} while (0)
+
+static inline size_t vt_page_round(__u64 size)
+{
+	return (size + VT_PAGE_SIZE - 1) & ~(__u64)(VT_PAGE_SIZE - 1);
+}
+
+/* The CAPS parameter; 0 when it cannot be read (the param tests catch that). */
+static __u64 vt_caps(int fd)
+{
+	__u64 v;
+
+	return vt_get_param(fd, DRM_VATOM_PARAM_CAPS, 0, &v) ? 0 : v;
+}
+
+static __u64 vt_visa_ops(int fd, __u32 form)
+{
+	__u64 v;
+
+	return vt_get_param(fd, DRM_VATOM_PARAM_VISA_OPS, form, &v) ? 0 : v;
+}
+
+#include "test_device.c"
+#include "test_kmsg.c"
+
+int main(int argc, char **argv)
+{
+	char paths[VT_MAX_NODES][VT_PATH_MAX];
+	char marker[128];
+	int n;
+
+	/*
+	 * Find the device the way applications do; fall back to scanning
+	 * /dev/dri so that a libdrm enumeration problem fails the discovery
+	 * test instead of skipping everything.
+	 */
+	n = vt_find_devices("vatom", paths, VT_MAX_NODES);
+	if (n <= 0)
+		n = vt_scan_nodes("vatom", "renderD", paths, VT_MAX_NODES);
+	if (n <= 0) {
+		ksft_print_header();
+		ksft_exit_skip("no vatom device (is vatom.ko loaded?)\n");
+	}
+	snprintf(vt_render_path, sizeof(vt_render_path), "%s", paths[0]);
+
+	snprintf(marker, sizeof(marker), "vatom_test: start (pid %d, %s)\n",
+		 getpid(), vt_render_path);
+	vt_kmsg_mark(marker);
+	vt_kmsg_start_seq = vt_kmsg_last_seq();
+
+	return test_harness_run(argc, argv);
+}
