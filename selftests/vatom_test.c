@@ -87,6 +87,7 @@ static __u64 vt_visa_ops(int fd, __u32 form)
 #include "test_device.c"
 #include "test_surface.c"
 #include "test_visa.c"
+#include "test_errors.c"
 #include "test_kmsg.c"
 
 int main(int argc, char **argv)
