@@ -88,6 +88,7 @@ static __u64 vt_visa_ops(int fd, __u32 form)
 #include "test_surface.c"
 #include "test_visa.c"
 #include "test_errors.c"
+#include "test_concurrency.c"
 #include "test_kmsg.c"
 
 int main(int argc, char **argv)
