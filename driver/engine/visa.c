@@ -13,10 +13,6 @@
 #include "typed.h"
 #include "visa_internal.h"
 
-#ifndef __always_inline
-#define __always_inline inline __attribute__((__always_inline__))
-#endif
-
 #define VISA_T(t)	(1u << DRM_VATOM_VISA_TYPE_##t)
 #define VISA_T32	(VISA_T(UD) | VISA_T(D) | VISA_T(F))
 #define VISA_T64	(VISA_T(UQ) | VISA_T(Q))
@@ -117,6 +113,23 @@ static bool visa_type_is64(u8 type)
 }
 
 /*
+ * Where the next operand array lies, or NULL when it is absent (or only
+ * its size is wanted); advances *pos past it and its padding.
+ */
+static const void *visa_array(const u8 *base, u32 *pos, bool present,
+			      u32 bytes, bool set_pointer)
+{
+	const void *at = NULL;
+
+	if (present) {
+		if (set_pointer)
+			at = base + *pos;
+		*pos += vatom_align8(bytes);
+	}
+	return at;
+}
+
+/*
  * Fill in @d from the fixed part: lanes, ChEn, where each operand array
  * lies and the packet size they imply. Reads nothing past the fixed part;
  * the array pointers are only formed once the size has been checked (or
@@ -149,23 +162,20 @@ static void visa_layout(const struct drm_vatom_visa *p, struct visa_pkt *d,
 		chen &= p->pred;
 	d->chen = chen;
 
-#define VISA_ARRAY(bit, field, bytes) do {				\
-	d->field = NULL;						\
-	if (ops & (bit)) {						\
-		if (set_pointers)					\
-			d->field = (const void *)(base + pos);		\
-		pos += vatom_align8(bytes);				\
-	}								\
-} while (0)
-	VISA_ARRAY(DRM_VATOM_VISA_OPND_ADDR, addr, 4 * n);
-	VISA_ARRAY(DRM_VATOM_VISA_OPND_V, v, 4 * n);
-	VISA_ARRAY(DRM_VATOM_VISA_OPND_R, r, 4 * n);
-	VISA_ARRAY(DRM_VATOM_VISA_OPND_LOD, lod, 4 * n);
-	VISA_ARRAY(DRM_VATOM_VISA_OPND_SRC0 | DRM_VATOM_VISA_OPND_SRC0_IMM,
-		   src0, d->imm0 ? esz : esz * n);
-	VISA_ARRAY(DRM_VATOM_VISA_OPND_SRC1 | DRM_VATOM_VISA_OPND_SRC1_IMM,
-		   src1, d->imm1 ? esz : esz * n);
-#undef VISA_ARRAY
+	d->addr = visa_array(base, &pos, ops & DRM_VATOM_VISA_OPND_ADDR, 4 * n,
+			     set_pointers);
+	d->v = visa_array(base, &pos, ops & DRM_VATOM_VISA_OPND_V, 4 * n,
+			  set_pointers);
+	d->r = visa_array(base, &pos, ops & DRM_VATOM_VISA_OPND_R, 4 * n,
+			  set_pointers);
+	d->lod = visa_array(base, &pos, ops & DRM_VATOM_VISA_OPND_LOD, 4 * n,
+			    set_pointers);
+	d->src0 = visa_array(base, &pos, ops & (DRM_VATOM_VISA_OPND_SRC0 |
+						DRM_VATOM_VISA_OPND_SRC0_IMM),
+			     d->imm0 ? esz : esz * n, set_pointers);
+	d->src1 = visa_array(base, &pos, ops & (DRM_VATOM_VISA_OPND_SRC1 |
+						DRM_VATOM_VISA_OPND_SRC1_IMM),
+			     d->imm1 ? esz : esz * n, set_pointers);
 	d->bytes = pos;
 }
 
@@ -368,59 +378,95 @@ u32 vatom_visa_validate(const struct drm_vatom_visa *p,
 static __always_inline u32 visa_new32(u32 op, u32 old, u32 a, u32 b)
 {
 	switch (op) {
-	case DRM_VATOM_VISA_OP_ADD:	return old + a;
-	case DRM_VATOM_VISA_OP_SUB:	return old - a;
-	case DRM_VATOM_VISA_OP_INC:	return old + 1;
-	case DRM_VATOM_VISA_OP_DEC:	return old - 1;
-	case DRM_VATOM_VISA_OP_MIN:	return old < a ? old : a;
-	case DRM_VATOM_VISA_OP_MAX:	return old > a ? old : a;
-	case DRM_VATOM_VISA_OP_XCHG:	return a;
-	case DRM_VATOM_VISA_OP_CMPXCHG:	return old == b ? a : old;
-	case DRM_VATOM_VISA_OP_AND:	return old & a;
-	case DRM_VATOM_VISA_OP_OR:	return old | a;
-	case DRM_VATOM_VISA_OP_XOR:	return old ^ a;
-	case DRM_VATOM_VISA_OP_IMIN:	return (s32)old < (s32)a ? old : a;
-	case DRM_VATOM_VISA_OP_IMAX:	return (s32)old > (s32)a ? old : a;
-	case DRM_VATOM_VISA_OP_PREDEC:	return old - 1;
-	case DRM_VATOM_VISA_OP_FMAX:	return vatom_f32_max(old, a);
-	case DRM_VATOM_VISA_OP_FMIN:	return vatom_f32_min(old, a);
-	case DRM_VATOM_VISA_OP_FCMPWR:	return vatom_f32_eq(a, old) ? b : old;
+	case DRM_VATOM_VISA_OP_ADD:
+		return old + a;
+	case DRM_VATOM_VISA_OP_SUB:
+		return old - a;
+	case DRM_VATOM_VISA_OP_INC:
+		return old + 1;
+	case DRM_VATOM_VISA_OP_DEC:
+		return old - 1;
+	case DRM_VATOM_VISA_OP_MIN:
+		return old < a ? old : a;
+	case DRM_VATOM_VISA_OP_MAX:
+		return old > a ? old : a;
+	case DRM_VATOM_VISA_OP_XCHG:
+		return a;
+	case DRM_VATOM_VISA_OP_CMPXCHG:
+		return old == b ? a : old;
+	case DRM_VATOM_VISA_OP_AND:
+		return old & a;
+	case DRM_VATOM_VISA_OP_OR:
+		return old | a;
+	case DRM_VATOM_VISA_OP_XOR:
+		return old ^ a;
+	case DRM_VATOM_VISA_OP_IMIN:
+		return (s32)old < (s32)a ? old : a;
+	case DRM_VATOM_VISA_OP_IMAX:
+		return (s32)old > (s32)a ? old : a;
+	case DRM_VATOM_VISA_OP_PREDEC:
+		return old - 1;
+	case DRM_VATOM_VISA_OP_FMAX:
+		return vatom_f32_max(old, a);
+	case DRM_VATOM_VISA_OP_FMIN:
+		return vatom_f32_min(old, a);
+	case DRM_VATOM_VISA_OP_FCMPWR:
+		return vatom_f32_eq(a, old) ? b : old;
 	}
 	return old;
 }
 
 /* new for a 16-bit lane (values in the low 16 bits). */
-static u32 visa_new16(u32 op, u32 old, u32 a, u32 b)
+static __always_inline u32 visa_new16(u32 op, u32 old, u32 a, u32 b)
 {
 	switch (op) {
-	case DRM_VATOM_VISA_OP_IMIN:	return (s16)old < (s16)a ? old : a;
-	case DRM_VATOM_VISA_OP_IMAX:	return (s16)old > (s16)a ? old : a;
-	case DRM_VATOM_VISA_OP_FMAX:	return vatom_f16_max(old, a);
-	case DRM_VATOM_VISA_OP_FMIN:	return vatom_f16_min(old, a);
-	case DRM_VATOM_VISA_OP_FCMPWR:	return vatom_f16_eq(a, old) ? b : old;
+	case DRM_VATOM_VISA_OP_IMIN:
+		return (s16)old < (s16)a ? old : a;
+	case DRM_VATOM_VISA_OP_IMAX:
+		return (s16)old > (s16)a ? old : a;
+	case DRM_VATOM_VISA_OP_FMAX:
+		return vatom_f16_max(old, a);
+	case DRM_VATOM_VISA_OP_FMIN:
+		return vatom_f16_min(old, a);
+	case DRM_VATOM_VISA_OP_FCMPWR:
+		return vatom_f16_eq(a, old) ? b : old;
 	}
 	/* Unsigned and bitwise results are the low 16 bits of the 32-bit ones. */
 	return visa_new32(op, old, a, b) & 0xffff;
 }
 
 /* new for a 64-bit lane. */
-static u64 visa_new64(u32 op, u64 old, u64 a, u64 b)
+static __always_inline u64 visa_new64(u32 op, u64 old, u64 a, u64 b)
 {
 	switch (op) {
-	case DRM_VATOM_VISA_OP_ADD:	return old + a;
-	case DRM_VATOM_VISA_OP_SUB:	return old - a;
-	case DRM_VATOM_VISA_OP_INC:	return old + 1;
-	case DRM_VATOM_VISA_OP_DEC:	return old - 1;
-	case DRM_VATOM_VISA_OP_MIN:	return old < a ? old : a;
-	case DRM_VATOM_VISA_OP_MAX:	return old > a ? old : a;
-	case DRM_VATOM_VISA_OP_XCHG:	return a;
-	case DRM_VATOM_VISA_OP_CMPXCHG:	return old == b ? a : old;
-	case DRM_VATOM_VISA_OP_AND:	return old & a;
-	case DRM_VATOM_VISA_OP_OR:	return old | a;
-	case DRM_VATOM_VISA_OP_XOR:	return old ^ a;
-	case DRM_VATOM_VISA_OP_IMIN:	return (s64)old < (s64)a ? old : a;
-	case DRM_VATOM_VISA_OP_IMAX:	return (s64)old > (s64)a ? old : a;
-	case DRM_VATOM_VISA_OP_PREDEC:	return old - 1;
+	case DRM_VATOM_VISA_OP_ADD:
+		return old + a;
+	case DRM_VATOM_VISA_OP_SUB:
+		return old - a;
+	case DRM_VATOM_VISA_OP_INC:
+		return old + 1;
+	case DRM_VATOM_VISA_OP_DEC:
+		return old - 1;
+	case DRM_VATOM_VISA_OP_MIN:
+		return old < a ? old : a;
+	case DRM_VATOM_VISA_OP_MAX:
+		return old > a ? old : a;
+	case DRM_VATOM_VISA_OP_XCHG:
+		return a;
+	case DRM_VATOM_VISA_OP_CMPXCHG:
+		return old == b ? a : old;
+	case DRM_VATOM_VISA_OP_AND:
+		return old & a;
+	case DRM_VATOM_VISA_OP_OR:
+		return old | a;
+	case DRM_VATOM_VISA_OP_XOR:
+		return old ^ a;
+	case DRM_VATOM_VISA_OP_IMIN:
+		return (s64)old < (s64)a ? old : a;
+	case DRM_VATOM_VISA_OP_IMAX:
+		return (s64)old > (s64)a ? old : a;
+	case DRM_VATOM_VISA_OP_PREDEC:
+		return old - 1;
 	}
 	return old;
 }
@@ -428,24 +474,35 @@ static u64 visa_new64(u32 op, u64 old, u64 a, u64 b)
 /*
  * One atomic 32-bit read-modify-write; returns what the lane returns (the
  * old value, the new one for PREDEC). Operations with a native instruction
- * use it; the others are a compare-and-swap loop.
+ * use it; the others are a compare-and-swap loop. When the new value equals
+ * the old one the loop stops at the atomic read: writing the same bits back
+ * is indistinguishable from not writing them (the native load + CAS idiom).
  */
 static __always_inline u32 visa_rmw32(u32 op, u32 *p, u32 a, u32 b)
 {
 	u32 old, new, prev;
 
 	switch (op) {
-	case DRM_VATOM_VISA_OP_ADD:	return vatom_fetch_add32(p, a);
-	case DRM_VATOM_VISA_OP_SUB:	return vatom_fetch_add32(p, -a);
-	case DRM_VATOM_VISA_OP_INC:	return vatom_fetch_add32(p, 1);
-	case DRM_VATOM_VISA_OP_DEC:	return vatom_fetch_add32(p, ~0u);
-	case DRM_VATOM_VISA_OP_XCHG:	return vatom_xchg32(p, a);
-	case DRM_VATOM_VISA_OP_CMPXCHG:	return vatom_cmpxchg32(p, b, a);
-	case DRM_VATOM_VISA_OP_PREDEC:	return vatom_fetch_add32(p, ~0u) - 1;
+	case DRM_VATOM_VISA_OP_ADD:
+		return vatom_fetch_add32(p, a);
+	case DRM_VATOM_VISA_OP_SUB:
+		return vatom_fetch_add32(p, -a);
+	case DRM_VATOM_VISA_OP_INC:
+		return vatom_fetch_add32(p, 1);
+	case DRM_VATOM_VISA_OP_DEC:
+		return vatom_fetch_add32(p, ~0u);
+	case DRM_VATOM_VISA_OP_XCHG:
+		return vatom_xchg32(p, a);
+	case DRM_VATOM_VISA_OP_CMPXCHG:
+		return vatom_cmpxchg32(p, b, a);
+	case DRM_VATOM_VISA_OP_PREDEC:
+		return vatom_fetch_add32(p, ~0u) - 1;
 	}
 	old = vatom_load32(p);
 	for (;;) {
 		new = visa_new32(op, old, a, b);
+		if (new == old)
+			return old;
 		prev = vatom_cmpxchg32(p, old, new);
 		if (prev == old)
 			return old;
@@ -459,7 +516,7 @@ static __always_inline u32 visa_rmw32(u32 op, u32 *p, u32 a, u32 b)
  * changes only the addressed half (x86 is little-endian: an offset of 2 mod
  * 4 is the high half).
  */
-static u32 visa_rmw16(u32 op, u8 *base, u64 off, u32 a, u32 b)
+static __always_inline u32 visa_rmw16(u32 op, u8 *base, u64 off, u32 a, u32 b)
 {
 	u32 *w = (u32 *)(base + (off & ~(u64)3));
 	u32 sh = (off & 2) * 8;
@@ -471,6 +528,8 @@ static u32 visa_rmw16(u32 op, u8 *base, u64 off, u32 a, u32 b)
 	for (;;) {
 		old = (cur >> sh) & 0xffff;
 		new = visa_new16(op, old, a, b) & 0xffff;
+		if (new == old)
+			break;
 		prev = vatom_cmpxchg32(w, cur,
 				       (cur & ~(0xffffu << sh)) | (new << sh));
 		if (prev == cur)
@@ -480,22 +539,31 @@ static u32 visa_rmw16(u32 op, u8 *base, u64 off, u32 a, u32 b)
 	return op == DRM_VATOM_VISA_OP_PREDEC ? new : old;
 }
 
-static u64 visa_rmw64(u32 op, u64 *p, u64 a, u64 b)
+static __always_inline u64 visa_rmw64(u32 op, u64 *p, u64 a, u64 b)
 {
 	u64 old, new, prev;
 
 	switch (op) {
-	case DRM_VATOM_VISA_OP_ADD:	return vatom_fetch_add64(p, a);
-	case DRM_VATOM_VISA_OP_SUB:	return vatom_fetch_add64(p, -a);
-	case DRM_VATOM_VISA_OP_INC:	return vatom_fetch_add64(p, 1);
-	case DRM_VATOM_VISA_OP_DEC:	return vatom_fetch_add64(p, ~0ull);
-	case DRM_VATOM_VISA_OP_XCHG:	return vatom_xchg64(p, a);
-	case DRM_VATOM_VISA_OP_CMPXCHG:	return vatom_cmpxchg64(p, b, a);
-	case DRM_VATOM_VISA_OP_PREDEC:	return vatom_fetch_add64(p, ~0ull) - 1;
+	case DRM_VATOM_VISA_OP_ADD:
+		return vatom_fetch_add64(p, a);
+	case DRM_VATOM_VISA_OP_SUB:
+		return vatom_fetch_add64(p, -a);
+	case DRM_VATOM_VISA_OP_INC:
+		return vatom_fetch_add64(p, 1);
+	case DRM_VATOM_VISA_OP_DEC:
+		return vatom_fetch_add64(p, ~0ull);
+	case DRM_VATOM_VISA_OP_XCHG:
+		return vatom_xchg64(p, a);
+	case DRM_VATOM_VISA_OP_CMPXCHG:
+		return vatom_cmpxchg64(p, b, a);
+	case DRM_VATOM_VISA_OP_PREDEC:
+		return vatom_fetch_add64(p, ~0ull) - 1;
 	}
 	old = vatom_load64(p);
 	for (;;) {
 		new = visa_new64(op, old, a, b);
+		if (new == old)
+			return old;
 		prev = vatom_cmpxchg64(p, old, new);
 		if (prev == old)
 			return old;
@@ -507,110 +575,145 @@ static u64 visa_rmw64(u32 op, u64 *p, u64 a, u64 b)
 /* Lane loops                                                                */
 /* ------------------------------------------------------------------------ */
 
-/*
- * The hot path: DWORD_ATOMIC with 32-bit data, instantiated once per Op so
- * that each lane is the bare atomic instruction plus a bounds check.
- * Out-of-bounds lanes return 0 and write nothing; disabled lanes are not
- * visited, so their result elements stay as they were.
- */
-static __always_inline u64 visa_dword32_lanes(const struct visa_pkt *d,
-					      u8 *base, u64 size, u8 *res,
-					      u32 op)
-{
-	const u32 *addr = d->addr;
-	const u32 *s0 = d->src0;
-	const u32 *s1 = d->src1;
-	u32 m = d->chen;
-	u64 count = 0;
+/* Src0/Src1 of an operation that takes none: 32 lanes of 8 bytes. */
+static const u64 visa_zeros[32];
 
-	while (m) {
-		u32 i = __builtin_ctz(m);
-		u32 off = addr[i];
+/* One DWORD_ATOMIC lane: the atomic (or 0 when out of bounds), the result. */
+static __always_inline void visa_dword_lane(const struct visa_pkt *d,
+					    u8 *base, u64 size, u8 *res,
+					    u32 op, u32 width, u32 i)
+{
+	u32 off = d->addr[i];
+
+	if (width == 64) {
+		const u64 *s0 = d->src0;
+		const u64 *s1 = d->src1;
+		u64 old = 0;
+
+		if ((u64)off + 8 <= size)
+			old = visa_rmw64(op, (u64 *)(base + off), s0[i], s1[i]);
+		if (res)
+			memcpy(res + 8 * i, &old, 8);
+	} else {
+		const u32 *s0 = d->src0;
+		const u32 *s1 = d->src1;
+		u32 a = s0[i];
+		u32 b = s1[i];
 		u32 old = 0;
 
-		m &= m - 1;
-		count++;
-		if ((u64)off + 4 <= size)
-			old = visa_rmw32(op, (u32 *)(base + off),
-					 s0 ? s0[i] : 0, s1 ? s1[i] : 0);
+		if (width == 16 && (u64)off + 2 <= size)
+			old = visa_rmw16(op, base, off, a, b);
+		else if (width == 32 && (u64)off + 4 <= size)
+			old = visa_rmw32(op, (u32 *)(base + off), a, b);
 		if (res)
 			memcpy(res + 4 * i, &old, 4);
+	}
+}
+
+/*
+ * DWORD_ATOMIC lanes, instantiated once per (Op, access width) so that each
+ * lane is the bare atomic plus a bounds check. Out-of-bounds lanes return 0
+ * and write nothing; disabled lanes are not visited, so their result
+ * elements stay as they were. .16 results are 4-byte elements, the 16-bit
+ * value zero-extended; 64-bit results are 8-byte elements. All lanes
+ * enabled, the common case, is a plain counted loop.
+ */
+static __always_inline u64 visa_dword_lanes(const struct visa_pkt *d,
+					    u8 *base, u64 size, u8 *res,
+					    u32 op, u32 width)
+{
+	u32 n = d->n, m = d->chen, i;
+	u64 count = 0;
+
+	if (m == (n >= 32 ? ~0u : (1u << n) - 1)) {
+		for (i = 0; i < n; i++)
+			visa_dword_lane(d, base, size, res, op, width, i);
+		return n;
+	}
+	for (; m; m &= m - 1) {
+		visa_dword_lane(d, base, size, res, op, width,
+				__builtin_ctz(m));
+		count++;
 	}
 	return count;
 }
 
-#define VISA_CASE32(o) \
-	case DRM_VATOM_VISA_OP_##o: \
-		return visa_dword32_lanes(d, base, size, res, DRM_VATOM_VISA_OP_##o)
-
-static u64 visa_dword32(const struct visa_pkt *d, u8 *base, u64 size, u8 *res)
+/* One instance of the lane loop per Op of a width. */
+static __always_inline u64 visa_dword_ops(const struct visa_pkt *d, u8 *base,
+					  u64 size, u8 *res, u32 width)
 {
 	switch (d->op) {
-	VISA_CASE32(ADD);
-	VISA_CASE32(SUB);
-	VISA_CASE32(INC);
-	VISA_CASE32(DEC);
-	VISA_CASE32(MIN);
-	VISA_CASE32(MAX);
-	VISA_CASE32(XCHG);
-	VISA_CASE32(CMPXCHG);
-	VISA_CASE32(AND);
-	VISA_CASE32(OR);
-	VISA_CASE32(XOR);
-	VISA_CASE32(IMIN);
-	VISA_CASE32(IMAX);
-	VISA_CASE32(PREDEC);
-	VISA_CASE32(FMAX);
-	VISA_CASE32(FMIN);
-	VISA_CASE32(FCMPWR);
+	case DRM_VATOM_VISA_OP_ADD:
+		return visa_dword_lanes(d, base, size, res,
+						DRM_VATOM_VISA_OP_ADD, width);
+	case DRM_VATOM_VISA_OP_SUB:
+		return visa_dword_lanes(d, base, size, res,
+						DRM_VATOM_VISA_OP_SUB, width);
+	case DRM_VATOM_VISA_OP_INC:
+		return visa_dword_lanes(d, base, size, res,
+						DRM_VATOM_VISA_OP_INC, width);
+	case DRM_VATOM_VISA_OP_DEC:
+		return visa_dword_lanes(d, base, size, res,
+						DRM_VATOM_VISA_OP_DEC, width);
+	case DRM_VATOM_VISA_OP_MIN:
+		return visa_dword_lanes(d, base, size, res,
+						DRM_VATOM_VISA_OP_MIN, width);
+	case DRM_VATOM_VISA_OP_MAX:
+		return visa_dword_lanes(d, base, size, res,
+						DRM_VATOM_VISA_OP_MAX, width);
+	case DRM_VATOM_VISA_OP_XCHG:
+		return visa_dword_lanes(d, base, size, res,
+						DRM_VATOM_VISA_OP_XCHG, width);
+	case DRM_VATOM_VISA_OP_CMPXCHG:
+		return visa_dword_lanes(d, base, size, res,
+						DRM_VATOM_VISA_OP_CMPXCHG, width);
+	case DRM_VATOM_VISA_OP_AND:
+		return visa_dword_lanes(d, base, size, res,
+						DRM_VATOM_VISA_OP_AND, width);
+	case DRM_VATOM_VISA_OP_OR:
+		return visa_dword_lanes(d, base, size, res,
+						DRM_VATOM_VISA_OP_OR, width);
+	case DRM_VATOM_VISA_OP_XOR:
+		return visa_dword_lanes(d, base, size, res,
+						DRM_VATOM_VISA_OP_XOR, width);
+	case DRM_VATOM_VISA_OP_IMIN:
+		return visa_dword_lanes(d, base, size, res,
+						DRM_VATOM_VISA_OP_IMIN, width);
+	case DRM_VATOM_VISA_OP_IMAX:
+		return visa_dword_lanes(d, base, size, res,
+						DRM_VATOM_VISA_OP_IMAX, width);
+	case DRM_VATOM_VISA_OP_PREDEC:
+		return visa_dword_lanes(d, base, size, res,
+						DRM_VATOM_VISA_OP_PREDEC, width);
+	case DRM_VATOM_VISA_OP_FMAX:
+		return visa_dword_lanes(d, base, size, res,
+						DRM_VATOM_VISA_OP_FMAX, width);
+	case DRM_VATOM_VISA_OP_FMIN:
+		return visa_dword_lanes(d, base, size, res,
+						DRM_VATOM_VISA_OP_FMIN, width);
+	case DRM_VATOM_VISA_OP_FCMPWR:
+		return visa_dword_lanes(d, base, size, res,
+						DRM_VATOM_VISA_OP_FCMPWR, width);
 	}
 	return 0;
+}
+
+/* DWORD_ATOMIC with UD/D/F data: the hot path. */
+static u64 visa_dword32(const struct visa_pkt *d, u8 *base, u64 size, u8 *res)
+{
+	return visa_dword_ops(d, base, size, res, 32);
 }
 
 /* DWORD_ATOMIC.16: 4-byte unpacked elements, 2-byte accesses. */
 static u64 visa_dword16(const struct visa_pkt *d, u8 *base, u64 size, u8 *res)
 {
-	const u32 *s0 = d->src0;
-	const u32 *s1 = d->src1;
-	u64 count = 0;
-	u32 m;
-
-	for (m = d->chen; m; m &= m - 1) {
-		u32 i = __builtin_ctz(m);
-		u32 off = d->addr[i];
-		u32 old = 0;
-
-		count++;
-		if ((u64)off + 2 <= size)
-			old = visa_rmw16(d->op, base, off, s0 ? s0[i] : 0,
-					 s1 ? s1[i] : 0);
-		if (res)
-			memcpy(res + 4 * i, &old, 4);
-	}
-	return count;
+	return visa_dword_ops(d, base, size, res, 16);
 }
 
 /* DWORD_ATOMIC with UQ/Q data: 8-byte elements and accesses. */
 static u64 visa_dword64(const struct visa_pkt *d, u8 *base, u64 size, u8 *res)
 {
-	const u64 *s0 = d->src0;
-	const u64 *s1 = d->src1;
-	u64 count = 0;
-	u32 m;
-
-	for (m = d->chen; m; m &= m - 1) {
-		u32 i = __builtin_ctz(m);
-		u32 off = d->addr[i];
-		u64 old = 0;
-
-		count++;
-		if ((u64)off + 8 <= size)
-			old = visa_rmw64(d->op, (u64 *)(base + off),
-					 s0 ? s0[i] : 0, s1 ? s1[i] : 0);
-		if (res)
-			memcpy(res + 8 * i, &old, 8);
-	}
-	return count;
+	return visa_dword_ops(d, base, size, res, 64);
 }
 
 /*
@@ -692,6 +795,11 @@ u64 vatom_visa_execute(const struct drm_vatom_visa *p,
 
 	visa_layout(p, &d, true);
 	res = (p->operands & DRM_VATOM_VISA_OPND_DST) ? results : NULL;
+	/* V0 sources read as zeros, so that lanes need not test for them. */
+	if (!d.src0)
+		d.src0 = visa_zeros;
+	if (!d.src1)
+		d.src1 = visa_zeros;
 
 	switch (p->opcode) {
 	case DRM_VATOM_VISA_ADDC:
