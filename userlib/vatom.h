@@ -433,8 +433,9 @@ VATOM_API int vatom_batch_submit(struct vatom_batch *b);
  * @offset: byte offset of the first result in @results
  *
  * The results are read with vatom_result_*() through the surface's
- * mapping, or by anyone the surface is shared with. The surface is not
- * cleared first: disabled lanes keep what the surface held.
+ * mapping (so the surface must outlive those reads), or by anyone the
+ * surface is shared with. The surface is not cleared first: disabled lanes
+ * keep what the surface held. @offset must be a multiple of 8.
  *
  * Return: as vatom_batch_submit(); -EXDEV for a surface of another device.
  */

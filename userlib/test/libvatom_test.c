@@ -1238,6 +1238,58 @@ out:
 	vatom_surface_destroy(s);
 }
 
+/*
+ * A raw packet that lies about its results: the kernel's results_needed
+ * disagrees with the library's layout, which must be -EPROTO with no
+ * results offered (they would be read at the wrong offsets).
+ */
+static void dev_result_disagreement(void)
+{
+	const uint32_t offs[2] = { 0, 4 }, one[2] = { 1, 1 };
+	struct vatom_visa_exec ex = VATOM_VISA_EXEC(2);
+	struct vatom_surface *s = NULL;
+	struct vatom_batch *tmp = NULL, *b = NULL;
+	const void *pkt;
+	size_t len;
+	uint32_t *mem;
+
+	REQUIRE(!vatom_surface_create_buffer(dev, 8, 0, &s));
+	REQUIRE(!vatom_surface_map(s, (void **)&mem));
+	/* Encode a valid ADD with Dst (8 result bytes), then copy it raw. */
+	REQUIRE(!vatom_batch_create(NULL, 0, &tmp));
+	REQUIRE(!vatom_prep_dword_atomic(tmp, &ex, VATOM_VISA_ADD, VATOM_VISA_DST,
+					 VATOM_T255, offs, one, NULL));
+	pkt = vatom_batch_packet(tmp, 0, &len);
+	REQUIRE(pkt);
+	REQUIRE(!vatom_batch_create(dev, 0, &b));
+	REQUIRE(!vatom_batch_bind(b, VATOM_T255, s));
+
+	/* Claims none: the kernel asks for 8, gets them, then -EPROTO. */
+	EXPECT_EQ(vatom_prep_raw(b, pkt, len, 0), 0);
+	EXPECT_EQ(vatom_batch_submit(b), -EPROTO);
+	EXPECT(!vatom_batch_results(b, NULL));
+	EXPECT_EQ(mem[0], 1);		/* it did execute */
+
+	/* Claims 24: more room than needed, still a disagreement. */
+	vatom_batch_reset(b);
+	EXPECT_EQ(vatom_prep_raw(b, pkt, len, 24), 0);
+	EXPECT_EQ(vatom_batch_submit(b), -EPROTO);
+	EXPECT_EQ(vatom_batch_error(b, NULL, NULL), -EPROTO);
+	EXPECT_EQ(vatom_result_u32(b, 0, 0), 0);
+	EXPECT_EQ(mem[0], 2);
+
+	/* Claims the truth: fine. */
+	vatom_batch_reset(b);
+	EXPECT_EQ(vatom_prep_raw(b, pkt, len, 8), 0);
+	EXPECT_EQ(vatom_batch_submit(b), 0);
+	EXPECT_EQ(vatom_result_u32(b, 0, 0), 2);
+	EXPECT_EQ(vatom_result_u32(b, 0, 1), 2);
+out:
+	vatom_batch_destroy(b);
+	vatom_batch_destroy(tmp);
+	vatom_surface_destroy(s);
+}
+
 /* Submitting a batch again re-runs it; reset keeps the bindings. */
 static void dev_batch_reuse(void)
 {
@@ -1568,6 +1620,7 @@ static const struct test tests[] = {
 	{ "device: results into a surface", dev_result_surface, true },
 	{ "device: rejected packets report index and reason", dev_error_reporting, true },
 	{ "device: batch reuse and reset", dev_batch_reuse, true },
+	{ "device: result-size disagreement is -EPROTO", dev_result_disagreement, true },
 	{ "device: DWORD_ATOMIC on 64-bit data", dev_dword_atomic64, true },
 	{ "device: ADDC dst and carry", dev_addc, true },
 	{ "device: PTX atom", dev_ptx_atom, true },
