@@ -182,3 +182,55 @@ TEST(get_param_bad_index)
 					     DRM_VATOM_NOC_PROFILE_BLACKHOLE + 1, &v));
 	close(fd);
 }
+
+/*
+ * With num_devices > 1, each device is its own render node with its own
+ * handle namespace; a buffer of one imports into another through PRIME.
+ */
+TEST(multi_device)
+{
+	char paths[VT_MAX_NODES][VT_PATH_MAX];
+	struct drm_vatom_surface_info info;
+	struct drm_vatom_submit sub;
+	const __u32 addr[1] = { 8 }, src[1] = { 5 };
+	__u32 ha, hb, res[2], *map;
+	struct vt_stream s;
+	struct vt_visa v;
+	int n, a, b, dmabuf;
+
+	/* /dev/dri, not libdrm: device_discovery checks the enumeration. */
+	n = vt_scan_nodes("vatom", "renderD", paths, VT_MAX_NODES);
+	if (n < 2)
+		SKIP(return, "one vatom device (load with num_devices=2)");
+	EXPECT_NE(0, strcmp(paths[0], paths[1]));
+	a = vt_open_path(paths[0]);
+	b = vt_open_path(paths[1]);
+	ASSERT_LE(0, a);
+	ASSERT_LE(0, b);
+
+	VT_BUFFER(a, 4096, ha, map);
+	map[2] = 37;
+	memset(&info, 0, sizeof(info));
+	VT_EXPECT_ERRNO(ENOENT, vt_surface_info(b, ha, &info));
+
+	ASSERT_EQ(0, vt_prime_export(a, ha, &dmabuf));
+	ASSERT_EQ(0, vt_prime_import(b, dmabuf, &hb));
+	memset(&info, 0, sizeof(info));
+	ASSERT_EQ(0, vt_surface_info(b, hb, &info));
+	EXPECT_EQ(DRM_VATOM_SURFACE_BUFFER, info.kind);
+	EXPECT_EQ(4096, info.size);
+
+	vt_stream_init(&s);
+	vt_dword(&v, DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_EXEC_1,
+		 DRM_VATOM_VISA_TYPE_UD, addr, src, NULL, true);
+	vt_add_visa(&s, &v);
+	memset(res, VT_POISON, sizeof(res));
+	ASSERT_EQ(0, vt_run(b, &s, hb, res, sizeof(res), &sub));
+	EXPECT_EQ(37, res[0]);
+	EXPECT_EQ(42, map[2]);
+
+	close(dmabuf);
+	munmap(map, 4096);
+	close(b);
+	close(a);
+}

@@ -735,6 +735,13 @@ static const struct vt_row fmax32[] = {
 	{ FM2, F1, 0, FM2, F1 },
 	{ FMAXF, FMINF, 0, FMAXF, FMAXF },
 	{ FHALF, 0x3f000001, 0, FHALF, 0x3f000001 },	/* one ulp */
+	/* docs/semantics-float.md: maximumNumber, -0 < +0, one NaN ignored */
+	{ 0x80000000, 0x00000000, 0, 0x80000000, 0x00000000 },
+	{ 0x00000000, 0x80000000, 0, 0x00000000, 0x00000000 },
+	{ 0x7fc00000, F1, 0, 0x7fc00000, F1 },
+	{ F1, 0x7fc00000, 0, F1, F1 },
+	{ 0x7fc00001, 0x7fc00000, 0, 0x7fc00001, 0x7fffffff },	/* canonical */
+	{ 0x00000001, 0x00000000, 0, 0x00000001, 0x00000001 },	/* subnormal kept */
 };
 
 static const struct vt_row fmin32[] = {
@@ -744,6 +751,10 @@ static const struct vt_row fmin32[] = {
 	{ FM2, F1, 0, FM2, FM2 },
 	{ FMAXF, FMINF, 0, FMAXF, FMINF },
 	{ 0x3f000001, FHALF, 0, 0x3f000001, FHALF },
+	{ 0x00000000, 0x80000000, 0, 0x00000000, 0x80000000 },
+	{ 0x80000000, 0x00000000, 0, 0x80000000, 0x80000000 },
+	{ 0x7fc00000, FM2, 0, 0x7fc00000, FM2 },
+	{ 0x80000001, 0x00000000, 0, 0x80000001, 0x80000001 },
 };
 
 /* new = (src0 == old) ? src1 : old, an IEEE comparison. */
@@ -753,28 +764,61 @@ static const struct vt_row fcmpwr32[] = {
 	{ FM1, F1, F3, FM1, FM1 },		/* sign matters */
 	{ 0x80000000, 0x00000000, F1, 0x80000000, F1 },	/* -0 == +0 */
 	{ 0x7fc00000, 0x7fc00000, F1, 0x7fc00000, 0x7fc00000 },	/* NaN != NaN */
+	{ 0x00000001, 0x00000001, F1, 0x00000001, F1 },	/* no flush */
+	{ 0x00000001, 0x00000000, F1, 0x00000001, 0x00000001 },
+};
+
+/* The .16 forms on type F are half precision (HF): 1.0 = 0x3c00. */
+static const struct vt_row fmax16[] = {
+	{ 0x3c00, 0x4000, 0, 0x3c00, 0x4000 },
+	{ 0xbc00, 0xc000, 0, 0xbc00, 0xbc00 },
+	{ 0x8000, 0x0000, 0, 0x8000, 0x0000 },
+	{ 0x7e00, 0x3c00, 0, 0x7e00, 0x3c00 },
+	{ 0x7bff, 0xfbff, 0, 0x7bff, 0x7bff },
+};
+
+static const struct vt_row fmin16[] = {
+	{ 0x3c00, 0x4000, 0, 0x3c00, 0x3c00 },
+	{ 0x0000, 0x8000, 0, 0x0000, 0x8000 },
+	{ 0x7e00, 0xc000, 0, 0x7e00, 0xc000 },
+	{ 0x0001, 0x3c00, 0, 0x0001, 0x0001 },
+};
+
+static const struct vt_row fcmpwr16[] = {
+	{ 0x3c00, 0x3c00, 0x4200, 0x3c00, 0x4200 },
+	{ 0x3c00, 0x4000, 0x4200, 0x3c00, 0x3c00 },
+	{ 0x8000, 0x0000, 0x3c00, 0x8000, 0x3c00 },
+	{ 0x7e00, 0x7e00, 0x3c00, 0x7e00, 0x7e00 },
 };
 
 TEST(dword_float)
 {
-	static const struct { __u8 op; const struct vt_row *t; __u32 n; } ops[] = {
-		{ DRM_VATOM_VISA_OP_FMAX, fmax32, N(fmax32) },
-		{ DRM_VATOM_VISA_OP_FMIN, fmin32, N(fmin32) },
-		{ DRM_VATOM_VISA_OP_FCMPWR, fcmpwr32, N(fcmpwr32) },
+	static const struct {
+		__u8 op;
+		const struct vt_row *t32, *t16;
+		__u32 n32, n16;
+	} ops[] = {
+		{ DRM_VATOM_VISA_OP_FMAX, fmax32, fmax16, N(fmax32), N(fmax16) },
+		{ DRM_VATOM_VISA_OP_FMIN, fmin32, fmin16, N(fmin32), N(fmin16) },
+		{ DRM_VATOM_VISA_OP_FCMPWR, fcmpwr32, fcmpwr16, N(fcmpwr32),
+		  N(fcmpwr16) },
 	};
-	__u64 mask;
+	__u64 mask, mask16;
 	size_t i;
 	int fd;
 
 	VT_OPEN(fd);
 	mask = vt_visa_ops(fd, DRM_VATOM_VISA_FORM_DWORD32);
-	if (!(mask & 0x70000))
+	mask16 = vt_visa_ops(fd, DRM_VATOM_VISA_FORM_DWORD16);
+	if (!((mask | mask16) & 0x70000))
 		SKIP(close(fd); return, "float DWORD_ATOMIC ops not implemented");
 	for (i = 0; i < VT_ARRAY_SIZE(ops); i++) {
-		if (!(mask & (1u << ops[i].op)))
-			continue;
-		vt_run_table(_metadata, fd, ops[i].op, DRM_VATOM_VISA_TYPE_F,
-			     VT_W32, ops[i].t, ops[i].n);
+		if (mask & (1u << ops[i].op))
+			vt_run_table(_metadata, fd, ops[i].op, DRM_VATOM_VISA_TYPE_F,
+				     VT_W32, ops[i].t32, ops[i].n32);
+		if (mask16 & (1u << ops[i].op))
+			vt_run_table(_metadata, fd, ops[i].op, DRM_VATOM_VISA_TYPE_F,
+				     VT_W16, ops[i].t16, ops[i].n16);
 	}
 	close(fd);
 }
