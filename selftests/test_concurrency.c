@@ -406,3 +406,63 @@ TEST_F_TIMEOUT(conc, cmpxchg_chain_exact, 300)
 	free(want);
 	free(got);
 }
+
+static void vt_on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * Signals arriving during submissions: a submission either ran completely
+ * (0) or, interrupted before execution began, not at all (EINTR); never a
+ * part of a stream. Long streams keep the ioctl busy while a 1 ms interval
+ * timer fires without SA_RESTART.
+ */
+TEST_F_TIMEOUT(conc, signals_all_or_nothing, 300)
+{
+	const __u32 size = 1 << 20, rounds = 24;
+	struct sigaction sa, old_sa;
+	struct itimerval it, old_it;
+	struct drm_vatom_submit args;
+	struct drm_vatom_binding bind = { .slot = 0 };
+	__u32 incs, r, ok = 0, eintr = 0;
+	__u8 *stream;
+
+	if (self->fd[0] < 0)
+		return;
+	stream = malloc(size);
+	ASSERT_NE(NULL, stream);
+	incs = vt_fill_incs(stream, size);
+	bind.handle = self->h[0];
+	self->map[0] = 0;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = vt_on_alarm;	/* no SA_RESTART */
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, &old_sa));
+	memset(&it, 0, sizeof(it));
+	it.it_interval.tv_usec = 1000;
+	it.it_value.tv_usec = 1000;
+	ASSERT_EQ(0, setitimer(ITIMER_REAL, &it, &old_it));
+
+	for (r = 0; r < rounds; r++) {
+		memset(&args, 0, sizeof(args));
+		args.stream = vt_u64_ptr(stream);
+		args.stream_size = size;
+		args.bindings = vt_u64_ptr(&bind);
+		args.binding_count = 1;
+		if (!vt_submit(self->fd[0], &args)) {
+			ok++;
+		} else {
+			EXPECT_EQ(EINTR, errno);
+			eintr++;
+		}
+	}
+
+	memset(&it, 0, sizeof(it));
+	setitimer(ITIMER_REAL, &it, NULL);
+	sigaction(SIGALRM, &old_sa, NULL);
+	TH_LOG("%u submissions ran, %u were interrupted", ok, eintr);
+	EXPECT_LT(0, ok);
+	EXPECT_EQ(ok * incs, self->map[0]);
+	free(stream);
+}

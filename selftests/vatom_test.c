@@ -5,9 +5,10 @@
  *
  * kselftest_harness.h keeps its list of tests in static variables, so every
  * test must be in one translation unit: the per-area files below are
- * #included here (in this order, which is also the order they run in; the
- * kernel log check must stay last). common.c holds the helpers that need no
- * harness and is compiled on its own.
+ * #included here. The harness runs the plain TEST()s first, in this order,
+ * then each FIXTURE's tests in the order the fixtures are declared; the
+ * kernel log check is a fixture of the last file, so it runs last. common.c
+ * holds the helpers that need no harness and is compiled on its own.
  *
  * Expected values come from hand-written tables derived from the ISA text
  * (shared/seeds/000, DWORD_ATOMIC) and the UAPI kernel-doc, never from the
@@ -20,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +29,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <xf86drm.h>
