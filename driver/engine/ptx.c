@@ -1,20 +1,393 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* PTX atom: not implemented yet. */
+/*
+ * NVIDIA PTX atom: validation of struct drm_vatom_ptx against the PTX ISA's
+ * op x type x vector tables, and execution with CPU atomics.
+ *
+ * docs/semantics-ptx.md is the reference for every choice made here.
+ */
 #include "vatom_engine.h"
+#include "softfloat.h"
+
+#define PTX_PACKET_SIZE		72
+#define PTX_TYPES		(DRM_VATOM_PTX_TYPE_F64 + 1)
+#define PTX_FLAGS		(DRM_VATOM_PTX_NOFTZ | DRM_VATOM_PTX_CACHE_HINT)
+
+#define OP(o)	(1u << DRM_VATOM_PTX_OP_##o)
+/* Allowed vector lengths: bit n for .vn. */
+#define V2	0x004u
+#define V4	0x010u
+#define V8	0x100u
+
+/* .noftz policy of a type. */
+enum ptx_noftz {
+	PTX_NOFTZ_NEVER,	/* forbidden */
+	PTX_NOFTZ_REQUIRED,	/* f16, bf16, f16x2, bf16x2 */
+	PTX_NOFTZ_ALLOWED,	/* add.f32: keeps subnormals */
+};
+
+/**
+ * struct ptx_form - what the PTX ISA allows for one .type
+ * @esize: bytes of one element (a packed x2 type is one 32-bit element)
+ * @scalar: DRM_VATOM_PTX_OP_* bits allowed without a vector qualifier
+ * @vector: DRM_VATOM_PTX_OP_* bits allowed with one of @vecs
+ * @vecs: allowed vector lengths, bit n for .vn
+ * @noftz: enum ptx_noftz
+ */
+struct ptx_form {
+	u8 esize;
+	u16 scalar;
+	u16 vector;
+	u16 vecs;
+	u8 noftz;
+};
+
+static const struct ptx_form ptx_forms[PTX_TYPES] = {
+	[DRM_VATOM_PTX_TYPE_B16] = { 2, OP(CAS) },
+	[DRM_VATOM_PTX_TYPE_B32] = { 4, OP(AND) | OP(OR) | OP(XOR) | OP(CAS) | OP(EXCH) },
+	[DRM_VATOM_PTX_TYPE_B64] = { 8, OP(AND) | OP(OR) | OP(XOR) | OP(CAS) | OP(EXCH) },
+	[DRM_VATOM_PTX_TYPE_B128] = { 16, OP(CAS) | OP(EXCH) },
+	[DRM_VATOM_PTX_TYPE_U32] = { 4, OP(ADD) | OP(INC) | OP(DEC) | OP(MIN) | OP(MAX) },
+	[DRM_VATOM_PTX_TYPE_U64] = { 8, OP(ADD) | OP(MIN) | OP(MAX) },
+	[DRM_VATOM_PTX_TYPE_S32] = { 4, OP(ADD) | OP(MIN) | OP(MAX) },
+	[DRM_VATOM_PTX_TYPE_S64] = { 8, OP(MIN) | OP(MAX) },
+	[DRM_VATOM_PTX_TYPE_F16] = { 2, OP(ADD), OP(ADD) | OP(MIN) | OP(MAX),
+				     V2 | V4 | V8, PTX_NOFTZ_REQUIRED },
+	[DRM_VATOM_PTX_TYPE_BF16] = { 2, OP(ADD), OP(ADD) | OP(MIN) | OP(MAX),
+				      V2 | V4 | V8, PTX_NOFTZ_REQUIRED },
+	[DRM_VATOM_PTX_TYPE_F16X2] = { 4, OP(ADD), OP(ADD) | OP(MIN) | OP(MAX),
+				       V2 | V4, PTX_NOFTZ_REQUIRED },
+	[DRM_VATOM_PTX_TYPE_BF16X2] = { 4, OP(ADD), OP(ADD) | OP(MIN) | OP(MAX),
+					V2 | V4, PTX_NOFTZ_REQUIRED },
+	[DRM_VATOM_PTX_TYPE_F32] = { 4, OP(ADD), OP(ADD), V2 | V4,
+				     PTX_NOFTZ_ALLOWED },
+	[DRM_VATOM_PTX_TYPE_F64] = { 8, OP(ADD) },
+};
+
+u64 vatom_ptx_ops_mask(u32 type)
+{
+	if (type == 0 || type >= PTX_TYPES)
+		return 0;
+	return ptx_forms[type].scalar | ptx_forms[type].vector;
+}
+
+static bool ptx_global(u32 space)
+{
+	/* Generic addresses resolve to .global on this device. */
+	return space == DRM_VATOM_PTX_SPACE_GENERIC ||
+	       space == DRM_VATOM_PTX_SPACE_GLOBAL;
+}
+
+static u32 ptx_access_size(const struct drm_vatom_ptx *p)
+{
+	return ptx_forms[p->type].esize * (p->vec ? p->vec : 1);
+}
+
+/* Bits of a 128-bit operand past @size bytes must be zero. */
+static bool ptx_operand_fits(const __u64 v[2], u32 size)
+{
+	if (size >= 16)
+		return true;
+	if (v[1])
+		return false;
+	return size >= 8 || !(v[0] >> (8 * size));
+}
+
+static u32 ptx_check(const struct drm_vatom_ptx *p)
+{
+	const struct ptx_form *f;
+	u32 opbit, size;
+
+	if (p->hdr.size != PTX_PACKET_SIZE)
+		return DRM_VATOM_ERR_PACKET_SIZE;
+	if (p->pad || p->pad2 || (p->flags & ~PTX_FLAGS))
+		return DRM_VATOM_ERR_RESERVED;
+	if (p->op < DRM_VATOM_PTX_OP_AND || p->op > DRM_VATOM_PTX_OP_MAX)
+		return DRM_VATOM_ERR_OP;
+	if (p->type == 0 || p->type >= PTX_TYPES)
+		return DRM_VATOM_ERR_TYPE;
+	f = &ptx_forms[p->type];
+	opbit = 1u << p->op;
+	if (!((f->scalar | f->vector) & opbit))
+		return DRM_VATOM_ERR_TYPE;
+
+	if (p->space > DRM_VATOM_PTX_SPACE_SHARED_CLUSTER ||
+	    p->sem > DRM_VATOM_PTX_SEM_ACQ_REL ||
+	    p->scope > DRM_VATOM_PTX_SCOPE_SYS)
+		return DRM_VATOM_ERR_QUALIFIER;
+	if (!p->vec) {
+		if (!(f->scalar & opbit))
+			return DRM_VATOM_ERR_QUALIFIER;
+	} else {
+		if (p->vec > 8 || !(f->vecs & (1u << p->vec)) ||
+		    !(f->vector & opbit) || !ptx_global(p->space))
+			return DRM_VATOM_ERR_QUALIFIER;
+	}
+	if (p->flags & DRM_VATOM_PTX_NOFTZ) {
+		if (f->noftz == PTX_NOFTZ_NEVER)
+			return DRM_VATOM_ERR_QUALIFIER;
+	} else if (f->noftz == PTX_NOFTZ_REQUIRED) {
+		return DRM_VATOM_ERR_QUALIFIER;
+	}
+	if (p->flags & DRM_VATOM_PTX_CACHE_HINT) {
+		/* Global only; the 4-operand (cas) syntax has no cache-policy. */
+		if (!ptx_global(p->space) || p->op == DRM_VATOM_PTX_OP_CAS)
+			return DRM_VATOM_ERR_QUALIFIER;
+	} else if (p->cache_policy) {
+		return DRM_VATOM_ERR_RESERVED;
+	}
+
+	size = ptx_access_size(p);
+	if (!ptx_operand_fits(p->b, size))
+		return DRM_VATOM_ERR_RESERVED;
+	if (p->op == DRM_VATOM_PTX_OP_CAS) {
+		if (!ptx_operand_fits(p->c, size))
+			return DRM_VATOM_ERR_RESERVED;
+	} else if (p->c[0] || p->c[1]) {
+		return DRM_VATOM_ERR_RESERVED;
+	}
+	return 0;
+}
 
 u32 vatom_ptx_validate(const struct drm_vatom_ptx *p,
 		       const struct vatom_bindings *b, u64 *result_bytes)
 {
-	return DRM_VATOM_ERR_UNSUPPORTED;
+	const struct vatom_surface_view *v;
+	u32 err, size;
+
+	if (result_bytes)
+		*result_bytes = 0;
+	err = ptx_check(p);
+	if (err)
+		return err;
+	v = b->slot[p->slot];
+	if (!v)
+		return DRM_VATOM_ERR_SLOT;
+	if (v->kind != DRM_VATOM_SURFACE_BUFFER)
+		return DRM_VATOM_ERR_SURFACE_KIND;
+	size = ptx_access_size(p);
+	if (p->addr & (size - 1))
+		return DRM_VATOM_ERR_ALIGN;
+	/* PTX defines no out-of-bounds behaviour: never execute one. */
+	if (p->addr > v->size || v->size - p->addr < size)
+		return DRM_VATOM_ERR_BOUNDS;
+	if (result_bytes)
+		*result_bytes = vatom_align8(size);
+	return 0;
+}
+
+/* Element @i of @esize bytes of a little-endian 128-bit operand. */
+static u64 ptx_elem(const __u64 v[2], u32 esize, u32 i)
+{
+	u32 bit = i * esize * 8;
+	u64 x = v[bit / 64] >> (bit % 64);
+
+	return esize == 8 ? x : x & ((1ull << (esize * 8)) - 1);
+}
+
+static u16 ptx_half_op(u32 op, bool bf, u16 r, u16 s)
+{
+	switch (op) {
+	case DRM_VATOM_PTX_OP_ADD:
+		/* f16/bf16 forms always carry .noftz: never flush. */
+		return bf ? vatom_bf16_add(r, s, false) : vatom_f16_add(r, s, false);
+	case DRM_VATOM_PTX_OP_MIN:
+		return bf ? vatom_bf16_min(r, s) : vatom_f16_min(r, s);
+	default: /* MAX */
+		return bf ? vatom_bf16_max(r, s) : vatom_f16_max(r, s);
+	}
+}
+
+/*
+ * The new value of an element: op(r, s) or cas(r, s, t), for every op x
+ * type the table allows except b128. Values are zero-extended bit patterns.
+ */
+static u64 ptx_op(const struct drm_vatom_ptx *p, u64 r, u64 s, u64 t)
+{
+	u32 type = p->type;
+	bool ftz;
+
+	switch (p->op) {
+	case DRM_VATOM_PTX_OP_AND:
+		return r & s;
+	case DRM_VATOM_PTX_OP_OR:
+		return r | s;
+	case DRM_VATOM_PTX_OP_XOR:
+		return r ^ s;
+	case DRM_VATOM_PTX_OP_CAS:
+		return r == s ? t : r;
+	case DRM_VATOM_PTX_OP_EXCH:
+		return s;
+	case DRM_VATOM_PTX_OP_INC:
+		return (u32)r >= (u32)s ? 0 : (u32)(r + 1);
+	case DRM_VATOM_PTX_OP_DEC:
+		return ((u32)r == 0 || (u32)r > (u32)s) ? s : (u32)(r - 1);
+	}
+
+	switch (type) {
+	case DRM_VATOM_PTX_TYPE_U32:
+	case DRM_VATOM_PTX_TYPE_S32:
+	case DRM_VATOM_PTX_TYPE_U64:
+	case DRM_VATOM_PTX_TYPE_S64:
+		if (p->op == DRM_VATOM_PTX_OP_ADD)
+			r += s;
+		else if (type == DRM_VATOM_PTX_TYPE_S32)
+			r = ((s32)r < (s32)s) == (p->op == DRM_VATOM_PTX_OP_MIN) ? r : s;
+		else if (type == DRM_VATOM_PTX_TYPE_S64)
+			r = ((s64)r < (s64)s) == (p->op == DRM_VATOM_PTX_OP_MIN) ? r : s;
+		else
+			r = (r < s) == (p->op == DRM_VATOM_PTX_OP_MIN) ? r : s;
+		return ptx_forms[type].esize == 4 ? (u32)r : r;
+	case DRM_VATOM_PTX_TYPE_F32:
+		/* .global (generic) flushes unless .noftz; .shared never does. */
+		ftz = ptx_global(p->space) && !(p->flags & DRM_VATOM_PTX_NOFTZ);
+		return vatom_f32_add((u32)r, (u32)s, ftz);
+	case DRM_VATOM_PTX_TYPE_F64:
+		return vatom_f64_add(r, s);
+	case DRM_VATOM_PTX_TYPE_F16:
+	case DRM_VATOM_PTX_TYPE_BF16:
+		return ptx_half_op(p->op, type == DRM_VATOM_PTX_TYPE_BF16,
+				   (u16)r, (u16)s);
+	default: /* F16X2, BF16X2: each half on its own */
+		return ptx_half_op(p->op, type == DRM_VATOM_PTX_TYPE_BF16X2,
+				   (u16)r, (u16)s) |
+		       (u32)ptx_half_op(p->op, type == DRM_VATOM_PTX_TYPE_BF16X2,
+					(u16)(r >> 16), (u16)(s >> 16)) << 16;
+	}
+}
+
+/*
+ * A 16-bit element: CAS loop on the aligned 32-bit word that contains it.
+ * When the new value equals the old one nothing is stored: the atomic load
+ * is then the linearization point (a failed cas writes nothing).
+ */
+static u16 ptx_atomic16(const struct drm_vatom_ptx *p, u8 *mem, u16 s, u16 t)
+{
+	u32 *w = (u32 *)((unsigned long)mem & ~3ul);
+	u32 sh = ((unsigned long)mem & 2) * 8;
+	u32 old = vatom_load32(w), new, seen;
+	u16 o, n;
+
+	for (;;) {
+		o = (u16)(old >> sh);
+		n = (u16)ptx_op(p, o, s, t);
+		if (n == o)
+			return o;
+		new = (old & ~(0xffffu << sh)) | ((u32)n << sh);
+		seen = vatom_cmpxchg32(w, old, new);
+		if (seen == old)
+			return o;
+		old = seen;
+	}
+}
+
+static u32 ptx_atomic32(const struct drm_vatom_ptx *p, u8 *mem, u32 s, u32 t)
+{
+	u32 *w = (u32 *)mem;
+	u32 old, new, seen;
+
+	switch (p->op) {
+	case DRM_VATOM_PTX_OP_CAS:
+		return vatom_cmpxchg32(w, s, t);
+	case DRM_VATOM_PTX_OP_EXCH:
+		return vatom_xchg32(w, s);
+	case DRM_VATOM_PTX_OP_ADD:
+		if (p->type == DRM_VATOM_PTX_TYPE_U32 ||
+		    p->type == DRM_VATOM_PTX_TYPE_S32)
+			return vatom_fetch_add32(w, s);
+		break;
+	}
+	old = vatom_load32(w);
+	for (;;) {
+		new = (u32)ptx_op(p, old, s, t);
+		if (new == old)
+			return old;
+		seen = vatom_cmpxchg32(w, old, new);
+		if (seen == old)
+			return old;
+		old = seen;
+	}
+}
+
+static u64 ptx_atomic64(const struct drm_vatom_ptx *p, u8 *mem, u64 s, u64 t)
+{
+	u64 *w = (u64 *)mem;
+	u64 old, new, seen;
+
+	switch (p->op) {
+	case DRM_VATOM_PTX_OP_CAS:
+		return vatom_cmpxchg64(w, s, t);
+	case DRM_VATOM_PTX_OP_EXCH:
+		return vatom_xchg64(w, s);
+	case DRM_VATOM_PTX_OP_ADD:
+		if (p->type == DRM_VATOM_PTX_TYPE_U64)
+			return vatom_fetch_add64(w, s);
+		break;
+	}
+	old = vatom_load64(w);
+	for (;;) {
+		new = ptx_op(p, old, s, t);
+		if (new == old)
+			return old;
+		seen = vatom_cmpxchg64(w, old, new);
+		if (seen == old)
+			return old;
+		old = seen;
+	}
+}
+
+/* b128 cas and exch with lock cmpxchg16b; @old receives the old value. */
+static void ptx_atomic128(const struct drm_vatom_ptx *p, u8 *mem, u64 old[2])
+{
+	u64 *w = (u64 *)mem;
+	u64 new[2];
+
+	if (p->op == DRM_VATOM_PTX_OP_CAS) {
+		/* One attempt: success or not, old ends up holding *a. */
+		old[0] = p->b[0];
+		old[1] = p->b[1];
+		new[0] = p->c[0];
+		new[1] = p->c[1];
+		vatom_cmpxchg128(w, old, new);
+		return;
+	}
+	new[0] = p->b[0];
+	new[1] = p->b[1];
+	old[0] = vatom_load64(&w[0]);
+	old[1] = vatom_load64(&w[1]);
+	while (!vatom_cmpxchg128(w, old, new))
+		;
 }
 
 u64 vatom_ptx_execute(const struct drm_vatom_ptx *p,
 		      const struct vatom_bindings *b, u8 *results)
 {
-	return 0;
-}
+	const struct vatom_surface_view *v = b->slot[p->slot];
+	u32 esize = ptx_forms[p->type].esize;
+	u32 n = p->vec ? p->vec : 1;
+	u64 out[2] = { 0, 0 };
+	u8 *mem = v->vaddr + p->addr;
+	u32 i, bit;
+	u64 old;
 
-u64 vatom_ptx_ops_mask(u32 type)
-{
-	return 0;
+	if (esize == 16) {
+		ptx_atomic128(p, mem, out);
+	} else {
+		/* Vector elements in ascending order, each its own atomic op. */
+		for (i = 0; i < n; i++, mem += esize) {
+			u64 s = ptx_elem(p->b, esize, i);
+			u64 t = ptx_elem(p->c, esize, i);
+
+			if (esize == 2)
+				old = ptx_atomic16(p, mem, (u16)s, (u16)t);
+			else if (esize == 4)
+				old = ptx_atomic32(p, mem, (u32)s, (u32)t);
+			else
+				old = ptx_atomic64(p, mem, s, t);
+			bit = i * esize * 8;
+			out[bit / 64] |= old << (bit % 64);
+		}
+	}
+	/* The region's padding up to 8 bytes is written as zero. */
+	memcpy(results, out, vatom_align8(esize * n));
+	return n;
 }

@@ -1,0 +1,812 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * PTX atom: every op x type x vector/packed form, the seed's inc/dec
+ * formulas at their corners, cas success and failure, b128, f32 flush rules
+ * per space and .noftz, every validation reason, and atomicity under
+ * threads. Expected values are worked out by hand from the PTX ISA text
+ * (float bit patterns included); none comes from the engine.
+ */
+#include <pthread.h>
+#include "vt_test.h"
+#include "vatom_engine.h"
+
+#define SLOT		3
+#define MEM_SIZE	4096
+
+static u8 mem[MEM_SIZE] __attribute__((aligned(16)));
+static struct vatom_surface_view buf = {
+	.vaddr = mem, .size = MEM_SIZE, .kind = DRM_VATOM_SURFACE_BUFFER,
+};
+static struct vatom_surface_view typed = {
+	.vaddr = mem, .size = MEM_SIZE, .kind = DRM_VATOM_SURFACE_TYPED,
+};
+static struct vatom_bindings bind;
+
+#define OP(o)	DRM_VATOM_PTX_OP_##o
+#define TY(t)	DRM_VATOM_PTX_TYPE_##t
+#define GENERIC	DRM_VATOM_PTX_SPACE_GENERIC
+#define GLOBAL	DRM_VATOM_PTX_SPACE_GLOBAL
+#define SH_CTA	DRM_VATOM_PTX_SPACE_SHARED_CTA
+#define SH_CLU	DRM_VATOM_PTX_SPACE_SHARED_CLUSTER
+#define NOFTZ	DRM_VATOM_PTX_NOFTZ
+#define HINT	DRM_VATOM_PTX_CACHE_HINT
+
+static struct drm_vatom_ptx pk(u32 op, u32 type, u32 vec, u32 space,
+			       u64 addr, u32 flags)
+{
+	struct drm_vatom_ptx p;
+
+	memset(&p, 0, sizeof(p));
+	p.hdr.type = DRM_VATOM_PACKET_PTX;
+	p.hdr.size = sizeof(p);
+	p.op = op;
+	p.type = type;
+	p.vec = vec;
+	p.space = space;
+	p.slot = SLOT;
+	p.flags = flags;
+	p.addr = addr;
+	return p;
+}
+
+static u32 check(const struct drm_vatom_ptx *p)
+{
+	u64 rb = 0xdead;
+
+	return vatom_ptx_validate(p, &bind, &rb);
+}
+
+/* Validate (must pass with @want_bytes) and execute; results in @res. */
+static void run(const struct drm_vatom_ptx *p, u64 res[2], u32 want_bytes,
+		u32 want_elems)
+{
+	u64 rb = 0xdead;
+	u8 out[24];
+
+	memset(out, 0xa5, sizeof(out));
+	VT_EXPECT_EQ(vatom_ptx_validate(p, &bind, &rb), 0);
+	VT_EXPECT_EQ(rb, want_bytes);
+	VT_EXPECT_EQ(vatom_ptx_execute(p, &bind, out), want_elems);
+	memcpy(res, out, 16);
+	/* Nothing past the region is written. */
+	VT_EXPECT_EQ(out[want_bytes], 0xa5);
+	if (want_bytes == 8)
+		res[1] = 0xa5a5a5a5a5a5a5a5ull;
+}
+
+static u32 rd32(u64 a) { u32 v; memcpy(&v, mem + a, 4); return v; }
+static u64 rd64(u64 a) { u64 v; memcpy(&v, mem + a, 8); return v; }
+static u16 rd16(u64 a) { u16 v; memcpy(&v, mem + a, 2); return v; }
+static void wr32(u64 a, u32 v) { memcpy(mem + a, &v, 4); }
+static void wr64(u64 a, u64 v) { memcpy(mem + a, &v, 8); }
+static void wr16(u64 a, u16 v) { memcpy(mem + a, &v, 2); }
+
+/* Scalar op on a 32-bit location: returns the old value, checks new. */
+static void one32(u32 op, u32 type, u32 space, u32 flags, u32 r, u32 s,
+		  u32 want_new, const char *what)
+{
+	struct drm_vatom_ptx p = pk(op, type, 0, space, 0x40, flags);
+	u64 res[2];
+
+	wr32(0x40, r);
+	p.b[0] = s;
+	run(&p, res, 8, 1);
+	VT_EXPECT_EQ_MSG(res[0], r, "%s old", what);
+	VT_EXPECT_EQ_MSG(rd32(0x40), want_new, "%s r=0x%x s=0x%x", what, r, s);
+}
+
+static void one64(u32 op, u32 type, u64 r, u64 s, u64 want_new,
+		  const char *what)
+{
+	struct drm_vatom_ptx p = pk(op, type, 0, GLOBAL, 0x48, 0);
+	u64 res[2];
+
+	wr64(0x48, r);
+	p.b[0] = s;
+	run(&p, res, 8, 1);
+	VT_EXPECT_EQ_MSG(res[0], r, "%s old", what);
+	VT_EXPECT_EQ_MSG(rd64(0x48), want_new, "%s", what);
+}
+
+/* A 16-bit scalar at @addr inside a word whose other half must survive. */
+static void one16(u32 op, u32 type, u32 flags, u64 addr, u16 r, u16 s,
+		  u16 want_new, const char *what)
+{
+	struct drm_vatom_ptx p = pk(op, type, 0, GLOBAL, addr, flags);
+	u64 other = addr ^ 2;
+	u64 res[2];
+
+	wr16(addr, r);
+	wr16(other, 0x5a5a);
+	p.b[0] = s;
+	run(&p, res, 8, 1);
+	VT_EXPECT_EQ_MSG(res[0], r, "%s old", what);
+	VT_EXPECT_EQ_MSG(rd16(addr), want_new, "%s", what);
+	VT_EXPECT_EQ_MSG(rd16(other), 0x5a5a, "%s neighbour", what);
+}
+
+static void test_bitwise(void)
+{
+	one32(OP(AND), TY(B32), GLOBAL, 0, 0xf0f0f0f0, 0xff00ff00, 0xf000f000, "and.b32");
+	one32(OP(OR), TY(B32), SH_CTA, 0, 0xf0f0f0f0, 0xff00ff00, 0xfff0fff0, "or.b32");
+	one32(OP(XOR), TY(B32), SH_CLU, 0, 0xf0f0f0f0, 0xff00ff00, 0x0ff00ff0, "xor.b32");
+	one32(OP(AND), TY(B32), GLOBAL, 0, 0x12345678, 0x12345678, 0x12345678, "and same");
+	one64(OP(AND), TY(B64), 0x0123456789abcdefull, 0xffff0000ffff0000ull,
+	      0x0123000089ab0000ull, "and.b64");
+	one64(OP(OR), TY(B64), 0x0123456789abcdefull, 0xffff0000ffff0000ull,
+	      0xffff4567ffffcdefull, "or.b64");
+	one64(OP(XOR), TY(B64), 0x0123456789abcdefull, 0xffff0000ffff0000ull,
+	      0xfedc45677654cdefull, "xor.b64");
+}
+
+static void test_exch(void)
+{
+	one32(OP(EXCH), TY(B32), GLOBAL, 0, 0xdeadbeef, 0x12345678, 0x12345678, "exch.b32");
+	one32(OP(EXCH), TY(B32), SH_CTA, 0, 7, 7, 7, "exch same");
+	one64(OP(EXCH), TY(B64), 0xdeadbeefcafef00dull, 1, 1, "exch.b64");
+}
+
+static void test_cas(void)
+{
+	struct drm_vatom_ptx p;
+	u64 res[2];
+
+	/* b32: cas(r, s, t) = r == s ? t : r */
+	p = pk(OP(CAS), TY(B32), 0, GLOBAL, 0x40, 0);
+	wr32(0x40, 5);
+	p.b[0] = 5;
+	p.c[0] = 9;
+	run(&p, res, 8, 1);
+	VT_EXPECT_EQ(res[0], 5);
+	VT_EXPECT_EQ(rd32(0x40), 9);
+	p.c[0] = 7;			/* compare 5 against 9: fails */
+	run(&p, res, 8, 1);
+	VT_EXPECT_EQ(res[0], 9);
+	VT_EXPECT_EQ(rd32(0x40), 9);
+
+	/* b64 */
+	p = pk(OP(CAS), TY(B64), 0, SH_CLU, 0x48, 0);
+	wr64(0x48, 0x100000000ull);
+	p.b[0] = 0x100000000ull;
+	p.c[0] = ~0ull;
+	run(&p, res, 8, 1);
+	VT_EXPECT_EQ(res[0], 0x100000000ull);
+	VT_EXPECT_EQ(rd64(0x48), ~0ull);
+	p.b[0] = 0xffffffffull;		/* low half matches only */
+	p.c[0] = 0;
+	run(&p, res, 8, 1);
+	VT_EXPECT_EQ(res[0], ~0ull);
+	VT_EXPECT_EQ(rd64(0x48), ~0ull);
+
+	/* b16 in either half of a word; the other half is untouched. */
+	wr32(0x100, 0xaaaa1234);
+	p = pk(OP(CAS), TY(B16), 0, GLOBAL, 0x102, 0);
+	p.b[0] = 0xaaaa;
+	p.c[0] = 0x5555;
+	run(&p, res, 8, 1);
+	VT_EXPECT_EQ(res[0], 0xaaaa);	/* bytes 2..7 of the region are 0 */
+	VT_EXPECT_EQ(rd32(0x100), 0x55551234);
+	p = pk(OP(CAS), TY(B16), 0, SH_CTA, 0x100, 0);
+	p.b[0] = 0x1234;
+	p.c[0] = 0xbeef;
+	run(&p, res, 8, 1);
+	VT_EXPECT_EQ(res[0], 0x1234);
+	VT_EXPECT_EQ(rd32(0x100), 0x5555beef);
+	p.b[0] = 0x1111;		/* fails */
+	p.c[0] = 0x2222;
+	run(&p, res, 8, 1);
+	VT_EXPECT_EQ(res[0], 0xbeef);
+	VT_EXPECT_EQ(rd32(0x100), 0x5555beef);
+	/* b16 compare is 16 bits: the neighbour half does not take part. */
+	p = pk(OP(CAS), TY(B16), 0, GLOBAL, 0x102, 0);
+	p.b[0] = 0x5555;
+	p.c[0] = 0xffff;
+	run(&p, res, 8, 1);
+	VT_EXPECT_EQ(res[0], 0x5555);
+	VT_EXPECT_EQ(rd32(0x100), 0xffffbeef);
+}
+
+static void test_b128(void)
+{
+	struct drm_vatom_ptx p;
+	u64 res[2];
+
+	wr64(0x200, 0x1111111111111111ull);
+	wr64(0x208, 0x2222222222222222ull);
+	p = pk(OP(CAS), TY(B128), 0, SH_CTA, 0x200, 0);
+	p.b[0] = 0x1111111111111111ull;
+	p.b[1] = 0x2222222222222222ull;
+	p.c[0] = 0x3333333333333333ull;
+	p.c[1] = 0x4444444444444444ull;
+	run(&p, res, 16, 1);
+	VT_EXPECT_EQ(res[0], 0x1111111111111111ull);
+	VT_EXPECT_EQ(res[1], 0x2222222222222222ull);
+	VT_EXPECT_EQ(rd64(0x200), 0x3333333333333333ull);
+	VT_EXPECT_EQ(rd64(0x208), 0x4444444444444444ull);
+
+	/* Low halves match, high halves do not: no store. */
+	p.b[0] = 0x3333333333333333ull;
+	p.b[1] = 0x2222222222222222ull;
+	p.c[0] = 0;
+	p.c[1] = 0;
+	run(&p, res, 16, 1);
+	VT_EXPECT_EQ(res[0], 0x3333333333333333ull);
+	VT_EXPECT_EQ(res[1], 0x4444444444444444ull);
+	VT_EXPECT_EQ(rd64(0x200), 0x3333333333333333ull);
+	VT_EXPECT_EQ(rd64(0x208), 0x4444444444444444ull);
+
+	p = pk(OP(EXCH), TY(B128), 0, GLOBAL, 0x200, HINT);
+	p.cache_policy = 0x1234;
+	p.b[0] = 0x5555555555555555ull;
+	p.b[1] = 0x6666666666666666ull;
+	run(&p, res, 16, 1);
+	VT_EXPECT_EQ(res[0], 0x3333333333333333ull);
+	VT_EXPECT_EQ(res[1], 0x4444444444444444ull);
+	VT_EXPECT_EQ(rd64(0x200), 0x5555555555555555ull);
+	VT_EXPECT_EQ(rd64(0x208), 0x6666666666666666ull);
+}
+
+static void test_int_add_min_max(void)
+{
+	one32(OP(ADD), TY(U32), GLOBAL, 0, 0xffffffff, 2, 1, "add.u32 wraps");
+	one32(OP(ADD), TY(S32), SH_CTA, 0, 0x7fffffff, 1, 0x80000000, "add.s32 wraps");
+	one32(OP(ADD), TY(S32), GENERIC, 0, 5, 0xfffffffd, 2, "add.s32 5 + -3");
+	one64(OP(ADD), TY(U64), ~0ull, 1, 0, "add.u64 wraps");
+	one64(OP(ADD), TY(U64), 0xffffffffull, 1, 0x100000000ull, "add.u64 carry");
+
+	one32(OP(MIN), TY(U32), GLOBAL, 0, 0x80000000, 1, 1, "min.u32");
+	one32(OP(MAX), TY(U32), GLOBAL, 0, 0x80000000, 1, 0x80000000, "max.u32");
+	one32(OP(MIN), TY(S32), GLOBAL, 0, 0x80000000, 1, 0x80000000, "min.s32");
+	one32(OP(MAX), TY(S32), GLOBAL, 0, 0x80000000, 1, 1, "max.s32");
+	one32(OP(MIN), TY(S32), SH_CTA, 0, 0xffffffff, 0xfffffffe, 0xfffffffe, "min.s32 -1 -2");
+	one32(OP(MAX), TY(S32), SH_CTA, 0, 0xffffffff, 0xfffffffe, 0xffffffff, "max.s32 -1 -2");
+	one64(OP(MIN), TY(U64), 0x8000000000000000ull, 1, 1, "min.u64");
+	one64(OP(MAX), TY(U64), 0x8000000000000000ull, 1, 0x8000000000000000ull, "max.u64");
+	one64(OP(MIN), TY(S64), 0x8000000000000000ull, 1, 0x8000000000000000ull, "min.s64");
+	one64(OP(MAX), TY(S64), 0x8000000000000000ull, 1, 1, "max.s64");
+	one64(OP(MIN), TY(S64), 0x100000000ull, 0xffffffffull, 0xffffffffull, "min.s64 high word");
+}
+
+static void test_inc_dec(void)
+{
+	/* inc(r, s) = r >= s ? 0 : r + 1 */
+	static const u32 inc[][3] = {
+		{ 5, 5, 0 }, { 4, 5, 5 }, { 6, 5, 0 }, { 0, 0, 0 }, { 0, 1, 1 },
+		{ 0xffffffff, 0xffffffff, 0 }, { 7, 0xffffffff, 8 },
+		{ 0xfffffffe, 0xffffffff, 0xffffffff }, { 0x80000000, 3, 0 },
+	};
+	/* dec(r, s) = (r == 0 || r > s) ? s : r - 1 */
+	static const u32 dec[][3] = {
+		{ 0, 5, 5 }, { 6, 5, 5 }, { 5, 5, 4 }, { 1, 5, 0 }, { 3, 0, 0 },
+		{ 0, 0, 0 }, { 0xffffffff, 0xffffffff, 0xfffffffe },
+		{ 0x80000000, 0x7fffffff, 0x7fffffff }, { 0, 0xffffffff, 0xffffffff },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(inc) / sizeof(inc[0]); i++)
+		one32(OP(INC), TY(U32), GLOBAL, 0, inc[i][0], inc[i][1], inc[i][2], "inc");
+	for (i = 0; i < sizeof(dec) / sizeof(dec[0]); i++)
+		one32(OP(DEC), TY(U32), SH_CLU, 0, dec[i][0], dec[i][1], dec[i][2], "dec");
+}
+
+static void test_f32_add_flush(void)
+{
+	static const struct {
+		u32 space, flags, ftz;
+	} forms[] = {
+		{ GENERIC, 0, 1 }, { GLOBAL, 0, 1 }, { SH_CTA, 0, 0 },
+		{ SH_CLU, 0, 0 }, { GLOBAL, NOFTZ, 0 }, { GENERIC, NOFTZ, 0 },
+		{ SH_CTA, NOFTZ, 0 },
+	};
+	unsigned int i;
+
+	one32(OP(ADD), TY(F32), GLOBAL, 0, 0x3f800000, 0x40000000, 0x40400000, "1 + 2 = 3");
+	/* 1 + 2^-24 is a tie between 1 and 1 + 2^-23: even is 1. */
+	one32(OP(ADD), TY(F32), GLOBAL, 0, 0x3f800000, 0x33800000, 0x3f800000, "tie to even");
+	/* (1 + 2^-23) + 2^-24: tie, even is 1 + 2^-22. */
+	one32(OP(ADD), TY(F32), GLOBAL, 0, 0x3f800001, 0x33800000, 0x3f800002, "tie up to even");
+	one32(OP(ADD), TY(F32), SH_CTA, 0, 0x7f7fffff, 0x7f7fffff, 0x7f800000, "overflow");
+
+	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		u32 sp = forms[i].space, fl = forms[i].flags, z = forms[i].ftz;
+
+		/* Subnormal inputs: 2^-149 + 2^-149. */
+		one32(OP(ADD), TY(F32), sp, fl, 0x00000001, 0x00000001,
+		      z ? 0x00000000 : 0x00000002, "subnormal inputs");
+		/* Normal inputs, subnormal result 2^-149. */
+		one32(OP(ADD), TY(F32), sp, fl, 0x00800001, 0x80800000,
+		      z ? 0x00000000 : 0x00000001, "subnormal result");
+		/* Negative subnormal result flushes to -0. */
+		one32(OP(ADD), TY(F32), sp, fl, 0x80800001, 0x00800000,
+		      z ? 0x80000000 : 0x80000001, "negative subnormal result");
+		/* 2^-126 + -(2^-149): subnormal b flushed leaves 2^-126. */
+		one32(OP(ADD), TY(F32), sp, fl, 0x00800000, 0x80000001,
+		      z ? 0x00800000 : 0x007fffff, "subnormal operand b");
+	}
+}
+
+static void test_f64_add(void)
+{
+	one64(OP(ADD), TY(F64), 0x3ff0000000000000ull, 0x3fe0000000000000ull,
+	      0x3ff8000000000000ull, "1 + 0.5");
+	/* f64 add is IEEE on every space: subnormals survive on .global. */
+	one64(OP(ADD), TY(F64), 1, 1, 2, "subnormal f64");
+	one64(OP(ADD), TY(F64), 0x3ff0000000000000ull, 0xbff0000000000000ull, 0,
+	      "1 + -1 = +0");
+}
+
+static void test_f16_bf16_scalar(void)
+{
+	one16(OP(ADD), TY(F16), NOFTZ, 0x300, 0x3c00, 0x4000, 0x4200, "f16 1 + 2");
+	one16(OP(ADD), TY(F16), NOFTZ, 0x302, 0x0001, 0x0001, 0x0002, "f16 subnormals kept");
+	one16(OP(ADD), TY(F16), NOFTZ, 0x300, 0x3c00, 0x1000, 0x3c00, "f16 tie to even");
+	one16(OP(ADD), TY(F16), NOFTZ, 0x302, 0x3c01, 0x1000, 0x3c02, "f16 tie up");
+	one16(OP(ADD), TY(F16), NOFTZ, 0x300, 0x7bff, 0x7bff, 0x7c00, "f16 overflow");
+	one16(OP(ADD), TY(BF16), NOFTZ, 0x302, 0x3f80, 0x4000, 0x4040, "bf16 1 + 2");
+	one16(OP(ADD), TY(BF16), NOFTZ, 0x300, 0x0001, 0x0001, 0x0002, "bf16 subnormals kept");
+	/* bf16 1 + 2^-8 is a tie between 1 and 1 + 2^-7: even is 1. */
+	one16(OP(ADD), TY(BF16), NOFTZ, 0x302, 0x3f80, 0x3b80, 0x3f80, "bf16 tie to even");
+
+	/* Packed: each half on its own. */
+	one32(OP(ADD), TY(F16X2), GLOBAL, NOFTZ, 0x40003c00, 0x3c004000, 0x42004200, "f16x2");
+	one32(OP(ADD), TY(F16X2), SH_CTA, NOFTZ, 0x00013c00, 0x00010000, 0x00023c00,
+	      "f16x2 subnormal half");
+	one32(OP(ADD), TY(BF16X2), GLOBAL, NOFTZ, 0x3f804000, 0x40003f80, 0x40404040, "bf16x2");
+	/* Carry out of the low half must not reach the high half. */
+	one32(OP(ADD), TY(F16X2), GLOBAL, NOFTZ, 0x3c007bff, 0x00007bff, 0x3c007c00,
+	      "f16x2 low overflow");
+}
+
+/* One vector packet over @n elements of @esize bytes at 0x400. */
+static void vec_case(u32 op, u32 type, u32 vec, u32 flags, u32 esize,
+		     const u64 *init, const u64 *b, const u64 *want,
+		     const char *what)
+{
+	struct drm_vatom_ptx p = pk(op, type, vec, GLOBAL, 0x400, flags);
+	u32 size = esize * vec, i;
+	u64 res[2], wantres[2] = { 0, 0 };
+
+	for (i = 0; i < vec; i++) {
+		u32 bit = i * esize * 8;
+		u64 m = esize == 8 ? ~0ull : (1ull << (esize * 8)) - 1;
+
+		memcpy(mem + 0x400 + i * esize, &init[i], esize);
+		p.b[bit / 64] |= (b[i] & m) << (bit % 64);
+		wantres[bit / 64] |= (init[i] & m) << (bit % 64);
+	}
+	wr64(0x400 + size, 0x7777777777777777ull);
+	run(&p, res, size < 8 ? 8 : size, vec);
+	VT_EXPECT_EQ_MSG(res[0], wantres[0], "%s result lo", what);
+	if (size > 8)
+		VT_EXPECT_EQ_MSG(res[1], wantres[1], "%s result hi", what);
+	for (i = 0; i < vec; i++) {
+		u64 got = 0;
+
+		memcpy(&got, mem + 0x400 + i * esize, esize);
+		VT_EXPECT_EQ_MSG(got, want[i], "%s element %u", what, i);
+	}
+	VT_EXPECT_EQ_MSG(rd64(0x400 + size), 0x7777777777777777ull, "%s past the end", what);
+}
+
+static void test_vectors(void)
+{
+	/* v8.f16 add: 1.0 + {1, 2, -1, 2^-24, -0, inf, 0.5, +0} */
+	static const u64 one8[8] = { 0x3c00, 0x3c00, 0x3c00, 0x3c00, 0x3c00,
+				     0x3c00, 0x3c00, 0x3c00 };
+	static const u64 add_b[8] = { 0x3c00, 0x4000, 0xbc00, 0x0001, 0x8000,
+				      0x7c00, 0x3800, 0x0000 };
+	static const u64 add_w[8] = { 0x4000, 0x4200, 0x0000, 0x3c00, 0x3c00,
+				      0x7c00, 0x3e00, 0x3c00 };
+	/* minimumNumber / maximumNumber, -0 < +0, NaN ignored. */
+	static const u64 mm_a[8] = { 0x3c00, 0xbc00, 0x0000, 0x8000, 0x7e00,
+				     0x4000, 0x0001, 0xfc00 };
+	static const u64 mm_b[8] = { 0x4000, 0xc000, 0x8000, 0x0000, 0x3c00,
+				     0x7e00, 0x0002, 0x7c00 };
+	static const u64 min_w[8] = { 0x3c00, 0xc000, 0x8000, 0x8000, 0x3c00,
+				      0x4000, 0x0001, 0xfc00 };
+	static const u64 max_w[8] = { 0x4000, 0xbc00, 0x0000, 0x0000, 0x3c00,
+				      0x4000, 0x0002, 0x7c00 };
+	/* bf16: 1, -1, 2, -2 */
+	static const u64 bf_a[4] = { 0x3f80, 0xbf80, 0x4000, 0x0001 };
+	static const u64 bf_b[4] = { 0x4000, 0xc000, 0x3f80, 0x0001 };
+	static const u64 bf_min[4] = { 0x3f80, 0xc000, 0x3f80, 0x0001 };
+	static const u64 bf_max[4] = { 0x4000, 0xbf80, 0x4000, 0x0001 };
+	static const u64 bf_add[4] = { 0x4040, 0xc040, 0x4040, 0x0002 };
+	/* f16x2 / bf16x2 pairs */
+	static const u64 x2_a[4] = { 0x40003c00, 0xbc003c00, 0x3f804000, 0x00000001 };
+	static const u64 x2_b[4] = { 0x3c004000, 0x3c00bc00, 0x40003f80, 0x80000002 };
+	static const u64 f16x2_min[4] = { 0x3c003c00, 0xbc00bc00, 0x3f803f80, 0x80000001 };
+	static const u64 bf16x2_max[4] = { 0x40004000, 0x3c003c00, 0x40004000, 0x00000002 };
+	static const u64 f16x2_add[2] = { 0x42004200, 0x00000000 };
+	/* f32: ftz on .global without .noftz, none with it */
+	static const u64 f_a[4] = { 0x00800001, 0x3f800000, 0x00000001, 0x40000000 };
+	static const u64 f_b[4] = { 0x80800000, 0x3f800000, 0x00000001, 0xc0000000 };
+	static const u64 f_ftz[4] = { 0x00000000, 0x40000000, 0x00000000, 0x00000000 };
+	static const u64 f_noftz[4] = { 0x00000001, 0x40000000, 0x00000002, 0x00000000 };
+	static const u64 two_nan[2] = { 0x7e00, 0x7c01 };
+	static const u64 two_nan_b[2] = { 0x7c01, 0x7e00 };
+	static const u64 nan_w[2] = { 0x7fff, 0x7fff };
+
+	vec_case(OP(ADD), TY(F16), 8, NOFTZ, 2, one8, add_b, add_w, "v8.f16 add");
+	vec_case(OP(ADD), TY(F16), 4, NOFTZ, 2, one8, add_b, add_w, "v4.f16 add");
+	vec_case(OP(ADD), TY(F16), 2, NOFTZ, 2, one8, add_b, add_w, "v2.f16 add");
+	vec_case(OP(MIN), TY(F16), 8, NOFTZ, 2, mm_a, mm_b, min_w, "v8.f16 min");
+	vec_case(OP(MAX), TY(F16), 8, NOFTZ, 2, mm_a, mm_b, max_w, "v8.f16 max");
+	vec_case(OP(MAX), TY(F16), 2, NOFTZ, 2, two_nan, two_nan_b, nan_w, "two NaNs");
+	vec_case(OP(MIN), TY(BF16), 4, NOFTZ, 2, bf_a, bf_b, bf_min, "v4.bf16 min");
+	vec_case(OP(MAX), TY(BF16), 4, NOFTZ, 2, bf_a, bf_b, bf_max, "v4.bf16 max");
+	vec_case(OP(ADD), TY(BF16), 4, NOFTZ, 2, bf_a, bf_b, bf_add, "v4.bf16 add");
+	vec_case(OP(ADD), TY(BF16), 2, NOFTZ, 2, bf_a, bf_b, bf_add, "v2.bf16 add");
+	vec_case(OP(MIN), TY(F16X2), 4, NOFTZ, 4, x2_a, x2_b, f16x2_min, "v4.f16x2 min");
+	vec_case(OP(MAX), TY(BF16X2), 4, NOFTZ, 4, x2_a, x2_b, bf16x2_max, "v4.bf16x2 max");
+	vec_case(OP(ADD), TY(F16X2), 2, NOFTZ, 4, x2_a, x2_b, f16x2_add, "v2.f16x2 add");
+	vec_case(OP(ADD), TY(F32), 4, 0, 4, f_a, f_b, f_ftz, "v4.f32 add ftz");
+	vec_case(OP(ADD), TY(F32), 2, 0, 4, f_a, f_b, f_ftz, "v2.f32 add ftz");
+	vec_case(OP(ADD), TY(F32), 4, NOFTZ, 4, f_a, f_b, f_noftz, "v4.f32 add noftz");
+}
+
+static void test_bf16x2_add_packed(void)
+{
+	static const u64 a[2] = { 0x3f803f80, 0x40004000 };
+	static const u64 b[2] = { 0x3f80bf80, 0x3f804000 };
+	static const u64 w[2] = { 0x40000000, 0x40404080 };
+
+	vec_case(OP(ADD), TY(BF16X2), 2, NOFTZ, 4, a, b, w, "v2.bf16x2 add");
+}
+
+static void test_sem_scope_all(void)
+{
+	u32 sem, scope;
+
+	wr32(0x80, 0);
+	for (sem = 0; sem < 4; sem++) {
+		for (scope = 0; scope < 4; scope++) {
+			struct drm_vatom_ptx p = pk(OP(ADD), TY(U32), 0, GLOBAL, 0x80, 0);
+			u64 res[2];
+
+			p.sem = sem;
+			p.scope = scope;
+			p.b[0] = 1;
+			run(&p, res, 8, 1);
+		}
+	}
+	VT_EXPECT_EQ(rd32(0x80), 16);
+}
+
+static void test_ops_mask(void)
+{
+	/* bit n = DRM_VATOM_PTX_OP n; and=1 or=2 xor=3 cas=4 exch=5 add=6
+	 * inc=7 dec=8 min=9 max=10 */
+	VT_EXPECT_EQ(vatom_ptx_ops_mask(0), 0);
+	VT_EXPECT_EQ(vatom_ptx_ops_mask(TY(B16)), 0x10);
+	VT_EXPECT_EQ(vatom_ptx_ops_mask(TY(B32)), 0x3e);
+	VT_EXPECT_EQ(vatom_ptx_ops_mask(TY(B64)), 0x3e);
+	VT_EXPECT_EQ(vatom_ptx_ops_mask(TY(B128)), 0x30);
+	VT_EXPECT_EQ(vatom_ptx_ops_mask(TY(U32)), 0x7c0);
+	VT_EXPECT_EQ(vatom_ptx_ops_mask(TY(U64)), 0x640);
+	VT_EXPECT_EQ(vatom_ptx_ops_mask(TY(S32)), 0x640);
+	VT_EXPECT_EQ(vatom_ptx_ops_mask(TY(S64)), 0x600);
+	VT_EXPECT_EQ(vatom_ptx_ops_mask(TY(F16)), 0x640);
+	VT_EXPECT_EQ(vatom_ptx_ops_mask(TY(BF16)), 0x640);
+	VT_EXPECT_EQ(vatom_ptx_ops_mask(TY(F16X2)), 0x640);
+	VT_EXPECT_EQ(vatom_ptx_ops_mask(TY(BF16X2)), 0x640);
+	VT_EXPECT_EQ(vatom_ptx_ops_mask(TY(F32)), 0x40);
+	VT_EXPECT_EQ(vatom_ptx_ops_mask(TY(F64)), 0x40);
+	VT_EXPECT_EQ(vatom_ptx_ops_mask(15), 0);
+	VT_EXPECT_EQ(vatom_ptx_ops_mask(0xffffffff), 0);
+}
+
+/*
+ * The full op x type x vec table by hand: for each op and type, which vec
+ * values are legal (bit n = .vn, bit 0 = scalar) with .global and the
+ * .noftz the form needs. Anything absent is ERR_TYPE when the op x type is
+ * in no form, else ERR_QUALIFIER.
+ */
+static void test_form_table(void)
+{
+	static const struct {
+		u8 op, type;
+		u16 vecs;	/* bit 0 scalar, bit 2/4/8 vector */
+		u8 noftz;	/* 1 required, 2 optional */
+	} ok[] = {
+		{ 1, 2, 1, 0 }, { 1, 3, 1, 0 }, { 2, 2, 1, 0 }, { 2, 3, 1, 0 }, { 3, 2, 1, 0 }, { 3, 3, 1, 0 },
+		{ 4, 1, 1, 0 }, { 4, 2, 1, 0 }, { 4, 3, 1, 0 }, { 4, 4, 1, 0 },
+		{ 5, 2, 1, 0 }, { 5, 3, 1, 0 }, { 5, 4, 1, 0 },
+		{ 6, 5, 1, 0 }, { 6, 7, 1, 0 }, { 6, 6, 1, 0 }, { 6, 13, 0x15, 2 }, { 6, 14, 1, 0 },
+		{ 6, 9, 0x115, 1 }, { 6, 10, 0x115, 1 }, { 6, 11, 0x15, 1 }, { 6, 12, 0x15, 1 },
+		{ 7, 5, 1, 0 }, { 8, 5, 1, 0 },
+		{ 9, 5, 1, 0 }, { 9, 7, 1, 0 }, { 9, 6, 1, 0 }, { 9, 8, 1, 0 },
+		{ 10, 5, 1, 0 }, { 10, 7, 1, 0 }, { 10, 6, 1, 0 }, { 10, 8, 1, 0 },
+		{ 9, 9, 0x114, 1 }, { 9, 10, 0x114, 1 }, { 9, 11, 0x14, 1 }, { 9, 12, 0x14, 1 },
+		{ 10, 9, 0x114, 1 }, { 10, 10, 0x114, 1 }, { 10, 11, 0x14, 1 }, { 10, 12, 0x14, 1 },
+	};
+	static const u8 vecs[] = { 0, 2, 4, 8 };
+	u32 op, type, v, i, checked = 0;
+
+	for (op = 1; op <= 10; op++) {
+		for (type = 1; type <= 14; type++) {
+			int k = -1;
+
+			for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+				if (ok[i].op == op && ok[i].type == type)
+					k = i;
+			for (v = 0; v < 4; v++) {
+				u32 vec = vecs[v];
+				u32 flags = 0, want;
+				struct drm_vatom_ptx p;
+
+				if (k >= 0 && ok[k].noftz == 1)
+					flags = NOFTZ;
+				p = pk(op, type, vec, GLOBAL, 0x600, flags);
+				if (op == OP(CAS))
+					p.c[0] = 0;
+				if (k < 0)
+					want = DRM_VATOM_ERR_TYPE;
+				else if (ok[k].vecs & (1u << vec))
+					want = 0;
+				else
+					want = DRM_VATOM_ERR_QUALIFIER;
+				VT_EXPECT_EQ_MSG(check(&p), want, "op %u type %u vec %u",
+						 op, type, vec);
+				checked++;
+			}
+		}
+	}
+	VT_EXPECT_EQ(checked, 560);
+}
+
+#define REJ(mod, want) do {						\
+		p = pk(OP(ADD), TY(U32), 0, GLOBAL, 0x40, 0);		\
+		mod;							\
+		rb = 0xdead;						\
+		VT_EXPECT_EQ_MSG(vatom_ptx_validate(&p, &bind, &rb), want, "%s", #mod); \
+		if (want)						\
+			VT_EXPECT_EQ_MSG(rb, 0, "%s", #mod);		\
+	} while (0)
+
+static void test_reject_fields(void)
+{
+	struct drm_vatom_ptx p;
+	u64 rb;
+
+	REJ(p.hdr.size = 64, DRM_VATOM_ERR_PACKET_SIZE);
+	REJ(p.hdr.size = 80, DRM_VATOM_ERR_PACKET_SIZE);
+	REJ(p.pad = 1, DRM_VATOM_ERR_RESERVED);
+	REJ(p.pad2 = 0x80000000, DRM_VATOM_ERR_RESERVED);
+	REJ(p.flags = 4, DRM_VATOM_ERR_RESERVED);
+	REJ(p.flags = 0x80000000, DRM_VATOM_ERR_RESERVED);
+	REJ(p.op = 0, DRM_VATOM_ERR_OP);
+	REJ(p.op = 11, DRM_VATOM_ERR_OP);
+	REJ(p.op = 255, DRM_VATOM_ERR_OP);
+	REJ(p.type = 0, DRM_VATOM_ERR_TYPE);
+	REJ(p.type = 15, DRM_VATOM_ERR_TYPE);
+	REJ(p.type = TY(B32), DRM_VATOM_ERR_TYPE);		/* add.b32 */
+	REJ(p.type = TY(S64), DRM_VATOM_ERR_TYPE);		/* add.s64 */
+	REJ((p.op = OP(MIN), p.type = TY(F32)), DRM_VATOM_ERR_TYPE);
+	REJ((p.op = OP(MIN), p.type = TY(F64)), DRM_VATOM_ERR_TYPE);
+	REJ((p.op = OP(INC), p.type = TY(S32)), DRM_VATOM_ERR_TYPE);
+	REJ((p.op = OP(INC), p.type = TY(U64)), DRM_VATOM_ERR_TYPE);
+	REJ((p.op = OP(AND), p.type = TY(U32)), DRM_VATOM_ERR_TYPE);
+	REJ((p.op = OP(EXCH), p.type = TY(B16)), DRM_VATOM_ERR_TYPE);
+	REJ((p.op = OP(CAS), p.type = TY(F16), p.flags = NOFTZ), DRM_VATOM_ERR_TYPE);
+	REJ(p.space = 4, DRM_VATOM_ERR_QUALIFIER);
+	REJ(p.sem = 4, DRM_VATOM_ERR_QUALIFIER);
+	REJ(p.scope = 4, DRM_VATOM_ERR_QUALIFIER);
+	REJ(p.vec = 1, DRM_VATOM_ERR_QUALIFIER);
+	REJ(p.vec = 3, DRM_VATOM_ERR_QUALIFIER);
+	REJ(p.vec = 16, DRM_VATOM_ERR_QUALIFIER);
+	REJ(p.vec = 2, DRM_VATOM_ERR_QUALIFIER);		/* v2.u32 */
+	/* Vector forms are .global / generic only. */
+	REJ((p.type = TY(F32), p.vec = 2, p.space = SH_CTA), DRM_VATOM_ERR_QUALIFIER);
+	REJ((p.type = TY(F16), p.vec = 8, p.flags = NOFTZ, p.space = SH_CLU),
+	    DRM_VATOM_ERR_QUALIFIER);
+	REJ((p.type = TY(F32), p.vec = 8), DRM_VATOM_ERR_QUALIFIER);
+	REJ((p.type = TY(F16X2), p.vec = 8, p.flags = NOFTZ), DRM_VATOM_ERR_QUALIFIER);
+	/* Scalar min/max.f16 is not in the syntax. */
+	REJ((p.op = OP(MIN), p.type = TY(F16), p.flags = NOFTZ), DRM_VATOM_ERR_QUALIFIER);
+	REJ((p.op = OP(MAX), p.type = TY(BF16X2), p.flags = NOFTZ), DRM_VATOM_ERR_QUALIFIER);
+	/* .noftz: required on f16 forms, optional on add.f32, else forbidden. */
+	REJ(p.type = TY(F16), DRM_VATOM_ERR_QUALIFIER);
+	REJ((p.type = TY(BF16X2), p.vec = 2), DRM_VATOM_ERR_QUALIFIER);
+	REJ(p.flags = NOFTZ, DRM_VATOM_ERR_QUALIFIER);
+	REJ((p.type = TY(F64), p.addr = 0x48, p.flags = NOFTZ), DRM_VATOM_ERR_QUALIFIER);
+	REJ((p.op = OP(CAS), p.type = TY(B32), p.flags = NOFTZ), DRM_VATOM_ERR_QUALIFIER);
+	REJ((p.type = TY(F32), p.flags = NOFTZ), 0);
+	REJ((p.type = TY(F32), p.flags = NOFTZ, p.space = SH_CTA), 0);
+	/* Cache hint: .global / generic, not with cas; policy MBZ without. */
+	REJ((p.flags = HINT, p.space = SH_CTA), DRM_VATOM_ERR_QUALIFIER);
+	REJ((p.flags = HINT, p.space = SH_CLU), DRM_VATOM_ERR_QUALIFIER);
+	REJ((p.flags = HINT, p.op = OP(CAS), p.type = TY(B32)), DRM_VATOM_ERR_QUALIFIER);
+	REJ((p.flags = HINT, p.cache_policy = ~0ull), 0);
+	REJ((p.flags = HINT, p.space = GENERIC), 0);
+	REJ(p.cache_policy = 1, DRM_VATOM_ERR_RESERVED);
+}
+
+static void test_reject_operands(void)
+{
+	struct drm_vatom_ptx p;
+	u64 rb;
+
+	/* Operands: c only for cas; bits past the access size MBZ. */
+	REJ(p.c[0] = 1, DRM_VATOM_ERR_RESERVED);
+	REJ(p.c[1] = 1, DRM_VATOM_ERR_RESERVED);
+	REJ(p.b[0] = 0x100000000ull, DRM_VATOM_ERR_RESERVED);
+	REJ(p.b[1] = 1, DRM_VATOM_ERR_RESERVED);
+	REJ((p.type = TY(U64), p.addr = 0x48, p.b[0] = ~0ull), 0);
+	REJ((p.type = TY(U64), p.addr = 0x48, p.b[1] = 1), DRM_VATOM_ERR_RESERVED);
+	REJ((p.op = OP(CAS), p.type = TY(B16), p.b[0] = 0xffff, p.c[0] = 0x10000),
+	    DRM_VATOM_ERR_RESERVED);
+	REJ((p.op = OP(CAS), p.type = TY(B16), p.b[0] = 0x10000), DRM_VATOM_ERR_RESERVED);
+	REJ((p.op = OP(CAS), p.type = TY(B32), p.c[1] = 1), DRM_VATOM_ERR_RESERVED);
+	REJ((p.op = OP(CAS), p.type = TY(B128), p.addr = 0x40, p.b[1] = ~0ull,
+	     p.c[1] = ~0ull), 0);
+	REJ((p.type = TY(F16), p.flags = NOFTZ, p.vec = 2, p.b[0] = 0x100000000ull),
+	    DRM_VATOM_ERR_RESERVED);
+	REJ((p.type = TY(F16), p.flags = NOFTZ, p.vec = 4, p.b[0] = ~0ull), 0);
+	REJ((p.type = TY(F16), p.flags = NOFTZ, p.vec = 4, p.b[1] = 1), DRM_VATOM_ERR_RESERVED);
+	REJ((p.type = TY(F16), p.flags = NOFTZ, p.vec = 8, p.b[1] = ~0ull), 0);
+	/* Slot and surface kind. */
+	REJ(p.slot = 4, DRM_VATOM_ERR_SLOT);
+	REJ(p.slot = 255, DRM_VATOM_ERR_SLOT);
+	REJ(p.slot = 5, DRM_VATOM_ERR_SURFACE_KIND);
+	/* Alignment to the access size. */
+	REJ(p.addr = 0x42, DRM_VATOM_ERR_ALIGN);
+	REJ(p.addr = 0x41, DRM_VATOM_ERR_ALIGN);
+	REJ((p.type = TY(U64), p.addr = 0x44), DRM_VATOM_ERR_ALIGN);
+	REJ((p.op = OP(EXCH), p.type = TY(B128), p.addr = 0x48), DRM_VATOM_ERR_ALIGN);
+	REJ((p.type = TY(F32), p.vec = 4, p.addr = 0x48), DRM_VATOM_ERR_ALIGN);
+	REJ((p.type = TY(F32), p.vec = 2, p.addr = 0x48), 0);
+	REJ((p.type = TY(F16), p.flags = NOFTZ, p.vec = 2, p.addr = 0x42),
+	    DRM_VATOM_ERR_ALIGN);
+	REJ((p.type = TY(F16), p.flags = NOFTZ, p.addr = 0x42), 0);
+	REJ((p.type = TY(F16), p.flags = NOFTZ, p.addr = 0x41), DRM_VATOM_ERR_ALIGN);
+	REJ((p.type = TY(F16), p.flags = NOFTZ, p.vec = 8, p.addr = 0x48),
+	    DRM_VATOM_ERR_ALIGN);
+	/* Bounds: PTX has no out-of-bounds rule. */
+	REJ(p.addr = MEM_SIZE - 4, 0);
+	REJ(p.addr = MEM_SIZE, DRM_VATOM_ERR_BOUNDS);
+	REJ((p.type = TY(U64), p.addr = MEM_SIZE - 8), 0);
+	REJ((p.type = TY(U64), p.addr = MEM_SIZE), DRM_VATOM_ERR_BOUNDS);
+	REJ((p.op = OP(CAS), p.type = TY(B128), p.addr = MEM_SIZE - 16), 0);
+	REJ((p.op = OP(CAS), p.type = TY(B128), p.addr = MEM_SIZE), DRM_VATOM_ERR_BOUNDS);
+	REJ((p.type = TY(F16), p.flags = NOFTZ, p.vec = 8, p.addr = MEM_SIZE - 16), 0);
+	REJ((p.type = TY(F16), p.flags = NOFTZ, p.vec = 8, p.addr = MEM_SIZE - 8),
+	    DRM_VATOM_ERR_ALIGN);
+	REJ(p.addr = 0xfffffffffffffff0ull, DRM_VATOM_ERR_BOUNDS);
+	REJ(p.addr = 0xfffffffffffffffcull, DRM_VATOM_ERR_BOUNDS);
+}
+
+static void test_result_bytes(void)
+{
+	static const struct {
+		u8 op, type, vec, flags;
+		u32 bytes;
+	} t[] = {
+		{ OP(CAS), TY(B16), 0, 0, 8 }, { OP(AND), TY(B32), 0, 0, 8 },
+		{ OP(AND), TY(B64), 0, 0, 8 }, { OP(CAS), TY(B128), 0, 0, 16 },
+		{ OP(ADD), TY(F16), 0, NOFTZ, 8 }, { OP(ADD), TY(F16), 2, NOFTZ, 8 },
+		{ OP(ADD), TY(F16), 4, NOFTZ, 8 }, { OP(ADD), TY(F16), 8, NOFTZ, 16 },
+		{ OP(ADD), TY(F16X2), 2, NOFTZ, 8 }, { OP(ADD), TY(F16X2), 4, NOFTZ, 16 },
+		{ OP(ADD), TY(F32), 2, 0, 8 }, { OP(ADD), TY(F32), 4, 0, 16 },
+		{ OP(ADD), TY(F64), 0, 0, 8 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct drm_vatom_ptx p = pk(t[i].op, t[i].type, t[i].vec, GLOBAL,
+					    0x40, t[i].flags);
+		u64 rb = 0;
+
+		VT_EXPECT_EQ_MSG(vatom_ptx_validate(&p, &bind, &rb), 0, "row %u", i);
+		VT_EXPECT_EQ_MSG(rb, t[i].bytes, "row %u", i);
+	}
+}
+
+/* --- atomicity under threads ------------------------------------------- */
+
+#define THREADS	4
+#define ITERS	200000
+
+struct worker {
+	struct drm_vatom_ptx p;
+	u32 iters;
+};
+
+static pthread_barrier_t start;
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	u8 out[16];
+	u32 i;
+
+	pthread_barrier_wait(&start);
+	for (i = 0; i < w->iters; i++)
+		vatom_ptx_execute(&w->p, &bind, out);
+	return NULL;
+}
+
+static void run_threads(struct worker *w, u32 n)
+{
+	pthread_t t[THREADS];
+	u32 i;
+
+	pthread_barrier_init(&start, NULL, n);
+	for (i = 0; i < n; i++)
+		pthread_create(&t[i], NULL, work, &w[i]);
+	for (i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&start);
+}
+
+static void test_threads(void)
+{
+	struct worker w[THREADS];
+	u32 i;
+
+	/* fetch_add path, CAS-loop path (inc with s = ~0 is +1), b64 add. */
+	wr32(0x800, 0);
+	wr32(0x804, 0);
+	wr64(0x808, 0);
+	for (i = 0; i < THREADS; i++) {
+		w[i].iters = ITERS;
+		w[i].p = pk(i & 1 ? OP(INC) : OP(ADD), TY(U32), 0, GLOBAL,
+			    i & 1 ? 0x804 : 0x800, 0);
+		w[i].p.b[0] = i & 1 ? 0xffffffff : 1;
+	}
+	run_threads(w, THREADS);
+	VT_EXPECT_EQ(rd32(0x800), 2 * ITERS);
+	VT_EXPECT_EQ(rd32(0x804), 2 * ITERS);
+
+	/*
+	 * 16-bit elements share a 32-bit word: two threads add 1.0 to the low
+	 * half and two to the high half, 500 times each; 1000.0 is 0x63d0.
+	 */
+	wr32(0x900, 0);
+	for (i = 0; i < THREADS; i++) {
+		w[i].iters = 500; /* 1000.0 is exact in f16 */
+		w[i].p = pk(OP(ADD), TY(F16), 0, GLOBAL, 0x900 + 2 * (i & 1), NOFTZ);
+		w[i].p.b[0] = 0x3c00;
+	}
+	run_threads(w, THREADS);
+	VT_EXPECT_EQ(rd32(0x900), 0x63d063d0);
+
+	/* b128 exch of distinct patterns never tears. */
+	wr64(0xa00, 0);
+	wr64(0xa08, 0);
+	for (i = 0; i < THREADS; i++) {
+		w[i].iters = ITERS / 4;
+		w[i].p = pk(OP(EXCH), TY(B128), 0, GLOBAL, 0xa00, 0);
+		w[i].p.b[0] = 0x0101010101010101ull * (i + 1);
+		w[i].p.b[1] = 0x0101010101010101ull * (i + 1);
+	}
+	run_threads(w, THREADS);
+	VT_EXPECT_EQ(rd64(0xa00), rd64(0xa08));
+	VT_EXPECT(rd64(0xa00) != 0);
+}
+
+int main(void)
+{
+	bind.slot[SLOT] = &buf;
+	bind.slot[5] = &typed;
+
+	vt_run(test_bitwise, "and/or/xor .b32 .b64");
+	vt_run(test_exch, "exch .b32 .b64");
+	vt_run(test_cas, "cas .b16 .b32 .b64 success and failure");
+	vt_run(test_b128, "b128 cas and exch");
+	vt_run(test_int_add_min_max, "integer add/min/max");
+	vt_run(test_inc_dec, "inc/dec formula corners");
+	vt_run(test_f32_add_flush, "add.f32 flush per space and .noftz");
+	vt_run(test_f64_add, "add.f64");
+	vt_run(test_f16_bf16_scalar, "add.noftz f16 bf16 f16x2 bf16x2");
+	vt_run(test_vectors, "vector forms");
+	vt_run(test_bf16x2_add_packed, "v2.bf16x2 add");
+	vt_run(test_sem_scope_all, "every .sem x .scope");
+	vt_run(test_ops_mask, "GET_PARAM ops mask per type");
+	vt_run(test_form_table, "op x type x vec table");
+	vt_run(test_reject_fields, "validation: fields, forms, qualifiers");
+	vt_run(test_reject_operands, "validation: operands, slot, align, bounds");
+	vt_run(test_result_bytes, "result region sizes");
+	vt_run(test_threads, "atomicity under threads");
+	return vt_done();
+}
