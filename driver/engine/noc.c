@@ -1,20 +1,541 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* NoC atomics: not implemented yet. */
+/*
+ * Tenstorrent NoC atomic requests (Wormhole and Blackhole register
+ * profiles): decoding of the initiator register image, validation, the
+ * operation on each recipient's L1 and the NIU counter life cycle.
+ *
+ * docs/semantics-noc.md is the reference for every choice made here; the
+ * section numbers (§) are those of spec/noc-atomics.md.
+ */
 #include "vatom_engine.h"
+#include "tile_grid.h"
+#include "softfloat.h"
+
+#define NOC_PACKET_SIZE		64
+#define NOC_MMIO_BASE		0xff000000u	/* §7: L1 below, MMIO above */
+
+/* Profiles in which each opcode exists: bit n for DRM_VATOM_NOC_PROFILE n. */
+#define WH	0x1u	/* DRM_VATOM_NOC_PROFILE_WORMHOLE */
+#define BH	0x2u	/* DRM_VATOM_NOC_PROFILE_BLACKHOLE */
+
+static const u8 noc_opcode_profiles[16] = {
+	[DRM_VATOM_NOC_AT_INCR] = WH | BH,
+	[DRM_VATOM_NOC_AT_SWAP_MASK] = WH | BH,
+	[DRM_VATOM_NOC_AT_CAS] = WH | BH,
+	[DRM_VATOM_NOC_AT_SWAP_IDX6] = WH | BH,
+	[DRM_VATOM_NOC_AT_SWAP_IDX7] = WH | BH,
+	[DRM_VATOM_NOC_AT_ACC] = BH,
+	[DRM_VATOM_NOC_AT_RISCV] = BH,
+};
+
+/* Documented parallel-add formats (§8.1): 0 1 2 4 7 8 9 10 12 13 15. */
+#define NOC_ACC_FMTS	0xb797u
+
+/* Decoded request; the same decoder serves validate and execute. */
+struct noc_req {
+	const struct vatom_tile_grid *g;
+	u32 opcode;
+	u32 at;			/* NOC_AT_LEN_BE */
+	u32 data;		/* NOC_AT_DATA */
+	u32 targ;		/* NOC_TARG_ADDR_LO */
+	u32 ix, iy;		/* initiator */
+	u32 ex, ey;		/* unicast target, or broadcast End */
+	u32 sx, sy;		/* broadcast Start */
+	u32 rx, ry;		/* return tile */
+	u32 ret;		/* NOC_RET_ADDR_LO */
+	u32 id;			/* transaction id */
+	u32 noc;
+	bool marked;
+	bool brcst;
+	bool src_include;
+};
+
+u64 vatom_noc_opcodes_mask(u32 profile)
+{
+	u64 mask = 0;
+	u32 op;
+
+	if (profile > DRM_VATOM_NOC_PROFILE_BLACKHOLE)
+		return 0;
+	for (op = 0; op < 16; op++)
+		if (noc_opcode_profiles[op] & (1u << profile))
+			mask |= 1ull << op;
+	return mask;
+}
+
+/* Check NOC_AT_LEN_BE against the profile's table (§1.2, §1.4, §9). */
+static u32 noc_check_at(u32 profile, u32 at)
+{
+	u32 op = (at & DRM_VATOM_NOC_AT_OPCODE_MASK) >> DRM_VATOM_NOC_AT_OPCODE_SHIFT;
+	u32 sel;
+
+	if (!(noc_opcode_profiles[op] & (1u << profile)))
+		return DRM_VATOM_ERR_OP;
+	switch (op) {
+	case DRM_VATOM_NOC_AT_SWAP_IDX6:
+		/* The layout fixes bit 2 to 1; a 0 there is no documented form. */
+		if (!(at & DRM_VATOM_NOC_AT_SWAP6_ONE))
+			return DRM_VATOM_ERR_OP;
+		break;
+	case DRM_VATOM_NOC_AT_ACC:
+		if (!(NOC_ACC_FMTS & (1u << (at & DRM_VATOM_NOC_AT_ACC_FMT_MASK))))
+			return DRM_VATOM_ERR_OP;
+		break;
+	case DRM_VATOM_NOC_AT_RISCV:
+		sel = (at & DRM_VATOM_NOC_AT_RISCV_SEL_MASK) >>
+		      DRM_VATOM_NOC_AT_RISCV_SEL_SHIFT;
+		if (!(at & DRM_VATOM_NOC_AT_ZAAMO) &&
+		    sel != DRM_VATOM_NOC_AT_RISCV_SWAP)
+			return DRM_VATOM_ERR_OP;
+		break;
+	}
+	return 0;
+}
+
+/* §6 span rule: Start <= End is Start..End, otherwise the torus wraps. */
+static bool noc_in_span(u32 v, u32 start, u32 end)
+{
+	if (start <= end)
+		return v >= start && v <= end;
+	return v <= end || v >= start;
+}
+
+static bool noc_is_recipient(const struct noc_req *r, u32 x, u32 y)
+{
+	const struct vatom_tile_grid *g = r->g;
+
+	if (!r->brcst)
+		return x == r->ex && y == r->ey;
+	/* Only Tensix NIUs take broadcasts; the rest are opted out (§6). */
+	if (g->type[vatom_tile_index(g, x, y)] != DRM_VATOM_TILE_TENSIX)
+		return false;
+	if (!noc_in_span(x, r->sx, r->ex) || !noc_in_span(y, r->sy, r->ey))
+		return false;
+	return r->src_include || x != r->ix || y != r->iy;
+}
+
+static bool noc_tile_ok(const struct vatom_tile_grid *g, u32 x, u32 y)
+{
+	return x < g->width && y < g->height &&
+	       vatom_tile_has_l1(g->type[vatom_tile_index(g, x, y)]);
+}
+
+/* Is [addr, addr + len) inside the L1 of tile (x, y)? */
+static bool noc_in_l1(const struct vatom_tile_grid *g, u32 x, u32 y,
+		      u32 addr, u32 len)
+{
+	u32 l1 = g->l1_size[vatom_tile_index(g, x, y)];
+
+	return addr < NOC_MMIO_BASE && addr <= l1 && l1 - addr >= len;
+}
+
+/* Decode the coordinate registers of the profile. */
+static u32 noc_decode_coords(const struct drm_vatom_noc *p, struct noc_req *r)
+{
+	const u32 cm = DRM_VATOM_NOC_COORD_MASK;
+	u32 mid = p->targ_addr_mid, hi = p->targ_addr_hi;
+
+	if (r->g->profile == DRM_VATOM_NOC_PROFILE_WORMHOLE) {
+		/* TARG/RET_ADDR_HI do not exist on Wormhole: UAPI MBZ. */
+		if (p->targ_addr_hi || p->ret_addr_hi)
+			return DRM_VATOM_ERR_RESERVED;
+		/* Address bits 35..32: no L1 lies above 4 GiB. */
+		if (mid & DRM_VATOM_NOC_WH_MID_ADDR_MASK)
+			return DRM_VATOM_ERR_TARGET;
+		/* Bits past EndY (unicast) or StartY (broadcast) are reserved. */
+		if (mid >> (r->brcst ? 28 : 16))
+			return DRM_VATOM_ERR_RESERVED;
+		r->ex = (mid >> DRM_VATOM_NOC_WH_MID_X_SHIFT) & cm;
+		r->ey = (mid >> DRM_VATOM_NOC_WH_MID_Y_SHIFT) & cm;
+		r->sx = (mid >> DRM_VATOM_NOC_WH_MID_START_X_SHIFT) & cm;
+		r->sy = (mid >> DRM_VATOM_NOC_WH_MID_START_Y_SHIFT) & cm;
+		if (r->marked) {
+			u32 rmid = p->ret_addr_mid;
+
+			if (rmid & DRM_VATOM_NOC_WH_MID_ADDR_MASK)
+				return DRM_VATOM_ERR_TARGET;
+			if (rmid >> 16)
+				return DRM_VATOM_ERR_RESERVED;
+			r->rx = (rmid >> DRM_VATOM_NOC_WH_MID_X_SHIFT) & cm;
+			r->ry = (rmid >> DRM_VATOM_NOC_WH_MID_Y_SHIFT) & cm;
+		}
+	} else {
+		/* TARG_ADDR_MID is address bits 63..32. */
+		if (mid)
+			return DRM_VATOM_ERR_TARGET;
+		if (hi >> (r->brcst ? 24 : 12))
+			return DRM_VATOM_ERR_RESERVED;
+		r->ex = (hi >> DRM_VATOM_NOC_BH_HI_X_SHIFT) & cm;
+		r->ey = (hi >> DRM_VATOM_NOC_BH_HI_Y_SHIFT) & cm;
+		r->sx = (hi >> DRM_VATOM_NOC_BH_HI_START_X_SHIFT) & cm;
+		r->sy = (hi >> DRM_VATOM_NOC_BH_HI_START_Y_SHIFT) & cm;
+		if (r->marked) {
+			if (p->ret_addr_mid)
+				return DRM_VATOM_ERR_TARGET;
+			if (p->ret_addr_hi >> 12)
+				return DRM_VATOM_ERR_RESERVED;
+			r->rx = (p->ret_addr_hi >> DRM_VATOM_NOC_BH_HI_X_SHIFT) & cm;
+			r->ry = (p->ret_addr_hi >> DRM_VATOM_NOC_BH_HI_Y_SHIFT) & cm;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Decode and validate everything except the slot; on success *nrecip is
+ * the number of recipients.
+ */
+static u32 noc_decode(const struct drm_vatom_noc *p,
+		      const struct vatom_tile_grid *g, struct noc_req *r,
+		      u32 *nrecip)
+{
+	u32 x, y, n, err;
+
+	memset(r, 0, sizeof(*r));
+	r->g = g;
+	if (p->noc >= VATOM_NOC_NIUS)
+		return DRM_VATOM_ERR_RESERVED;
+	r->noc = p->noc;
+
+	/* NOC_CTRL: atomic requests only; undocumented and broken bits MBZ. */
+	if (p->ctrl & ~DRM_VATOM_NOC_CTRL_VALID)
+		return DRM_VATOM_ERR_RESERVED;
+	if ((p->ctrl & DRM_VATOM_NOC_CTRL_REQ_MASK) != DRM_VATOM_NOC_CTRL_REQ_ATOMIC)
+		return DRM_VATOM_ERR_OP;
+	r->marked = p->ctrl & DRM_VATOM_NOC_CTRL_RESP_MARKED;
+	r->brcst = p->ctrl & DRM_VATOM_NOC_CTRL_BRCST_PACKET;
+	r->src_include = p->ctrl & DRM_VATOM_NOC_CTRL_BRCST_SRC_INCLUDE;
+
+	err = noc_check_at(g->profile, p->at_len_be);
+	if (err)
+		return err;
+	r->at = p->at_len_be;
+	r->opcode = (r->at & DRM_VATOM_NOC_AT_OPCODE_MASK) >>
+		    DRM_VATOM_NOC_AT_OPCODE_SHIFT;
+	r->data = p->at_data;
+
+	if (p->packet_tag & ~DRM_VATOM_NOC_TAG_TXN_ID_MASK)
+		return DRM_VATOM_ERR_RESERVED;
+	r->id = (p->packet_tag & DRM_VATOM_NOC_TAG_TXN_ID_MASK) >>
+		DRM_VATOM_NOC_TAG_TXN_ID_SHIFT;
+
+	err = noc_decode_coords(p, r);
+	if (err)
+		return err;
+
+	/* The initiator is a Tensix or Ethernet NIU of this grid. */
+	r->ix = p->x;
+	r->iy = p->y;
+	if (!noc_tile_ok(g, r->ix, r->iy))
+		return DRM_VATOM_ERR_TARGET;
+
+	/* Targets: the whole 16-byte block lies in each recipient's L1. */
+	r->targ = p->targ_addr_lo;
+	if (r->brcst) {
+		if (r->ex >= g->width || r->sx >= g->width ||
+		    r->ey >= g->height || r->sy >= g->height)
+			return DRM_VATOM_ERR_TARGET;
+		n = 0;
+		for (y = 0; y < g->height; y++) {
+			for (x = 0; x < g->width; x++) {
+				if (!noc_is_recipient(r, x, y))
+					continue;
+				if (!noc_in_l1(g, x, y, r->targ & ~0xfu, 16))
+					return DRM_VATOM_ERR_TARGET;
+				n++;
+			}
+		}
+		if (!n)
+			return DRM_VATOM_ERR_TARGET;
+	} else {
+		if (!noc_tile_ok(g, r->ex, r->ey) ||
+		    !noc_in_l1(g, r->ex, r->ey, r->targ & ~0xfu, 16))
+			return DRM_VATOM_ERR_TARGET;
+		n = 1;
+	}
+
+	/* Responses land in a Tensix/Ethernet L1, 4-byte aligned (§5.2). */
+	if (r->marked) {
+		r->ret = p->ret_addr_lo;
+		if (!noc_tile_ok(g, r->rx, r->ry))
+			return DRM_VATOM_ERR_TARGET;
+		if (r->ret & 3)
+			return DRM_VATOM_ERR_ALIGN;
+		if (!noc_in_l1(g, r->rx, r->ry, r->ret, 4))
+			return DRM_VATOM_ERR_TARGET;
+	}
+	*nrecip = n;
+	return 0;
+}
+
+static const struct vatom_tile_grid *noc_grid(const struct drm_vatom_noc *p,
+					      const struct vatom_bindings *b,
+					      u8 **vaddr, u32 *err)
+{
+	const struct vatom_surface_view *v = b->slot[p->slot];
+
+	if (!v) {
+		*err = DRM_VATOM_ERR_SLOT;
+		return NULL;
+	}
+	if (v->kind != DRM_VATOM_SURFACE_TILE_GRID || !v->grid) {
+		*err = DRM_VATOM_ERR_SURFACE_KIND;
+		return NULL;
+	}
+	/* The kernel sized the surface from the layout; never trust blindly. */
+	if (v->grid->size > v->size) {
+		*err = DRM_VATOM_ERR_BOUNDS;
+		return NULL;
+	}
+	*vaddr = v->vaddr;
+	return v->grid;
+}
 
 u32 vatom_noc_validate(const struct drm_vatom_noc *p,
 		       const struct vatom_bindings *b, u64 *result_bytes)
 {
-	return DRM_VATOM_ERR_UNSUPPORTED;
+	const struct vatom_tile_grid *g;
+	struct noc_req r;
+	u8 *vaddr;
+	u32 err = 0, n;
+
+	if (result_bytes)
+		*result_bytes = 0;	/* responses go to L1, not the results */
+	if (p->hdr.size != NOC_PACKET_SIZE)
+		return DRM_VATOM_ERR_PACKET_SIZE;
+	if (p->flags || p->pad[0] || p->pad[1])
+		return DRM_VATOM_ERR_RESERVED;
+	g = noc_grid(p, b, &vaddr, &err);
+	if (!g)
+		return err;
+	return noc_decode(p, g, &r, &n);
+}
+
+/* The 16-bit half-word @i of a block held as four little-endian words. */
+static u16 noc_half(const u32 *w, u32 i)
+{
+	return (u16)(w[i / 2] >> (16 * (i & 1)));
+}
+
+static void noc_set_half(u32 *w, u32 i, u16 v)
+{
+	u32 sh = 16 * (i & 1);
+
+	w[i / 2] = (w[i / 2] & ~(0xffffu << sh)) | ((u32)v << sh);
+}
+
+static u32 noc_zaamo(u32 op, u32 old, u32 d)
+{
+	switch (op) {
+	case DRM_VATOM_NOC_ZAAMO_ADD:
+		return old + d;
+	case DRM_VATOM_NOC_ZAAMO_XOR:
+		return old ^ d;
+	case DRM_VATOM_NOC_ZAAMO_OR:
+		return old | d;
+	case DRM_VATOM_NOC_ZAAMO_AND:
+		return old & d;
+	case DRM_VATOM_NOC_ZAAMO_MIN:
+		return (s32)old < (s32)d ? old : d;
+	case DRM_VATOM_NOC_ZAAMO_MAX:
+		return (s32)old > (s32)d ? old : d;
+	case DRM_VATOM_NOC_ZAAMO_MINU:
+		return old < d ? old : d;
+	default: /* DRM_VATOM_NOC_ZAAMO_MAXU */
+		return old > d ? old : d;
+	}
+}
+
+/* §2.7, §8: parallel add of D tiled four times onto the 16-byte block. */
+static void noc_acc(u32 *w, u32 fmt, u32 d)
+{
+	u32 i;
+
+	switch (fmt) {
+	case DRM_VATOM_NOC_ACC_FP32:
+	case DRM_VATOM_NOC_ACC_FP32_B:
+		for (i = 0; i < 4; i++)
+			w[i] = vatom_f32_add(w[i], d, true);
+		break;
+	case DRM_VATOM_NOC_ACC_FP16:
+	case DRM_VATOM_NOC_ACC_FP16_B:
+		for (i = 0; i < 8; i++)
+			noc_set_half(w, i, vatom_f16_add(noc_half(w, i),
+							 (u16)(d >> (16 * (i & 1))),
+							 true));
+		break;
+	case DRM_VATOM_NOC_ACC_BF16:
+	case DRM_VATOM_NOC_ACC_BF16_B:
+		for (i = 0; i < 8; i++)
+			noc_set_half(w, i, vatom_bf16_add(noc_half(w, i),
+							  (u16)(d >> (16 * (i & 1))),
+							  true));
+		break;
+	case DRM_VATOM_NOC_ACC_U32:
+	case DRM_VATOM_NOC_ACC_U32_B:
+	case DRM_VATOM_NOC_ACC_U32_C:
+		for (i = 0; i < 4; i++)
+			w[i] += d;
+		break;
+	default: /* DRM_VATOM_NOC_ACC_U8_SAT saturates, _U8 wraps */
+		for (i = 0; i < 16; i++) {
+			u32 sh = 8 * (i & 3);
+			u32 s = ((w[i / 4] >> sh) & 0xff) + ((d >> sh) & 0xff);
+
+			if (fmt == DRM_VATOM_NOC_ACC_U8_SAT && s > 0xff)
+				s = 0xff;
+			w[i / 4] = (w[i / 4] & ~(0xffu << sh)) | ((s & 0xff) << sh);
+		}
+		break;
+	}
+}
+
+/* Apply the request to a copy of the block (the body of the atomic{}). */
+static void noc_apply(const struct noc_req *r, u32 *w)
+{
+	u32 at = r->at, d = r->data;
+	u32 ofs = at & DRM_VATOM_NOC_AT_OFS_MASK;
+	u32 mask, i;
+
+	switch (r->opcode) {
+	case DRM_VATOM_NOC_AT_INCR:
+		/* (2u << 31) - 1 wraps to 0xffffffff in u32, as §2.2 relies on. */
+		mask = (2u << ((at & DRM_VATOM_NOC_AT_INT_WIDTH_MASK) >>
+			       DRM_VATOM_NOC_AT_INT_WIDTH_SHIFT)) - 1u;
+		w[ofs] = ((w[ofs] + d) & mask) | (w[ofs] & ~mask);
+		break;
+	case DRM_VATOM_NOC_AT_CAS:
+		if (w[ofs] == ((at >> DRM_VATOM_NOC_AT_CAS_CMP_SHIFT) &
+			       DRM_VATOM_NOC_AT_CAS_VAL_MASK))
+			w[ofs] = (at >> DRM_VATOM_NOC_AT_CAS_SET_SHIFT) &
+				 DRM_VATOM_NOC_AT_CAS_VAL_MASK;
+		break;
+	case DRM_VATOM_NOC_AT_SWAP_MASK:
+		mask = (at & DRM_VATOM_NOC_AT_SWAP_MASK_MASK) >>
+		       DRM_VATOM_NOC_AT_SWAP_MASK_SHIFT;
+		for (i = 0; i < 8; i++)
+			if (mask & (1u << i))
+				noc_set_half(w, i, (u16)(d >> (16 * (i & 1))));
+		break;
+	case DRM_VATOM_NOC_AT_SWAP_IDX6:
+		w[ofs] = d;
+		break;
+	case DRM_VATOM_NOC_AT_SWAP_IDX7:
+		w[(at >> DRM_VATOM_NOC_AT_OFS7_SHIFT) & DRM_VATOM_NOC_AT_OFS_MASK] = d;
+		break;
+	case DRM_VATOM_NOC_AT_ACC:
+		noc_acc(w, at & DRM_VATOM_NOC_AT_ACC_FMT_MASK, d);
+		break;
+	default: /* DRM_VATOM_NOC_AT_RISCV */
+		if (at & DRM_VATOM_NOC_AT_ZAAMO)
+			w[ofs] = noc_zaamo((at & DRM_VATOM_NOC_AT_ZAAMO_OP_MASK) >>
+					   DRM_VATOM_NOC_AT_ZAAMO_OP_SHIFT,
+					   w[ofs], d);
+		else
+			w[ofs] = d;
+		break;
+	}
+}
+
+/*
+ * One atomic{} on the 16-byte block at @blk (16-byte aligned): the whole
+ * block is the atomicity unit (one lock cmpxchg16b per attempt), so the
+ * Result word and the modified word are read and written indivisibly even
+ * when Ofs names another word. Returns Result = W(T & ~3) before the op.
+ */
+static u32 noc_atomic_block(u64 *blk, const struct noc_req *r)
+{
+	u64 old[2], new[2];
+	u32 w[4];
+	u32 tw = (r->targ >> 2) & 3;
+
+	old[0] = vatom_load64(&blk[0]);
+	old[1] = vatom_load64(&blk[1]);
+	do {
+		w[0] = (u32)old[0];
+		w[1] = (u32)(old[0] >> 32);
+		w[2] = (u32)old[1];
+		w[3] = (u32)(old[1] >> 32);
+		noc_apply(r, w);
+		new[0] = w[0] | (u64)w[1] << 32;
+		new[1] = w[2] | (u64)w[3] << 32;
+		/* A torn first read fails here and reloads old atomically. */
+	} while (!vatom_cmpxchg128(blk, old, new));
+	return (u32)(old[tw / 2] >> (32 * (tw & 1)));
+}
+
+static void noc_count(u32 *cnt, u32 idx)
+{
+	vatom_fetch_add32(&cnt[idx], 1);
+}
+
+/* REQS_OUTSTANDING_ID(id) are 8-bit up/down counters (§5.3). */
+static void noc_count_outstanding(u32 *cnt, u32 id, u32 delta)
+{
+	u32 *c = &cnt[DRM_VATOM_NOC_MST_REQS_OUTSTANDING_ID(id)];
+	u32 old = vatom_load32(c), seen;
+
+	for (;;) {
+		seen = vatom_cmpxchg32(c, old, (old + delta) & 0xff);
+		if (seen == old)
+			return;
+		old = seen;
+	}
 }
 
 u64 vatom_noc_execute(const struct drm_vatom_noc *p,
 		      const struct vatom_bindings *b, u8 *results)
 {
-	return 0;
-}
+	const struct vatom_tile_grid *g;
+	struct noc_req r;
+	u8 *vaddr;
+	u32 *icnt, *rcnt = NULL;
+	u32 err = 0, n, x, y, done = 0;
 
-u64 vatom_noc_opcodes_mask(u32 profile)
-{
-	return 0;
+	g = noc_grid(p, b, &vaddr, &err);
+	if (!g || noc_decode(p, g, &r, &n))
+		return 0;	/* not validated: never reached by the walker */
+
+	/* Issue, first-hop VC and departure at the initiator (§5.3). */
+	icnt = vatom_tile_counters(g, vaddr, r.ix, r.iy, r.noc);
+	if (r.marked)
+		noc_count_outstanding(icnt, r.id, 1);
+	noc_count(icnt, DRM_VATOM_NOC_MST_CMD_ACCEPTED);
+	if (r.marked)
+		noc_count(icnt, DRM_VATOM_NOC_MST_NONPOSTED_ATOMIC_STARTED);
+	noc_count(icnt, r.marked ? DRM_VATOM_NOC_MST_NONPOSTED_ATOMIC_SENT :
+				   DRM_VATOM_NOC_MST_POSTED_ATOMIC_SENT);
+	if (r.marked)
+		rcnt = vatom_tile_counters(g, vaddr, r.rx, r.ry, r.noc);
+
+	for (y = 0; y < g->height; y++) {
+		for (x = 0; x < g->width; x++) {
+			u32 t = vatom_tile_index(g, x, y);
+			u32 *scnt, result;
+			u64 *blk;
+
+			if (!noc_is_recipient(&r, x, y))
+				continue;
+			scnt = vatom_tile_counters(g, vaddr, x, y, r.noc);
+			noc_count(scnt, DRM_VATOM_NOC_SLV_REQ_ACCEPTED);
+			noc_count(scnt, r.marked ?
+				  DRM_VATOM_NOC_SLV_NONPOSTED_ATOMIC_RECEIVED :
+				  DRM_VATOM_NOC_SLV_POSTED_ATOMIC_RECEIVED);
+
+			blk = (u64 *)(vaddr + g->l1_offset[t] + (r.targ & ~0xfu));
+			result = noc_atomic_block(blk, &r);
+			done++;
+			if (!r.marked)
+				continue;
+			noc_count(scnt, DRM_VATOM_NOC_SLV_ATOMIC_RESP_SENT);
+
+			/* The response: L1 write, barrier, then the counters. */
+			vatom_store32((u32 *)(vaddr +
+					      g->l1_offset[vatom_tile_index(g, r.rx, r.ry)] +
+					      r.ret), result);
+			noc_count(rcnt, DRM_VATOM_NOC_MST_ATOMIC_RESP_RECEIVED);
+			noc_count_outstanding(rcnt, r.id, (u32)-1);
+		}
+	}
+	return done;
 }
