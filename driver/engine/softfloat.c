@@ -20,13 +20,6 @@
  */
 #include "softfloat.h"
 
-#ifndef __always_inline
-#define __always_inline inline __attribute__((__always_inline__))
-#endif
-#ifndef noinline
-#define noinline __attribute__((__noinline__))
-#endif
-
 /*
  * Hidden bit of an aligned operand significand (see above), and where the
  * leading bit of a sum is put before rounding: one higher, so that a carry
@@ -188,16 +181,26 @@ static __always_inline u64 sf_add_slow(u64 a, u64 b, bool ftz, const u32 e,
 
 typedef u64 (*sf_add_fn)(u64 a, u64 b, bool ftz);
 
-#define SF_ADD_SLOW(name, e, f)						\
-static noinline u64 name(u64 a, u64 b, bool ftz)			\
-{									\
-	return sf_add_slow(a, b, ftz, e, f);				\
+/* The complete paths, one per format (gcc keeps them out of line). */
+static u64 sf_f16_add_slow(u64 a, u64 b, bool ftz)
+{
+	return sf_add_slow(a, b, ftz, 5, 10);
 }
 
-SF_ADD_SLOW(sf_f16_add_slow, 5, 10)
-SF_ADD_SLOW(sf_bf16_add_slow, 8, 7)
-SF_ADD_SLOW(sf_f32_add_slow, 8, 23)
-SF_ADD_SLOW(sf_f64_add_slow, 11, 52)
+static u64 sf_bf16_add_slow(u64 a, u64 b, bool ftz)
+{
+	return sf_add_slow(a, b, ftz, 8, 7);
+}
+
+static u64 sf_f32_add_slow(u64 a, u64 b, bool ftz)
+{
+	return sf_add_slow(a, b, ftz, 8, 23);
+}
+
+static u64 sf_f64_add_slow(u64 a, u64 b, bool ftz)
+{
+	return sf_add_slow(a, b, ftz, 11, 52);
+}
 
 /*
  * a + b for a format with @e exponent and @f fraction bits: the fast path,
