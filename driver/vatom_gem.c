@@ -296,14 +296,13 @@ int vatom_ioctl_surface_info(struct drm_device *dev, void *data,
 	struct drm_vatom_surface_info *args = data;
 	struct vatom_surface *surf;
 
-	if (args->flags)
+	if (args->flags || args->pad)
 		return -EINVAL;
 
 	surf = vatom_surface_lookup(file, args->handle);
 	if (!surf)
 		return -ENOENT;
 	args->kind = surf->view.kind;
-	args->pad = 0;
 	args->size = surf->view.size;
 	args->mmap_size = surf->shmem.base.size;
 	drm_gem_object_put(&surf->shmem.base);

@@ -237,7 +237,7 @@ struct drm_vatom_surface_info {
 	__u32 flags;
 	/** @kind: Out. DRM_VATOM_SURFACE_*. */
 	__u32 kind;
-	/** @pad: Out. Zero. */
+	/** @pad: In. Must be zero. */
 	__u32 pad;
 	/** @size: Out. Addressable bytes of the surface. */
 	__u64 size;
