@@ -39,6 +39,12 @@ static inline u64 vatom_xchg64(u64 *p, u64 v)
 	return xchg(p, v);
 }
 
+/* For a 16-bit word whose containing dword is not all addressable. */
+static inline u16 vatom_cmpxchg16(u16 *p, u16 old, u16 new)
+{
+	return cmpxchg(p, old, new);
+}
+
 static inline u32 vatom_cmpxchg32(u32 *p, u32 old, u32 new)
 {
 	return cmpxchg(p, old, new);
@@ -112,6 +118,12 @@ static inline u32 vatom_xchg32(u32 *p, u32 v)
 static inline u64 vatom_xchg64(u64 *p, u64 v)
 {
 	return __atomic_exchange_n(p, v, VATOM_SEQ);
+}
+
+static inline u16 vatom_cmpxchg16(u16 *p, u16 old, u16 new)
+{
+	__atomic_compare_exchange_n(p, &old, new, false, VATOM_SEQ, VATOM_SEQ);
+	return old;
 }
 
 static inline u32 vatom_cmpxchg32(u32 *p, u32 old, u32 new)
