@@ -515,6 +515,59 @@ static void test_dword16_float(void)
 	check_rows16(rowsf16, COUNT(rowsf16));
 }
 
+/*
+ * .16 on the last half-word of a surface whose size is not a multiple of
+ * 4: the dword containing it reaches past the surface, which is an exact
+ * heap allocation here, so the sanitizer build proves no byte past the size
+ * is read or written. Sizes 6 and 7, half-word at 4.
+ */
+static void check_rows16_tail(const struct row *t, u32 count)
+{
+	u32 i, size;
+
+	for (size = 6; size <= 7; size++) {
+		u8 *tail = NULL;
+
+		if (posix_memalign((void **)&tail, 16, size))
+			abort();
+		for (i = 0; i < count; i++) {
+			u32 addr = 4;
+			u32 s0 = t[i].s0 | 0xdead0000;
+			u32 s1 = t[i].s1 | 0xbeef0000;
+			struct pk k = {
+				.opcode = DWORD, .op = t[i].op | OP16,
+				.exec = EX(0, 0), .surface = SLOT_BUF,
+				.type = t[i].type,
+				.operands = OPND(ADDR) | OPND(DST) |
+					    srcs_of(t[i].op),
+				.emask = 1, .addr = &addr, .src0 = &s0,
+				.src1 = &s1,
+			};
+
+			setup(size);
+			bufv.vaddr = tail;
+			memset(tail, 0x5a, size);
+			wr16(tail, 4, t[i].old);
+			run1(&k, 8);
+			VT_EXPECT_EQ_MSG(rd16(tail, 4), t[i].new, "size %u row %u",
+					 size, i);
+			VT_EXPECT_EQ_MSG(rd32(res, 0), t[i].ret, "size %u row %u",
+					 size, i);
+			VT_EXPECT_EQ_MSG(rd32(tail, 0), 0x5a5a5a5a,
+					 "size %u row %u", size, i);
+			if (size == 7)
+				VT_EXPECT_EQ_MSG(tail[6], 0x5a, "row %u", i);
+		}
+		free(tail);
+	}
+}
+
+static void test_dword16_tail(void)
+{
+	check_rows16_tail(rows16, COUNT(rows16));
+	check_rows16_tail(rowsf16, COUNT(rowsf16));
+}
+
 static void test_dword64(void)
 {
 	u32 i;
@@ -1295,6 +1348,7 @@ int main(void)
 	vt_run(test_dword32_float, "DWORD_ATOMIC FMAX/FMIN/FCMPWR f32");
 	vt_run(test_dword16, "DWORD_ATOMIC.16 ops x edge values, both halves");
 	vt_run(test_dword16_float, "DWORD_ATOMIC.16 FMAX/FMIN/FCMPWR f16");
+	vt_run(test_dword16_tail, "DWORD_ATOMIC.16 at the end of an odd-sized surface");
 	vt_run(test_dword64, "DWORD_ATOMIC UQ/Q ops x edge values");
 	vt_run(test_typed_ops, "TYPED_ATOMIC and .16 ops x edge values");
 	vt_run(test_exec_sizes, "DWORD_ATOMIC every exec size");

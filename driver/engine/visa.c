@@ -182,13 +182,13 @@ static void visa_layout(const struct drm_vatom_visa *p, struct visa_pkt *d,
 /* The 4 bytes after a one-element array of 4-byte elements must be zero. */
 static bool visa_pad_ok(const void *arr, u32 bytes)
 {
-	const u8 *pad = (const u8 *)arr + bytes;
+	const u8 *pad = arr;
 	u32 i;
 
 	if (!arr)
 		return true;
-	for (i = bytes; i < vatom_align8(bytes); i++, pad++)
-		if (*pad)
+	for (i = bytes; i < vatom_align8(bytes); i++)
+		if (pad[i])
 			return false;
 	return true;
 }
@@ -511,12 +511,15 @@ static __always_inline u32 visa_rmw32(u32 op, u32 *p, u32 a, u32 b)
 }
 
 /*
- * 16-bit read-modify-write at 2-aligned byte offset @off: a
- * compare-and-swap loop on the aligned 32-bit word that contains it, which
- * changes only the addressed half (x86 is little-endian: an offset of 2 mod
- * 4 is the high half).
+ * 16-bit read-modify-write at 2-aligned byte offset @off of a surface of
+ * @size bytes: a compare-and-swap loop on the aligned 32-bit word that
+ * contains it, which changes only the addressed half (x86 is little-endian:
+ * an offset of 2 mod 4 is the high half). When that word reaches past the
+ * surface (a size that is not a multiple of 4), a 16-bit compare-and-swap
+ * loop instead, so that no byte past @size is ever accessed.
  */
-static __always_inline u32 visa_rmw16(u32 op, u8 *base, u64 off, u32 a, u32 b)
+static __always_inline u32 visa_rmw16(u32 op, u8 *base, u64 off, u64 size,
+				      u32 a, u32 b)
 {
 	u32 *w = (u32 *)(base + (off & ~(u64)3));
 	u32 sh = (off & 2) * 8;
@@ -524,6 +527,20 @@ static __always_inline u32 visa_rmw16(u32 op, u8 *base, u64 off, u32 a, u32 b)
 
 	a &= 0xffff;
 	b &= 0xffff;
+	if ((off & ~(u64)3) + 4 > size) {
+		u16 *h = (u16 *)(base + off);
+
+		/* Start from a guess: the first exchange reads the value. */
+		old = 0;
+		for (;;) {
+			new = visa_new16(op, old, a, b) & 0xffff;
+			prev = vatom_cmpxchg16(h, old, new);
+			if (prev == old)
+				break;
+			old = prev;
+		}
+		return op == DRM_VATOM_VISA_OP_PREDEC ? new : old;
+	}
 	cur = vatom_load32(w);
 	for (;;) {
 		old = (cur >> sh) & 0xffff;
@@ -602,7 +619,7 @@ static __always_inline void visa_dword_lane(const struct visa_pkt *d,
 		u32 old = 0;
 
 		if (width == 16 && (u64)off + 2 <= size)
-			old = visa_rmw16(op, base, off, a, b);
+			old = visa_rmw16(op, base, off, size, a, b);
 		else if (width == 32 && (u64)off + 4 <= size)
 			old = visa_rmw32(op, (u32 *)(base + off), a, b);
 		if (res)
@@ -743,7 +760,8 @@ static u64 visa_typed(const struct visa_pkt *d,
 				      d->lod ? d->lod[i] : 0, &off) &&
 		    off + 4 <= s->size) {
 			if (d->is16)
-				old = visa_rmw16(d->op, s->vaddr, off, a, b);
+				old = visa_rmw16(d->op, s->vaddr, off, s->size,
+						 a, b);
 			else
 				old = visa_rmw32(d->op, (u32 *)(s->vaddr + off),
 						 a, b);
