@@ -22,7 +22,7 @@
 enum ptx_noftz {
 	PTX_NOFTZ_NEVER,	/* forbidden */
 	PTX_NOFTZ_REQUIRED,	/* f16, bf16, f16x2, bf16x2 */
-	PTX_NOFTZ_ALLOWED,	/* add.f32: keeps subnormals */
+	PTX_NOFTZ_ALLOWED,	/* scalar add.f32: keeps subnormals */
 };
 
 /**
@@ -123,7 +123,9 @@ static u32 ptx_check(const struct drm_vatom_ptx *p)
 			return DRM_VATOM_ERR_QUALIFIER;
 	}
 	if (p->flags & DRM_VATOM_PTX_NOFTZ) {
-		if (f->noftz == PTX_NOFTZ_NEVER)
+		/* The vector .f32 syntax has no .noftz; the scalar one may. */
+		if (f->noftz == PTX_NOFTZ_NEVER ||
+		    (f->noftz == PTX_NOFTZ_ALLOWED && p->vec))
 			return DRM_VATOM_ERR_QUALIFIER;
 	} else if (f->noftz == PTX_NOFTZ_REQUIRED) {
 		return DRM_VATOM_ERR_QUALIFIER;
