@@ -7,6 +7,7 @@
  * (float bit patterns included); none comes from the engine.
  */
 #include <pthread.h>
+#include <stdlib.h>
 #include "vt_test.h"
 #include "vatom_engine.h"
 
@@ -204,6 +205,41 @@ static void test_cas(void)
 	run(&p, res, 8, 1);
 	VT_EXPECT_EQ(res[0], 0x5555);
 	VT_EXPECT_EQ(rd32(0x100), 0xffffbeef);
+}
+
+/* 16-bit elements in the last 2 bytes of a 6-byte surface (ASan-checked). */
+static void test_b16_at_end(void)
+{
+	u8 *small = malloc(6);
+	struct vatom_surface_view v = {
+		.vaddr = small, .size = 6, .kind = DRM_VATOM_SURFACE_BUFFER,
+	};
+	struct drm_vatom_ptx p;
+	u8 out[16];
+	u64 rb;
+
+	bind.slot[6] = &v;
+	memcpy(small, "\x11\x22\x33\x44\x00\x3c", 6);	/* f16 1.0 at 4 */
+	p = pk(OP(ADD), TY(F16), 0, GLOBAL, 4, NOFTZ);
+	p.slot = 6;
+	p.b[0] = 0x3c00;
+	VT_EXPECT_EQ(vatom_ptx_validate(&p, &bind, &rb), 0);
+	VT_EXPECT_EQ(vatom_ptx_execute(&p, &bind, out), 1);
+	VT_EXPECT_EQ(out[0] | out[1] << 8, 0x3c00);
+	VT_EXPECT_EQ(small[4] | small[5] << 8, 0x4000);
+	p = pk(OP(CAS), TY(B16), 0, GLOBAL, 4, 0);
+	p.slot = 6;
+	p.b[0] = 0x4000;
+	p.c[0] = 0xabcd;
+	VT_EXPECT_EQ(vatom_ptx_validate(&p, &bind, &rb), 0);
+	VT_EXPECT_EQ(vatom_ptx_execute(&p, &bind, out), 1);
+	VT_EXPECT_EQ(out[0] | out[1] << 8, 0x4000);
+	VT_EXPECT_EQ(small[4] | small[5] << 8, 0xabcd);
+	VT_EXPECT_EQ(small[0] | small[3] << 8, 0x4411);
+	p.addr = 6;
+	VT_EXPECT_EQ(vatom_ptx_validate(&p, &bind, &rb), DRM_VATOM_ERR_BOUNDS);
+	bind.slot[6] = NULL;
+	free(small);
 }
 
 static void test_b128(void)
@@ -795,6 +831,7 @@ int main(void)
 	vt_run(test_bitwise, "and/or/xor .b32 .b64");
 	vt_run(test_exch, "exch .b32 .b64");
 	vt_run(test_cas, "cas .b16 .b32 .b64 success and failure");
+	vt_run(test_b16_at_end, "16-bit elements at the end of a surface");
 	vt_run(test_b128, "b128 cas and exch");
 	vt_run(test_int_add_min_max, "integer add/min/max");
 	vt_run(test_inc_dec, "inc/dec formula corners");

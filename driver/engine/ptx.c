@@ -258,26 +258,27 @@ static u64 ptx_op(const struct drm_vatom_ptx *p, u64 r, u64 s, u64 t)
 }
 
 /*
- * A 16-bit element: CAS loop on the aligned 32-bit word that contains it.
- * When the new value equals the old one nothing is stored: the atomic load
- * is then the linearization point (a failed cas writes nothing).
+ * A 16-bit element: a 16-bit lock cmpxchg (loop), which touches only the
+ * element's own bytes, so an element in the last 2 bytes of a surface never
+ * reaches past it. When the new value equals the old one nothing is stored:
+ * the (single-copy atomic, aligned) read is then the linearization point, and
+ * a failed cas writes nothing.
  */
 static u16 ptx_atomic16(const struct drm_vatom_ptx *p, u8 *mem, u16 s, u16 t)
 {
-	u32 *w = (u32 *)((unsigned long)mem & ~3ul);
-	u32 sh = ((unsigned long)mem & 2) * 8;
-	u32 old = vatom_load32(w), new, seen;
-	u16 o, n;
+	u16 *h = (u16 *)mem;
+	u16 old, new, seen;
 
+	if (p->op == DRM_VATOM_PTX_OP_CAS)
+		return vatom_cmpxchg16(h, s, t);
+	old = *(volatile u16 *)h;	/* a guess; the cmpxchg checks it */
 	for (;;) {
-		o = (u16)(old >> sh);
-		n = (u16)ptx_op(p, o, s, t);
-		if (n == o)
-			return o;
-		new = (old & ~(0xffffu << sh)) | ((u32)n << sh);
-		seen = vatom_cmpxchg32(w, old, new);
+		new = (u16)ptx_op(p, old, s, t);
+		if (new == old)
+			return old;
+		seen = vatom_cmpxchg16(h, old, new);
 		if (seen == old)
-			return o;
+			return old;
 		old = seen;
 	}
 }
