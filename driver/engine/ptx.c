@@ -261,8 +261,8 @@ static u64 ptx_op(const struct drm_vatom_ptx *p, u64 r, u64 s, u64 t)
  * A 16-bit element: a 16-bit lock cmpxchg (loop), which touches only the
  * element's own bytes, so an element in the last 2 bytes of a surface never
  * reaches past it. When the new value equals the old one nothing is stored:
- * the (single-copy atomic, aligned) read is then the linearization point, and
- * a failed cas writes nothing.
+ * the atomic read is then the linearization point, and a failed cas writes
+ * nothing.
  */
 static u16 ptx_atomic16(const struct drm_vatom_ptx *p, u8 *mem, u16 s, u16 t)
 {
@@ -271,7 +271,8 @@ static u16 ptx_atomic16(const struct drm_vatom_ptx *p, u8 *mem, u16 s, u16 t)
 
 	if (p->op == DRM_VATOM_PTX_OP_CAS)
 		return vatom_cmpxchg16(h, s, t);
-	old = *(volatile u16 *)h;	/* a guess; the cmpxchg checks it */
+	/* An atomic read: stores 0 over 0 at most, i.e. changes nothing. */
+	old = vatom_cmpxchg16(h, 0, 0);
 	for (;;) {
 		new = (u16)ptx_op(p, old, s, t);
 		if (new == old)
