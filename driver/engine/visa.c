@@ -116,8 +116,9 @@ static bool visa_type_is64(u8 type)
  * Where the next operand array lies, or NULL when it is absent (or only
  * its size is wanted); advances *pos past it and its padding.
  */
-static const void *visa_array(const u8 *base, u32 *pos, bool present,
-			      u32 bytes, bool set_pointer)
+static __always_inline const void *visa_array(const u8 *base, u32 *pos,
+					      bool present, u32 bytes,
+					      bool set_pointer)
 {
 	const void *at = NULL;
 
@@ -135,8 +136,8 @@ static const void *visa_array(const u8 *base, u32 *pos, bool present,
  * the array pointers are only formed once the size has been checked (or
  * the packet was validated before).
  */
-static void visa_layout(const struct drm_vatom_visa *p, struct visa_pkt *d,
-			bool set_pointers)
+static __always_inline void visa_layout(const struct drm_vatom_visa *p,
+					struct visa_pkt *d, bool set_pointers)
 {
 	const u8 *base = (const u8 *)p;
 	u32 ops = p->operands;
