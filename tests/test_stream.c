@@ -383,6 +383,11 @@ static const struct fcase cases[] = {
 	{ "TYPED 8 M8", E(EXEC_SIZE),
 	  TD(S_2D, OP(ADD), TY(UD), T2, .exec = EX(3, 7)), NOPATCH },
 	{ "ADDC 32 M2", E(EXEC_SIZE), AC(AC_OK, .exec = EX(5, 1)), NOPATCH },
+	/* Bit 3 belongs to neither the size nor the mask control. */
+	{ "DWORD exec bit 3", E(EXEC_SIZE),
+	  DW(OP(ADD), TY(UD), A_S0_D, .exec = EX(4, 0) | 8), NOPATCH },
+	{ "ADDC exec bit 3", E(EXEC_SIZE), AC(AC_OK, .exec = EX(0, 0) | 8),
+	  NOPATCH },
 
 	/* Types. */
 	{ "ADD D", E(TYPE), DW(OP(ADD), TY(D), A_S0_D), NOPATCH },

@@ -243,6 +243,8 @@ static u32 visa_decode(const struct drm_vatom_visa *p, struct visa_pkt *d)
 	/* Exec_size: the size code per instruction, then the mask window. */
 	code = p->exec_size & DRM_VATOM_VISA_EXEC_SIZE_MASK;
 	ctrl = p->exec_size >> DRM_VATOM_VISA_EXEC_MASK_SHIFT;
+	if (p->exec_size & DRM_VATOM_VISA_EXEC_RESERVED)
+		return DRM_VATOM_ERR_EXEC_SIZE;
 	if (addc ? code > DRM_VATOM_VISA_EXEC_32 :
 	    typed ? code != DRM_VATOM_VISA_EXEC_8 :
 	    code > DRM_VATOM_VISA_EXEC_16)

@@ -316,6 +316,7 @@ struct drm_vatom_packet {
 #define DRM_VATOM_VISA_EXEC_8		0x3
 #define DRM_VATOM_VISA_EXEC_16		0x4
 #define DRM_VATOM_VISA_EXEC_32		0x5	/* ADDC only */
+#define DRM_VATOM_VISA_EXEC_RESERVED	0x08	/* bit 3: must be zero */
 #define DRM_VATOM_VISA_EXEC_MASK_SHIFT	4
 #define DRM_VATOM_VISA_EXEC_M1		0x0	/* M1..M8: channel offset 4 * n */
 #define DRM_VATOM_VISA_EXEC_NM		0x8	/* _NM: ignore the execution mask */
