@@ -99,9 +99,11 @@ static int by_minor(const void *a, const void *b)
 }
 
 /*
- * Every vatom render node, sorted by minor. libdrm's device list is the
- * primary source (it never assumes a node number); if it yields nothing,
- * e.g. in a minimal guest without sysfs, /dev/dri is scanned directly.
+ * Every vatom render node, sorted by minor. libdrm's device list comes
+ * first (it never assumes a node number), then /dev/dri is scanned too:
+ * libdrm folds platform devices without distinct bus info (several vatom
+ * devices, num_devices > 1) into one, and a minimal guest may lack sysfs.
+ * node_list_add() drops duplicates by minor.
  */
 static int find_nodes(struct node_list *l)
 {
@@ -123,7 +125,7 @@ static int find_nodes(struct node_list *l)
 			drmFreeDevices(devs, n);
 		free(devs);
 	}
-	if (!l->count) {
+	{
 		DIR *d = opendir("/dev/dri");
 		struct dirent *de;
 		char path[VATOM_NODE_MAX];
