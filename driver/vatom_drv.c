@@ -37,6 +37,7 @@ static const struct drm_ioctl_desc vatom_ioctls[] = {
 			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(VATOM_SURFACE_INFO, vatom_ioctl_surface_info, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(VATOM_SUBMIT, vatom_ioctl_submit, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(VATOM_NOC_COUNTERS, vatom_ioctl_noc_counters, DRM_RENDER_ALLOW),
 };
 
 DEFINE_DRM_GEM_FOPS(vatom_fops);

@@ -106,6 +106,10 @@ int vatom_ioctl_get_param(struct drm_device *dev, void *data,
 int vatom_ioctl_submit(struct drm_device *dev, void *data,
 		       struct drm_file *file);
 
+/* vatom_noc.c */
+int vatom_ioctl_noc_counters(struct drm_device *dev, void *data,
+			     struct drm_file *file);
+
 /* vatom_debugfs.c */
 void vatom_debugfs_init(struct drm_minor *minor);
 

@@ -44,7 +44,8 @@ int vatom_ioctl_get_param(struct drm_device *dev, void *data,
 		args->value = DRM_VATOM_UAPI_VERSION;
 		break;
 	case DRM_VATOM_PARAM_CAPS:
-		args->value = vatom_engine_caps() | DRM_VATOM_CAP_RESULT_SURFACE;
+		args->value = vatom_engine_caps() | DRM_VATOM_CAP_RESULT_SURFACE |
+			      DRM_VATOM_CAP_NOC_COUNTERS;
 		break;
 	case DRM_VATOM_PARAM_MAX_SURFACE_SIZE:
 		args->value = VATOM_MAX_SURFACE_SIZE;

@@ -39,6 +39,7 @@ extern "C" {
 #define DRM_VATOM_SURFACE_MMAP_OFFSET	0x02
 #define DRM_VATOM_SURFACE_INFO		0x03
 #define DRM_VATOM_SUBMIT		0x04
+#define DRM_VATOM_NOC_COUNTERS		0x05
 
 #define DRM_IOCTL_VATOM_GET_PARAM \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VATOM_GET_PARAM, struct drm_vatom_get_param)
@@ -51,9 +52,12 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VATOM_SURFACE_INFO, struct drm_vatom_surface_info)
 #define DRM_IOCTL_VATOM_SUBMIT \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VATOM_SUBMIT, struct drm_vatom_submit)
+#define DRM_IOCTL_VATOM_NOC_COUNTERS \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VATOM_NOC_COUNTERS, \
+		 struct drm_vatom_noc_counters)
 
 /** DRM_VATOM_UAPI_VERSION: bumped with every addition to this header. */
-#define DRM_VATOM_UAPI_VERSION		1
+#define DRM_VATOM_UAPI_VERSION		2
 
 /* ------------------------------------------------------------------------ */
 /* GET_PARAM                                                                 */
@@ -79,6 +83,7 @@ extern "C" {
 #define DRM_VATOM_CAP_SUBMIT_ASYNC	(1ull << 5)
 #define DRM_VATOM_CAP_RESULT_SURFACE	(1ull << 6)
 #define DRM_VATOM_CAP_SYNCOBJ		(1ull << 7)
+#define DRM_VATOM_CAP_NOC_COUNTERS	(1ull << 8) /* DRM_IOCTL_VATOM_NOC_COUNTERS */
 
 /*
  * Indices of DRM_VATOM_PARAM_VISA_OPS: the value is a bitmask with bit n set
@@ -648,6 +653,77 @@ struct drm_vatom_noc {
 #define DRM_VATOM_NOC_SLV_REQ_ACCEPTED			52
 #define DRM_VATOM_NOC_SLV_NONPOSTED_ATOMIC_RECEIVED	54
 #define DRM_VATOM_NOC_SLV_POSTED_ATOMIC_RECEIVED	55
+
+/* Flags of struct drm_vatom_noc_counters. */
+#define DRM_VATOM_NOC_COUNTERS_READ		(1u << 0)
+#define DRM_VATOM_NOC_COUNTERS_CLEAR_OUTSTANDING	(1u << 1)
+#define DRM_VATOM_NOC_COUNTERS_CLEAR_ALL	(1u << 2)
+#define DRM_VATOM_NOC_COUNTERS_FLAGS \
+	(DRM_VATOM_NOC_COUNTERS_READ | \
+	 DRM_VATOM_NOC_COUNTERS_CLEAR_OUTSTANDING | \
+	 DRM_VATOM_NOC_COUNTERS_CLEAR_ALL)
+
+/**
+ * struct drm_vatom_noc_counters - read and clear the NIU counters of a tile
+ *
+ * Acts on the %DRM_VATOM_NOC_NIU_COUNTERS counters of tile (@x, @y)'s NIU on
+ * NoC @noc of the tile grid @handle: the same words the grid's mapping shows
+ * (docs/semantics-noc.md gives where), which a process may also read there.
+ * Every tile of the grid has them; those of DRAM and PCIe tiles stay 0.
+ *
+ * @flags (at least one bit):
+ *
+ * - %DRM_VATOM_NOC_COUNTERS_READ: copy counters 0 .. @count - 1 to
+ *   @counters.
+ * - %DRM_VATOM_NOC_COUNTERS_CLEAR_OUTSTANDING: zero
+ *   REQS_OUTSTANDING_ID(i) for each bit i set in @id_mask, as the write of
+ *   @id_mask to the NIU's per-ID clear register (NIU_BASE + 0x50 on
+ *   Wormhole, + 0x60 on Blackhole) does. @id_mask 0 clears nothing.
+ * - %DRM_VATOM_NOC_COUNTERS_CLEAR_ALL: zero all the counters (no hardware
+ *   register does this; a reset of the NIU does). Not together with
+ *   CLEAR_OUTSTANDING.
+ *
+ * Each counter is read and each one cleared with a single atomic access,
+ * so the call is atomic per counter with respect to concurrent submissions,
+ * not across counters (it is not a snapshot). With READ and a CLEAR, a
+ * cleared counter is read and zeroed by one atomic exchange: every update
+ * of a concurrent submission is either in the value read or counted after
+ * the clear, never lost.
+ *
+ * Returns 0; -ENOENT for an unknown @handle; -EINVAL for unknown or no
+ * @flags, both CLEARs, a non-zero @pad, @id_mask bits above 15 or an
+ * @id_mask without CLEAR_OUTSTANDING, a @count outside 1 ..
+ * %DRM_VATOM_NOC_NIU_COUNTERS with READ or non-zero @count/@counters
+ * without it, a surface that is not a tile grid, a tile outside the grid or
+ * @noc > 1; -EFAULT when @counters cannot be written (checked before
+ * anything is cleared).
+ */
+struct drm_vatom_noc_counters {
+	/** @handle: In. GEM handle of a %DRM_VATOM_SURFACE_TILE_GRID. */
+	__u32 handle;
+	/** @flags: In. DRM_VATOM_NOC_COUNTERS_*. */
+	__u32 flags;
+	/** @x: In. Tile X, < the grid's width. */
+	__u32 x;
+	/** @y: In. Tile Y, < the grid's height. */
+	__u32 y;
+	/** @noc: In. NoC 0 or 1. */
+	__u32 noc;
+	/**
+	 * @id_mask: In. CLEAR_OUTSTANDING: bit i clears
+	 * REQS_OUTSTANDING_ID(i), bits 16..31 MBZ; else MBZ.
+	 */
+	__u32 id_mask;
+	/** @count: In. READ: counters to copy, from index 0; else MBZ. */
+	__u32 count;
+	/** @pad: MBZ. */
+	__u32 pad;
+	/**
+	 * @counters: In. READ: pointer to __u32[@count] receiving counters
+	 * 0 .. @count - 1 (before the clear, for cleared ones); else MBZ.
+	 */
+	__u64 counters;
+};
 
 /* --- Validation errors --------------------------------------------------- */
 

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * NOC_COUNTERS: read and clear the NIU counters of a tile grid's tiles.
+ *
+ * The counters live in the surface memory (driver/engine/tile_grid.h gives
+ * the layout), where the NoC engine updates them with CPU atomics while
+ * submissions run. This ioctl touches them only with single atomic
+ * accesses too: a load to read, an exchange with 0 to clear, so that a
+ * clear never loses an update made by a concurrent submission (the
+ * engine's REQS_OUTSTANDING_ID cmpxchg loop retries on the cleared value).
+ *
+ * Copyright (C) 2026 The vatom developers
+ */
+
+#include <linux/uaccess.h>
+
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+
+#include "vatom_drv.h"
+
+/* Everything that can be checked without looking at the surface. */
+static int vatom_noc_counters_check(const struct drm_vatom_noc_counters *args)
+{
+	const u32 clears = DRM_VATOM_NOC_COUNTERS_CLEAR_OUTSTANDING |
+			   DRM_VATOM_NOC_COUNTERS_CLEAR_ALL;
+	bool read = args->flags & DRM_VATOM_NOC_COUNTERS_READ;
+
+	if (!args->flags || (args->flags & ~DRM_VATOM_NOC_COUNTERS_FLAGS))
+		return -EINVAL;
+	if ((args->flags & clears) == clears)
+		return -EINVAL;
+	if (args->pad || args->noc >= VATOM_NOC_NIUS)
+		return -EINVAL;
+	if (args->flags & DRM_VATOM_NOC_COUNTERS_CLEAR_OUTSTANDING) {
+		if (args->id_mask >> DRM_VATOM_NOC_TXN_IDS)
+			return -EINVAL;
+	} else if (args->id_mask) {
+		return -EINVAL;
+	}
+	if (read) {
+		if (!args->count || args->count > DRM_VATOM_NOC_NIU_COUNTERS)
+			return -EINVAL;
+	} else if (args->count || args->counters) {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int vatom_ioctl_noc_counters(struct drm_device *dev, void *data,
+			     struct drm_file *file)
+{
+	struct drm_vatom_noc_counters *args = data;
+	u32 __user *ucnt = u64_to_user_ptr(args->counters);
+	const struct vatom_surface_view *view;
+	u32 vals[DRM_VATOM_NOC_NIU_COUNTERS];
+	const struct vatom_tile_grid *g;
+	struct vatom_surface *surf;
+	u64 clear = 0;
+	u32 *cnt, i;
+	int ret;
+
+	ret = vatom_noc_counters_check(args);
+	if (ret)
+		return ret;
+
+	surf = vatom_surface_lookup(file, args->handle);
+	if (!surf)
+		return -ENOENT;
+	g = surf->grid;
+	if (surf->view.kind != DRM_VATOM_SURFACE_TILE_GRID || !g ||
+	    args->x >= g->width || args->y >= g->height) {
+		ret = -EINVAL;
+		goto out;
+	}
+
+	/* A bad pointer fails the call before any counter is cleared. */
+	if ((args->flags & DRM_VATOM_NOC_COUNTERS_READ) &&
+	    clear_user(ucnt, args->count * sizeof(u32))) {
+		ret = -EFAULT;
+		goto out;
+	}
+
+	ret = vatom_surface_view(surf, &view);
+	if (ret)
+		goto out;
+	/* The surface was sized from the layout; never trust blindly. */
+	if (WARN_ON_ONCE(g->size > view->size)) {
+		ret = -EINVAL;
+		goto out;
+	}
+
+	if (args->flags & DRM_VATOM_NOC_COUNTERS_CLEAR_ALL)
+		clear = ~0ull;
+	else if (args->flags & DRM_VATOM_NOC_COUNTERS_CLEAR_OUTSTANDING)
+		clear = (u64)args->id_mask <<
+			DRM_VATOM_NOC_MST_REQS_OUTSTANDING_ID(0);
+
+	cnt = vatom_tile_counters(g, view->vaddr, args->x, args->y, args->noc);
+	for (i = 0; i < DRM_VATOM_NOC_NIU_COUNTERS; i++) {
+		if (clear & (1ull << i))
+			vals[i] = vatom_xchg32(&cnt[i], 0);
+		else
+			vals[i] = vatom_load32(&cnt[i]);
+	}
+
+	if ((args->flags & DRM_VATOM_NOC_COUNTERS_READ) &&
+	    copy_to_user(ucnt, vals, args->count * sizeof(u32)))
+		ret = -EFAULT;
+out:
+	drm_gem_object_put(&surf->shmem.base);
+	return ret;
+}
