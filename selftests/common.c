@@ -558,3 +558,118 @@ int vt_kmsg_scan(long long after_seq, char *first_bad, size_t len)
 	ret = vt_kmsg_walk(vt_kmsg_scan_fn, &st);
 	return ret ? ret : st.bad;
 }
+
+/* ------------------------------------------------------------------------ */
+/* TYPED_ATOMIC coordinates, typed surfaces, PTX packets                    */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * vt_add_visa_coords() - append a vISA packet with V, R and LOD values
+ * @s: the stream
+ * @v: what to encode (vt_add_visa() writes V, R and LOD as zeros)
+ * @vc: V per lane, or NULL for zeros
+ * @rc: R per lane, or NULL for zeros
+ * @lod: LOD per lane, or NULL for zeros
+ *
+ * The arrays follow the ADDR array in bit order (V, R, LOD), each 8-byte
+ * aligned, as the UAPI lays them out.
+ *
+ * Return: the packet inside the stream.
+ */
+struct drm_vatom_visa *vt_add_visa_coords(struct vt_stream *s,
+					  const struct vt_visa *v,
+					  const __u32 *vc, const __u32 *rc,
+					  const __u32 *lod)
+{
+	struct drm_vatom_visa *p = vt_add_visa(s, v);
+	__u32 n = vt_lanes(v->exec_size);
+	char *pos = (char *)(p + 1);
+
+	if (v->operands & DRM_VATOM_VISA_OPND_ADDR)
+		pos += vt_align8(4 * n);
+	if (v->operands & DRM_VATOM_VISA_OPND_V) {
+		if (vc)
+			memcpy(pos, vc, 4 * n);
+		pos += vt_align8(4 * n);
+	}
+	if (v->operands & DRM_VATOM_VISA_OPND_R) {
+		if (rc)
+			memcpy(pos, rc, 4 * n);
+		pos += vt_align8(4 * n);
+	}
+	if ((v->operands & DRM_VATOM_VISA_OPND_LOD) && lod)
+		memcpy(pos, lod, 4 * n);
+	return p;
+}
+
+int vt_typed_create(int fd, const struct drm_vatom_typed_desc *desc,
+		    __u32 *handle, __u64 *size)
+{
+	struct drm_vatom_surface_create args;
+	int ret;
+
+	memset(&args, 0, sizeof(args));
+	args.kind = DRM_VATOM_SURFACE_TYPED;
+	args.desc = vt_u64_ptr(desc);
+	args.desc_size = sizeof(*desc);
+	ret = vt_surface_create(fd, &args);
+	*handle = args.handle;
+	if (size)
+		*size = args.size;
+	return ret;
+}
+
+__u32 vt_ptx_access_size(__u8 type, __u8 vec)
+{
+	__u32 esize;
+
+	switch (type) {
+	case DRM_VATOM_PTX_TYPE_B16:
+	case DRM_VATOM_PTX_TYPE_F16:
+	case DRM_VATOM_PTX_TYPE_BF16:
+		esize = 2;
+		break;
+	case DRM_VATOM_PTX_TYPE_B32:
+	case DRM_VATOM_PTX_TYPE_U32:
+	case DRM_VATOM_PTX_TYPE_S32:
+	case DRM_VATOM_PTX_TYPE_F32:
+	case DRM_VATOM_PTX_TYPE_F16X2:
+	case DRM_VATOM_PTX_TYPE_BF16X2:
+		esize = 4;
+		break;
+	case DRM_VATOM_PTX_TYPE_B64:
+	case DRM_VATOM_PTX_TYPE_U64:
+	case DRM_VATOM_PTX_TYPE_S64:
+	case DRM_VATOM_PTX_TYPE_F64:
+		esize = 8;
+		break;
+	case DRM_VATOM_PTX_TYPE_B128:
+		esize = 16;
+		break;
+	default:
+		return 0;
+	}
+	return esize * (vec ? vec : 1);
+}
+
+void vt_ptx_init(struct drm_vatom_ptx *p, __u8 op, __u8 type, __u8 vec,
+		 __u8 space, __u64 addr)
+{
+	memset(p, 0, sizeof(*p));
+	p->hdr.type = DRM_VATOM_PACKET_PTX;
+	p->hdr.size = sizeof(*p);
+	p->op = op;
+	p->type = type;
+	p->vec = vec;
+	p->space = space;
+	p->addr = addr;
+}
+
+struct drm_vatom_ptx *vt_add_ptx(struct vt_stream *s,
+				 const struct drm_vatom_ptx *p)
+{
+	struct drm_vatom_ptx *q = vt_add_raw(s, p, sizeof(*p));
+
+	s->results += vt_align8(vt_ptx_access_size(p->type, p->vec));
+	return q;
+}

@@ -210,4 +210,40 @@ static inline __u64 vt_u64_ptr(const void *p)
 	return (__u64)(uintptr_t)p;
 }
 
+/* ------------------------------------------------------------------------ */
+/* TYPED_ATOMIC coordinates, typed surfaces, PTX packets                    */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * vt_add_visa() with the V, R and LOD arrays filled from @vc, @rc and @lod
+ * (each read for the packet's lanes when its DRM_VATOM_VISA_OPND_* bit is
+ * in @v->operands; NULL gives zeros).
+ */
+struct drm_vatom_visa *vt_add_visa_coords(struct vt_stream *s,
+					  const struct vt_visa *v,
+					  const __u32 *vc, const __u32 *rc,
+					  const __u32 *lod);
+
+/* SURFACE_CREATE of a typed surface; @size gets the returned size. */
+int vt_typed_create(int fd, const struct drm_vatom_typed_desc *desc,
+		    __u32 *handle, __u64 *size);
+
+/*
+ * Bytes a PTX atom accesses (and returns before rounding): element size
+ * (b16/f16/bf16 2; b32/u32/s32/f32/f16x2/bf16x2 4; b64/u64/s64/f64 8;
+ * b128 16) times max(vec, 1), from the UAPI text; 0 for an unknown type.
+ */
+__u32 vt_ptx_access_size(__u8 type, __u8 vec);
+
+/* A PTX packet: header, op, type, vec, space, slot 0, @addr; rest zero. */
+void vt_ptx_init(struct drm_vatom_ptx *p, __u8 op, __u8 type, __u8 vec,
+		 __u8 space, __u64 addr);
+
+/*
+ * Append a PTX packet; adds align8(access size) to the stream's results
+ * (what a valid packet returns).
+ */
+struct drm_vatom_ptx *vt_add_ptx(struct vt_stream *s,
+				 const struct drm_vatom_ptx *p);
+
 #endif /* _VATOM_SELFTEST_COMMON_H_ */
