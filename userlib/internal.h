@@ -43,6 +43,7 @@ struct vatom_surface {
 	uint64_t size;
 	uint64_t mmap_size;
 	void *map;			/* cached mapping, or NULL */
+	struct vatom__grid *grid;	/* tile grid layout (noc.c), or NULL */
 };
 
 /* Book-keeping of one packet of a batch. */
@@ -80,5 +81,9 @@ static inline uint64_t vatom__align8(uint64_t v)
 }
 
 int vatom__ioctl(int fd, unsigned long request, void *arg);
+
+/* noc.c: the layout of a tile grid created from @desc, kernel size @size. */
+struct vatom__grid *vatom__grid_layout(const struct drm_vatom_tile_grid_desc *desc,
+				       uint64_t size);
 
 #endif /* _VATOM_INTERNAL_H_ */

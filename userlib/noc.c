@@ -8,6 +8,7 @@
  * Copyright (C) 2026 The vatom developers
  */
 #include <errno.h>
+#include <stdlib.h>
 
 #include "internal.h"
 
@@ -156,4 +157,180 @@ VATOM_API int vatom_noc_return(struct vatom_noc_req *req, unsigned int profile,
 		return -EINVAL;
 	return noc_side(profile, 0, 0, x, y, addr, &req->ret_addr_lo,
 			&req->ret_addr_mid, &req->ret_addr_hi);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tile grid layout, L1 words and NIU counters                               */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The layout of docs/semantics-noc.md section 1: 512 bytes of NIU counters
+ * per tile (two NoCs x 64 x 4 bytes), then the L1s row-major, packed.
+ */
+struct vatom__grid {
+	uint32_t width;
+	uint32_t height;
+	struct {
+		uint64_t off;		/* of the L1 in the surface */
+		uint32_t size;		/* 0: DRAM, PCIe */
+	} tile[];
+};
+
+#define GRID_COUNTER_BYTES	(2u * DRM_VATOM_NOC_NIU_COUNTERS * 4u)
+#define KIB			1024u
+
+/* The profiles' L1 sizes (spec/noc-atomics.md section 7). */
+static uint32_t default_l1(uint32_t profile, uint32_t type)
+{
+	static const uint32_t l1[2][DRM_VATOM_TILE_TYPES] = {
+		[DRM_VATOM_NOC_PROFILE_WORMHOLE] = { 1464 * KIB, 256 * KIB },
+		[DRM_VATOM_NOC_PROFILE_BLACKHOLE] = { 1536 * KIB, 512 * KIB },
+	};
+
+	return l1[profile][type];
+}
+
+struct vatom__grid *vatom__grid_layout(const struct drm_vatom_tile_grid_desc *desc,
+				       uint64_t size)
+{
+	const uint8_t *types = (const uint8_t *)(uintptr_t)desc->tile_types;
+	uint32_t n = desc->width * desc->height, t;
+	struct vatom__grid *g;
+	uint64_t off;
+
+	/* The kernel accepted @desc; only guard our own indexing. */
+	if (desc->profile > DRM_VATOM_NOC_PROFILE_BLACKHOLE || !n ||
+	    desc->width > 64 || desc->height > 64)
+		return NULL;
+	g = malloc(sizeof(*g) + n * sizeof(g->tile[0]));
+	if (!g)
+		return NULL;
+	g->width = desc->width;
+	g->height = desc->height;
+	off = (uint64_t)n * GRID_COUNTER_BYTES;
+	for (t = 0; t < n; t++) {
+		uint32_t type = types[t], sz = 0;
+
+		if (type == DRM_VATOM_TILE_TENSIX || type == DRM_VATOM_TILE_ETHERNET)
+			sz = desc->l1_size[type] ? desc->l1_size[type] :
+			     default_l1(desc->profile, type);
+		g->tile[t].off = off;
+		g->tile[t].size = sz;
+		off += sz;
+	}
+	/* A layout that disagrees with the kernel's is not used. */
+	if (off != size) {
+		free(g);
+		return NULL;
+	}
+	return g;
+}
+
+/* The L1 word at @addr of tile (@x, @y): @len bytes must lie in the L1. */
+static int grid_l1(struct vatom_surface *s, unsigned int x, unsigned int y,
+		   uint32_t addr, uint32_t len, void **ptr)
+{
+	const struct vatom__grid *g;
+	uint32_t t, l1;
+	void *map;
+	int ret;
+
+	if (!s || !ptr || s->kind != DRM_VATOM_SURFACE_TILE_GRID)
+		return -EINVAL;
+	g = s->grid;
+	if (!g)
+		return -EPROTO;
+	if (x >= g->width || y >= g->height)
+		return -EINVAL;
+	t = y * g->width + x;
+	l1 = g->tile[t].size;
+	if (addr > l1 || l1 - addr < len)
+		return -EINVAL;
+	ret = vatom_surface_map(s, &map);
+	if (ret)
+		return ret;
+	*ptr = (uint8_t *)map + g->tile[t].off + addr;
+	return 0;
+}
+
+VATOM_API int vatom_noc_l1(struct vatom_surface *grid, unsigned int x,
+			   unsigned int y, uint32_t addr, void **ptr)
+{
+	return grid_l1(grid, x, y, addr, 1, ptr);
+}
+
+VATOM_API int vatom_noc_l1_read32(struct vatom_surface *grid, unsigned int x,
+				  unsigned int y, uint32_t addr, uint32_t *value)
+{
+	void *p;
+	int ret;
+
+	if (!value || (addr & 3))
+		return -EINVAL;
+	ret = grid_l1(grid, x, y, addr, 4, &p);
+	if (!ret)
+		*value = __atomic_load_n((uint32_t *)p, __ATOMIC_SEQ_CST);
+	return ret;
+}
+
+VATOM_API int vatom_noc_l1_write32(struct vatom_surface *grid, unsigned int x,
+				   unsigned int y, uint32_t addr, uint32_t value)
+{
+	void *p;
+	int ret;
+
+	if (addr & 3)
+		return -EINVAL;
+	ret = grid_l1(grid, x, y, addr, 4, &p);
+	if (!ret)
+		__atomic_store_n((uint32_t *)p, value, __ATOMIC_SEQ_CST);
+	return ret;
+}
+
+static int noc_counters(struct vatom_surface *s, unsigned int x,
+			unsigned int y, unsigned int noc, uint32_t flags,
+			uint32_t id_mask, uint32_t *counters, unsigned int count)
+{
+	struct drm_vatom_noc_counters req = {
+		.flags = flags,
+		.x = x,
+		.y = y,
+		.noc = noc,
+		.id_mask = id_mask,
+		.count = counters ? count : 0,
+		.counters = (uintptr_t)counters,
+	};
+
+	if (!s)
+		return -EINVAL;
+	req.handle = s->handle;
+	return vatom__ioctl(s->dev->fd, DRM_IOCTL_VATOM_NOC_COUNTERS, &req);
+}
+
+VATOM_API int vatom_noc_counters_read(struct vatom_surface *grid,
+				      unsigned int x, unsigned int y,
+				      unsigned int noc, uint32_t *counters,
+				      unsigned int count)
+{
+	if (!counters)
+		return -EINVAL;
+	return noc_counters(grid, x, y, noc, DRM_VATOM_NOC_COUNTERS_READ, 0,
+			    counters, count);
+}
+
+VATOM_API int vatom_noc_counters_clear(struct vatom_surface *grid,
+				       unsigned int x, unsigned int y,
+				       unsigned int noc, uint32_t id_mask,
+				       unsigned int flags, uint32_t *old)
+{
+	uint32_t f;
+
+	if (flags & ~VATOM_NOC_CLEAR_ALL)
+		return -EINVAL;
+	f = flags & VATOM_NOC_CLEAR_ALL ? DRM_VATOM_NOC_COUNTERS_CLEAR_ALL :
+	    DRM_VATOM_NOC_COUNTERS_CLEAR_OUTSTANDING;
+	if (old)
+		f |= DRM_VATOM_NOC_COUNTERS_READ;
+	return noc_counters(grid, x, y, noc, f, id_mask, old,
+			    DRM_VATOM_NOC_NIU_COUNTERS);
 }

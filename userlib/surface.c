@@ -104,10 +104,16 @@ VATOM_API int vatom_surface_create_tile_grid(struct vatom_device *dev,
 					     const struct drm_vatom_tile_grid_desc *desc,
 					     struct vatom_surface **sp)
 {
+	int ret;
+
 	if (!desc)
 		return -EINVAL;
-	return surface_create(dev, DRM_VATOM_SURFACE_TILE_GRID, 0, desc,
-			      sizeof(*desc), sp);
+	ret = surface_create(dev, DRM_VATOM_SURFACE_TILE_GRID, 0, desc,
+			     sizeof(*desc), sp);
+	/* For the L1 helpers; NULL (they say -EPROTO) if it cannot be had. */
+	if (!ret)
+		(*sp)->grid = vatom__grid_layout(desc, (*sp)->size);
+	return ret;
 }
 
 static int surface_query(struct vatom_device *dev, uint32_t handle,
@@ -259,5 +265,6 @@ VATOM_API void vatom_surface_destroy(struct vatom_surface *s)
 		munmap(s->map, s->mmap_size);
 	gem_close(dev, s->handle);
 	pthread_mutex_unlock(&dev->lock);
+	free(s->grid);
 	free(s);
 }

@@ -892,6 +892,102 @@ VATOM_API int vatom_noc_broadcast(struct vatom_noc_req *req,
 VATOM_API int vatom_noc_return(struct vatom_noc_req *req, unsigned int profile,
 			       unsigned int x, unsigned int y, uint64_t addr);
 
+/**
+ * vatom_noc_l1() - where byte @addr of a tile's L1 lies in the grid's mapping
+ * @grid: a tile grid made by vatom_surface_create_tile_grid()
+ * @x: a Tensix or Ethernet tile's X
+ * @y: its Y
+ * @addr: the L1 address, below the tile's L1 size
+ * @ptr: out, the byte in this process's mapping of @grid (mapped first with
+ *	vatom_surface_map()); the L1 continues to the tile's L1 size
+ *
+ * The library keeps the grid's layout (docs/semantics-noc.md) from the
+ * descriptor. CPU atomics there are atomic with respect to NoC requests.
+ *
+ * Return: 0; -EINVAL for NULL arguments, a surface that is not a tile grid,
+ * a tile outside the grid or without an L1 (DRAM, PCIe) or @addr past its
+ * L1; -EPROTO when the library's layout disagrees with the kernel's size
+ * (or the grid was imported); the errors of vatom_surface_map().
+ */
+VATOM_API int vatom_noc_l1(struct vatom_surface *grid, unsigned int x,
+			   unsigned int y, uint32_t addr, void **ptr);
+
+/**
+ * vatom_noc_l1_read32() - atomically read the 32-bit L1 word at @addr
+ * @grid: a tile grid made by vatom_surface_create_tile_grid()
+ * @x: tile X
+ * @y: tile Y
+ * @addr: 4-byte aligned L1 address
+ * @value: out, the little-endian word
+ *
+ * Return: as vatom_noc_l1(); -EINVAL also for a misaligned @addr or a
+ * NULL @value.
+ */
+VATOM_API int vatom_noc_l1_read32(struct vatom_surface *grid, unsigned int x,
+				  unsigned int y, uint32_t addr, uint32_t *value);
+
+/**
+ * vatom_noc_l1_write32() - atomically store @value at L1 address @addr
+ * @grid: a tile grid made by vatom_surface_create_tile_grid()
+ * @x: tile X
+ * @y: tile Y
+ * @addr: 4-byte aligned L1 address
+ * @value: the word
+ *
+ * Return: as vatom_noc_l1_read32().
+ */
+VATOM_API int vatom_noc_l1_write32(struct vatom_surface *grid, unsigned int x,
+				   unsigned int y, uint32_t addr, uint32_t value);
+
+/**
+ * vatom_noc_counters_read() - read a tile's NIU counters (NOC_COUNTERS)
+ * @grid: a tile grid surface
+ * @x: tile X
+ * @y: tile Y
+ * @noc: NoC 0 or 1
+ * @counters: out, counters 0 .. @count - 1, indexed by DRM_VATOM_NOC_MST_*
+ *	and DRM_VATOM_NOC_SLV_*
+ * @count: 1 .. %DRM_VATOM_NOC_NIU_COUNTERS
+ *
+ * Each counter is read atomically; the set is not a snapshot. The same
+ * words are visible in the grid's mapping (docs/semantics-noc.md).
+ *
+ * Return: 0; -EINVAL for a NULL argument, a @count out of range, a surface
+ * that is not a tile grid, a tile outside the grid or @noc > 1; -ENOENT
+ * when the surface is gone; -EFAULT.
+ */
+VATOM_API int vatom_noc_counters_read(struct vatom_surface *grid,
+				      unsigned int x, unsigned int y,
+				      unsigned int noc, uint32_t *counters,
+				      unsigned int count);
+
+/* Flags of vatom_noc_counters_clear(). */
+#define VATOM_NOC_CLEAR_ALL	(1u << 0)	/* every counter, @id_mask 0 */
+
+/**
+ * vatom_noc_counters_clear() - clear a tile's NIU counters (NOC_COUNTERS)
+ * @grid: a tile grid surface
+ * @x: tile X
+ * @y: tile Y
+ * @noc: NoC 0 or 1
+ * @id_mask: bit i (0..15) zeroes REQS_OUTSTANDING_ID(i), as a write to the
+ *	NIU's per-ID clear register (NIU_BASE + 0x50 / + 0x60) does
+ * @flags: 0, or %VATOM_NOC_CLEAR_ALL to zero all the counters instead
+ * @old: optional, receives all %DRM_VATOM_NOC_NIU_COUNTERS counters; the
+ *	cleared ones as they were when cleared
+ *
+ * Each counter is cleared with one atomic exchange, so no update of a
+ * concurrent submission is lost: it lands in @old or after the clear.
+ *
+ * Return: 0; -EINVAL for unknown @flags, @id_mask bits above 15, an
+ * @id_mask with %VATOM_NOC_CLEAR_ALL, a surface that is not a tile grid, a
+ * tile outside the grid or @noc > 1; -ENOENT; -EFAULT.
+ */
+VATOM_API int vatom_noc_counters_clear(struct vatom_surface *grid,
+				       unsigned int x, unsigned int y,
+				       unsigned int noc, uint32_t id_mask,
+				       unsigned int flags, uint32_t *old);
+
 /* ------------------------------------------------------------------------ */
 /* Results                                                                   */
 /* ------------------------------------------------------------------------ */
