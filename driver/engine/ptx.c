@@ -7,6 +7,7 @@
  */
 #include "vatom_engine.h"
 #include "softfloat.h"
+#include "visa_internal.h"
 
 #define PTX_PACKET_SIZE		72
 #define PTX_TYPES		(DRM_VATOM_PTX_TYPE_F64 + 1)
@@ -173,8 +174,13 @@ u32 vatom_ptx_validate(const struct drm_vatom_ptx *p,
 	if (p->addr > v->size || v->size - p->addr < size)
 		return DRM_VATOM_ERR_BOUNDS;
 	if (result_bytes)
-		*result_bytes = vatom_align8(size);
+		*result_bytes = vatom_ptx_result_bytes(p);
 	return 0;
+}
+
+u32 vatom_ptx_result_bytes(const struct drm_vatom_ptx *p)
+{
+	return ptx_access_size(p) > 8 ? 16 : 8;
 }
 
 /* Element @i of @esize bytes of a little-endian 128-bit operand. */
@@ -391,7 +397,12 @@ u64 vatom_ptx_execute(const struct drm_vatom_ptx *p,
 			out[bit / 64] |= old << (bit % 64);
 		}
 	}
-	/* The region's padding up to 8 bytes is written as zero. */
-	memcpy(results, out, vatom_align8(esize * n));
+	/*
+	 * The region's padding up to 8 bytes is written as zero. Fixed-size
+	 * stores: a variable length would be a call to memcpy() per packet.
+	 */
+	memcpy(results, &out[0], 8);
+	if (esize * n > 8)
+		memcpy(results + 8, &out[1], 8);
 	return n;
 }

@@ -136,16 +136,13 @@ void vatom_stream_execute(const void *stream, u32 size,
 			elements = vatom_visa_execute((const void *)hdr, b, res);
 			break;
 		case DRM_VATOM_PACKET_PTX:
-			/* O(1) per packet; it knows its result size. */
 			fam = VATOM_FAMILY_PTX;
-			if (vatom_ptx_validate((const void *)hdr, b, &bytes))
-				return;
+			bytes = vatom_ptx_result_bytes((const void *)hdr);
 			elements = vatom_ptx_execute((const void *)hdr, b, res);
 			break;
 		case DRM_VATOM_PACKET_NOC:
 			fam = VATOM_FAMILY_NOC;
-			if (vatom_noc_validate((const void *)hdr, b, &bytes))
-				return;
+			bytes = VATOM_NOC_RESULT_BYTES;
 			elements = vatom_noc_execute((const void *)hdr, b, res);
 			break;
 		default:

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * What the stream walker needs from the vISA family beyond
- * vatom_engine.h.
+ * What the stream walker needs from the packet families beyond
+ * vatom_engine.h: the result bytes of a validated packet, without decoding
+ * it again at execute time.
  */
 #ifndef _VATOM_VISA_INTERNAL_H_
 #define _VATOM_VISA_INTERNAL_H_
@@ -14,5 +15,14 @@
  * execution does not decode a packet twice.
  */
 u64 vatom_visa_result_bytes(const struct drm_vatom_visa *p);
+
+/*
+ * Result bytes of a PTX packet that vatom_ptx_validate() accepted: 8, or 16
+ * for an access wider than 8 bytes (b128, .v4.f32, .v8.f16, ...).
+ */
+u32 vatom_ptx_result_bytes(const struct drm_vatom_ptx *p);
+
+/* NoC responses go to the return tile's L1: a NoC packet returns nothing. */
+#define VATOM_NOC_RESULT_BYTES	0
 
 #endif /* _VATOM_VISA_INTERNAL_H_ */
