@@ -92,6 +92,9 @@ static __u64 vt_visa_ops(int fd, __u32 form)
 #include "test_visa.c"
 #include "test_errors.c"
 #include "test_concurrency.c"
+#include "test_typed.c"
+#include "test_addc.c"
+#include "test_ptx.c"
 #include "test_kmsg.c"
 
 int main(int argc, char **argv)

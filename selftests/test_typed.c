@@ -1,0 +1,1291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TYPED_ATOMIC through the UAPI: typed surfaces of every dimensionality with
+ * full mip chains, their sizes and texel byte offsets (worked out by hand
+ * from the layout of docs/semantics-visa.md §9 and written here as
+ * literals), every integer op in the 32-bit and .16 forms, out-of-bounds
+ * lanes per coordinate and per LOD, the V0 rules per dimensionality (seed
+ * 001's surface-type table), exec size and mask control, the ops and types
+ * TYPED_ATOMIC does not take, and every typed descriptor error with its
+ * errno.
+ *
+ * The op tables are test_visa.c's (add32, add16, ...): seed 001 lists the
+ * same Op codes with the same meaning as seed 000, so the hand-computed
+ * rows hold for a texel as for a dword.
+ *
+ * Also holds vt_expect_reject() and vt_expect_ok(), which test_addc.c and
+ * test_ptx.c (included after this file) use too.
+ *
+ * Part of vatom_test.c's translation unit (see there); not built alone.
+ *
+ * Copyright (C) 2026 The vatom developers
+ */
+
+#define VT_OPND_UVRL	(DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_V | \
+			 DRM_VATOM_VISA_OPND_R | DRM_VATOM_VISA_OPND_LOD)
+
+/* Result bytes a rejection test offers: more than any stream here needs. */
+#define VT_REJECT_RES	1024
+
+/*
+ * Submit @s with @nbind bindings and expect failure with errno @err and,
+ * for stream errors, @reason at packet @index; a rejected submission writes
+ * no results (the buffer is poisoned first). The caller checks memory.
+ */
+static void vt_expect_reject(struct __test_metadata *_metadata, int fd,
+			     const struct vt_stream *s,
+			     const struct drm_vatom_binding *bind, __u32 nbind,
+			     int err, __u32 index, __u32 reason)
+{
+	static __u32 res[VT_REJECT_RES / 4];
+	struct drm_vatom_submit args;
+	int ret, e;
+
+	memset(res, VT_POISON, sizeof(res));
+	vt_submit_args(&args, s, bind, nbind, res, sizeof(res));
+	ret = vt_submit(fd, &args);
+	e = errno;
+	EXPECT_EQ(-1, ret);
+	EXPECT_EQ(err, e) TH_LOG("errno %d (%s), reason %u, index %u", e,
+				 strerror(e), args.error_reason, args.error_index);
+	EXPECT_EQ(reason, args.error_reason) TH_LOG("index %u", args.error_index);
+	EXPECT_EQ(index, args.error_index);
+	EXPECT_EQ(-1, vt_find_ne32(res, 0, VT_ARRAY_SIZE(res), VT_POISON32))
+		TH_LOG("a rejected submission wrote the results");
+}
+
+/*
+ * Submit @s and expect success with results_needed equal to what the
+ * stream builder counted; results go to @res (@size bytes).
+ */
+static void vt_expect_ok(struct __test_metadata *_metadata, int fd,
+			 const struct vt_stream *s,
+			 const struct drm_vatom_binding *bind, __u32 nbind,
+			 void *res, __u64 size)
+{
+	struct drm_vatom_submit args;
+
+	vt_submit_args(&args, s, bind, nbind, res, size);
+	ASSERT_EQ(0, vt_submit(fd, &args))
+		TH_LOG("errno %d (%s), reason %u, index %u", errno,
+		       strerror(errno), args.error_reason, args.error_index);
+	EXPECT_EQ(DRM_VATOM_ERR_NONE, args.error_reason);
+	EXPECT_EQ(s->results, args.results_needed);
+}
+
+/* A TYPED_ATOMIC packet description: 8 lanes, M1, all enabled, Dst. */
+static void vt_typed(struct vt_visa *v, __u8 op, __u8 type, __u8 slot,
+		     __u32 operands, const __u32 *u, const void *src0,
+		     const void *src1)
+{
+	memset(v, 0, sizeof(*v));
+	v->opcode = DRM_VATOM_VISA_TYPED_ATOMIC;
+	v->op = op;
+	v->exec_size = DRM_VATOM_VISA_EXEC_8;
+	v->surface = slot;
+	v->type = type;
+	v->emask = 0xff;
+	v->addr = u;
+	v->src0 = src0;
+	v->src1 = src1;
+	v->operands = operands | DRM_VATOM_VISA_OPND_ADDR;
+	if (src0)
+		v->operands |= DRM_VATOM_VISA_OPND_SRC0;
+	if (src1)
+		v->operands |= DRM_VATOM_VISA_OPND_SRC1;
+}
+
+/* Fill @len bytes with dword k = 0x10000000 | (4 * k): a texel's offset. */
+static void vt_fill_offsets(__u32 *map, size_t len)
+{
+	size_t k;
+
+	for (k = 0; k < len / 4; k++)
+		map[k] = 0x10000000u | (__u32)(4 * k);
+}
+
+/* --- one surface of each dimensionality -------------------------------- */
+
+/**
+ * FIXTURE_VARIANT(typed_dim) - a typed surface and hand-computed facts
+ * @desc: the descriptor (a full mip chain)
+ * @size: its size in bytes, by hand from the layout
+ * @level_offset: byte offset of each level, by hand
+ * @want_v: V is required (all but 1D); else it must be V0
+ * @want_r: R is required (2D_ARRAY, 3D); else it must be V0
+ * @u, @v, @r, @lod, @off: eight texels and their byte offsets, by hand
+ * @ou, @ov, @orc, @olod: eight lanes each out of bounds in one coordinate
+ *	or the level, exactly at the limit (or far past it)
+ */
+FIXTURE(typed_dim) {
+	int fd;
+	__u32 h;
+	__u64 size;
+	__u32 *map;
+	struct drm_vatom_binding bind;
+};
+
+FIXTURE_VARIANT(typed_dim) {
+	struct drm_vatom_typed_desc desc;
+	__u64 size;
+	__u32 level_offset[5];
+	bool want_v, want_r;
+	__u32 u[8], v[8], r[8], lod[8], off[8];
+	__u32 ou[8], ov[8], orc[8], olod[8];
+};
+
+/*
+ * 1D, width 16, 5 levels (16, 8, 4, 2, 1 texels): 64 + 32 + 16 + 8 + 4 =
+ * 124 bytes. Texel x of level l is at offset[l] + 4x.
+ */
+FIXTURE_VARIANT_ADD(typed_dim, d1) {
+	.desc = { .dim = DRM_VATOM_TYPED_1D, .format = DRM_VATOM_FORMAT_R32,
+		  .width = 16, .height = 1, .depth = 1, .array_size = 1,
+		  .levels = 5 },
+	.size = 124,
+	.level_offset = { 0, 64, 96, 112, 120 },
+	.u =   { 0, 15, 0,  7,   3,   1,   0, 5 },
+	.lod = { 0,  0, 1,  1,   2,   3,   4, 0 },
+	.off = { 0, 60, 64, 92, 108, 116, 120, 20 },
+	.ou =   { 16, 8, 4, 2, 1, 0, 0, 0xffffffff },
+	.olod = { 0,  1, 2, 3, 4, 5, 0xffffffff, 0 },
+};
+
+/*
+ * 1D_ARRAY, width 8, 3 slices, 4 levels: 4 * w_l * 3 bytes per level = 96,
+ * 48, 24, 12; 180 bytes. Texel (x, slice) is at offset[l] + 4(x + w_l s).
+ */
+FIXTURE_VARIANT_ADD(typed_dim, d1_array) {
+	.desc = { .dim = DRM_VATOM_TYPED_1D_ARRAY, .format = DRM_VATOM_FORMAT_R32,
+		  .width = 8, .height = 1, .depth = 1, .array_size = 3,
+		  .levels = 4 },
+	.size = 180,
+	.level_offset = { 0, 96, 144, 168 },
+	.want_v = true,
+	.u =   { 0,  7,  0,  7,   3,   1,   0,   2 },
+	.v =   { 0,  0,  1,  2,   2,   1,   2,   1 },
+	.lod = { 0,  0,  0,  0,   1,   2,   3,   1 },
+	.off = { 0, 28, 32, 92, 140, 156, 176, 120 },
+	.ou =   { 8, 4, 0, 0, 1, 0, 0,          2 },
+	.ov =   { 0, 0, 3, 3, 0, 0, 0xffffffff, 0 },
+	.olod = { 0, 1, 0, 3, 3, 4, 0,          2 },
+};
+
+/*
+ * 2D, 8 x 4, 4 levels (8x4, 4x2, 2x1, 1x1): 128 + 32 + 8 + 4 = 172 bytes.
+ * Texel (x, y) is at offset[l] + 4(x + w_l y).
+ */
+FIXTURE_VARIANT_ADD(typed_dim, d2) {
+	.desc = { .dim = DRM_VATOM_TYPED_2D, .format = DRM_VATOM_FORMAT_R32,
+		  .width = 8, .height = 4, .depth = 1, .array_size = 1,
+		  .levels = 4 },
+	.size = 172,
+	.level_offset = { 0, 128, 160, 168 },
+	.want_v = true,
+	.u =   { 0,   7,  5,   3,   0,   1,   0,  2 },
+	.v =   { 0,   3,  1,   1,   1,   0,   0,  2 },
+	.lod = { 0,   0,  0,   1,   1,   2,   3,  0 },
+	.off = { 0, 124, 52, 156, 144, 164, 168, 72 },
+	/* (8, 0) would wrap to (0, 1); (0, 4) to level 1's first texel. */
+	.ou =   { 8, 0, 4, 0, 2, 0, 1, 0 },
+	.ov =   { 0, 4, 0, 2, 0, 1, 0, 0 },
+	.olod = { 0, 0, 1, 1, 2, 2, 3, 4 },
+};
+
+/*
+ * 2D_ARRAY, 4 x 4, 2 slices, 3 levels (4x4, 2x2, 1x1, two slices each):
+ * 128 + 32 + 8 = 168 bytes. Texel (x, y, s) is at
+ * offset[l] + 4(x + w_l (y + h_l s)).
+ */
+FIXTURE_VARIANT_ADD(typed_dim, d2_array) {
+	.desc = { .dim = DRM_VATOM_TYPED_2D_ARRAY, .format = DRM_VATOM_FORMAT_R32,
+		  .width = 4, .height = 4, .depth = 1, .array_size = 2,
+		  .levels = 3 },
+	.size = 168,
+	.level_offset = { 0, 128, 160 },
+	.want_v = true,
+	.want_r = true,
+	.u =   { 0,   3,  1,  2,   1,   0,   0,   0 },
+	.v =   { 0,   3,  2,  1,   1,   1,   0,   0 },
+	.r =   { 0,   1,  0,  1,   1,   0,   1,   0 },
+	.lod = { 0,   0,  0,  0,   1,   1,   2,   2 },
+	.off = { 0, 124, 36, 88, 156, 136, 164, 160 },
+	/* (0, 4, 0) would wrap to slice 1; (0, 0, 2) to level 1. */
+	.ou =   { 4, 0, 0, 2, 0, 0, 1, 0 },
+	.ov =   { 0, 4, 0, 0, 2, 0, 0, 0 },
+	.orc =  { 0, 0, 2, 0, 0, 2, 0, 0 },
+	.olod = { 0, 0, 0, 1, 1, 1, 2, 3 },
+};
+
+/*
+ * 3D, 4 x 2 x 8, 4 levels (4x2x8, 2x1x4, 1x1x2, 1x1x1): 256 + 32 + 8 + 4 =
+ * 300 bytes. Texel (x, y, z) is at offset[l] + 4(x + w_l (y + h_l z)).
+ */
+FIXTURE_VARIANT_ADD(typed_dim, d3) {
+	.desc = { .dim = DRM_VATOM_TYPED_3D, .format = DRM_VATOM_FORMAT_R32,
+		  .width = 4, .height = 2, .depth = 8, .array_size = 1,
+		  .levels = 4 },
+	.size = 300,
+	.level_offset = { 0, 256, 288, 296 },
+	.want_v = true,
+	.want_r = true,
+	.u =   { 0,   3,   3,   1,   0,   0,   0,  2 },
+	.v =   { 0,   1,   1,   0,   0,   0,   0,  1 },
+	.r =   { 0,   7,   5,   3,   1,   1,   0,  0 },
+	.lod = { 0,   0,   0,   1,   1,   2,   3,  0 },
+	.off = { 0, 252, 188, 284, 264, 292, 296, 24 },
+	/* (0, 0, 8) would be level 1's first texel. */
+	.ou =   { 4, 0, 0, 2, 0, 0, 0, 0 },
+	.ov =   { 0, 2, 0, 0, 1, 0, 0, 0 },
+	.orc =  { 0, 0, 8, 0, 0, 4, 2, 0 },
+	.olod = { 0, 0, 0, 1, 1, 1, 2, 4 },
+};
+
+FIXTURE_SETUP(typed_dim)
+{
+	self->map = NULL;
+	self->fd = vt_open();
+	if (self->fd == -ENODEV)
+		SKIP(return, "no vatom device");
+	ASSERT_LE(0, self->fd);
+	if (!(vt_caps(self->fd) & DRM_VATOM_CAP_VISA_TYPED_ATOMIC))
+		SKIP(return, "TYPED_ATOMIC not implemented");
+	ASSERT_EQ(0, vt_typed_create(self->fd, &variant->desc, &self->h,
+				     &self->size))
+		TH_LOG("create: %s", strerror(errno));
+	self->map = vt_map(self->fd, self->h, VT_PAGE_SIZE);
+	ASSERT_NE(NULL, self->map);
+	self->bind.slot = 7;
+	self->bind.handle = self->h;
+	self->bind.flags = 0;
+	self->bind.pad = 0;
+}
+
+FIXTURE_TEARDOWN(typed_dim)
+{
+	if (self->map)
+		munmap(self->map, VT_PAGE_SIZE);
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* The operand bits a correct packet for this surface carries. */
+static __u32 vt_dim_operands(const FIXTURE_VARIANT(typed_dim) *variant)
+{
+	return (variant->want_v ? DRM_VATOM_VISA_OPND_V : 0) |
+	       (variant->want_r ? DRM_VATOM_VISA_OPND_R : 0);
+}
+
+/* The size SURFACE_CREATE returns and SURFACE_INFO reports is the layout's. */
+TEST_F(typed_dim, size)
+{
+	struct drm_vatom_surface_info info;
+
+	if (!self->map)
+		return;
+	EXPECT_EQ(variant->size, self->size);
+	memset(&info, 0, sizeof(info));
+	ASSERT_EQ(0, vt_surface_info(self->fd, self->h, &info));
+	EXPECT_EQ(DRM_VATOM_SURFACE_TYPED, info.kind);
+	EXPECT_EQ(variant->size, info.size);
+	EXPECT_EQ(VT_PAGE_SIZE, info.mmap_size);
+	/* A new surface reads as zeros. */
+	EXPECT_EQ(-1, vt_find_ne32(self->map, 0, VT_PAGE_SIZE / 4, 0));
+}
+
+/*
+ * ADD src to eight texels addressed by (U, V, R, LOD): the old value each
+ * lane returns is the texel's offset (the fill pattern) and exactly the
+ * dwords at the hand-computed offsets change.
+ */
+TEST_F(typed_dim, texel_offsets)
+{
+	__u32 src[8], res[8], want[VT_PAGE_SIZE / 4], i;
+	struct vt_stream s;
+	struct vt_visa v;
+
+	if (!self->map)
+		return;
+	vt_fill_offsets(self->map, VT_PAGE_SIZE);
+	vt_fill_offsets(want, VT_PAGE_SIZE);
+	for (i = 0; i < 8; i++) {
+		src[i] = 0x100 * (i + 1);
+		want[variant->off[i] / 4] += src[i];
+	}
+	vt_stream_init(&s);
+	vt_typed(&v, DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_TYPE_UD, 7,
+		 vt_dim_operands(variant) | DRM_VATOM_VISA_OPND_LOD |
+		 DRM_VATOM_VISA_OPND_DST, variant->u, src, NULL);
+	vt_add_visa_coords(&s, &v, variant->v, variant->r, variant->lod);
+	ASSERT_EQ(32, s.results);
+	memset(res, VT_POISON, sizeof(res));
+	vt_expect_ok(_metadata, self->fd, &s, &self->bind, 1, res, sizeof(res));
+	for (i = 0; i < 8; i++) {
+		EXPECT_EQ(0x10000000u | variant->off[i], res[i])
+			TH_LOG("lane %u: (%u, %u, %u) lod %u", i, variant->u[i],
+			       variant->v[i], variant->r[i], variant->lod[i]);
+	}
+	EXPECT_EQ(-1, vt_mismatch32(want, self->map, VT_PAGE_SIZE / 4))
+		TH_LOG("dword %ld: 0x%08x, want 0x%08x",
+		       vt_mismatch32(want, self->map, VT_PAGE_SIZE / 4),
+		       self->map[vt_mismatch32(want, self->map, VT_PAGE_SIZE / 4)],
+		       want[vt_mismatch32(want, self->map, VT_PAGE_SIZE / 4)]);
+}
+
+/* Texel (0, 0, 0) of every level is the level's first byte. */
+TEST_F(typed_dim, level_starts)
+{
+	__u32 zero[8] = { 0 }, lod[8], res[8], i, n = variant->desc.levels;
+	struct vt_stream s;
+	struct vt_visa v;
+
+	if (!self->map)
+		return;
+	vt_fill_offsets(self->map, VT_PAGE_SIZE);
+	for (i = 0; i < 8; i++)
+		lod[i] = i < n ? i : 0;
+	vt_stream_init(&s);
+	vt_typed(&v, DRM_VATOM_VISA_OP_INC, DRM_VATOM_VISA_TYPE_UD, 7,
+		 vt_dim_operands(variant) | DRM_VATOM_VISA_OPND_LOD |
+		 DRM_VATOM_VISA_OPND_DST, zero, NULL, NULL);
+	v.emask = (1u << n) - 1;
+	vt_add_visa_coords(&s, &v, zero, zero, lod);
+	memset(res, VT_POISON, sizeof(res));
+	vt_expect_ok(_metadata, self->fd, &s, &self->bind, 1, res, sizeof(res));
+	for (i = 0; i < 8; i++) {
+		if (i >= n) {
+			EXPECT_EQ(VT_POISON32, res[i]) TH_LOG("disabled lane %u", i);
+			continue;
+		}
+		EXPECT_EQ(0x10000000u | variant->level_offset[i], res[i])
+			TH_LOG("level %u", i);
+		EXPECT_EQ(0x10000001u | variant->level_offset[i],
+			  self->map[variant->level_offset[i] / 4]);
+	}
+}
+
+/* Without the LOD operand every lane addresses level 0. */
+TEST_F(typed_dim, lod_absent)
+{
+	__u32 src[8], res[8], want[VT_PAGE_SIZE / 4], i;
+	struct vt_stream s;
+	struct vt_visa v;
+
+	if (!self->map)
+		return;
+	vt_fill_offsets(self->map, VT_PAGE_SIZE);
+	vt_fill_offsets(want, VT_PAGE_SIZE);
+	vt_stream_init(&s);
+	vt_typed(&v, DRM_VATOM_VISA_OP_XCHG, DRM_VATOM_VISA_TYPE_UD, 7,
+		 vt_dim_operands(variant) | DRM_VATOM_VISA_OPND_DST,
+		 variant->u, src, NULL);
+	v.emask = 0;
+	for (i = 0; i < 8; i++) {
+		src[i] = 0xabc00000 | i;
+		/* The level-0 texels of the table. */
+		if (variant->lod[i] == 0) {
+			v.emask |= 1u << i;
+			want[variant->off[i] / 4] = src[i];
+		}
+	}
+	vt_add_visa_coords(&s, &v, variant->v, variant->r, NULL);
+	memset(res, VT_POISON, sizeof(res));
+	vt_expect_ok(_metadata, self->fd, &s, &self->bind, 1, res, sizeof(res));
+	for (i = 0; i < 8; i++) {
+		EXPECT_EQ(variant->lod[i] ? VT_POISON32 : 0x10000000u | variant->off[i],
+			  res[i]) TH_LOG("lane %u", i);
+	}
+	EXPECT_EQ(-1, vt_mismatch32(want, self->map, VT_PAGE_SIZE / 4));
+}
+
+/*
+ * Out of bounds in one coordinate or in the level: reads return 0, writes
+ * are dropped, for XCHG, ADD and CMPXCHG against 0 (what an OOB read
+ * gives), 32-bit and .16; in-bounds lanes of the next packet still work.
+ * Nothing wraps into a neighbouring row, slice or level.
+ */
+TEST_F(typed_dim, out_of_bounds)
+{
+	static const __u8 ops[] = { DRM_VATOM_VISA_OP_XCHG, DRM_VATOM_VISA_OP_ADD,
+				    DRM_VATOM_VISA_OP_CMPXCHG,
+				    DRM_VATOM_VISA_OP_XCHG | DRM_VATOM_VISA_OP_16,
+				    DRM_VATOM_VISA_OP_DEC };
+	__u32 src[8], zero[8] = { 0 }, res[48], want[VT_PAGE_SIZE / 4], i, k;
+	struct vt_stream s;
+	struct vt_visa v;
+
+	if (!self->map)
+		return;
+	vt_fill_offsets(self->map, VT_PAGE_SIZE);
+	vt_fill_offsets(want, VT_PAGE_SIZE);
+	for (i = 0; i < 8; i++)
+		src[i] = 0xdead0000 | i;
+	vt_stream_init(&s);
+	for (k = 0; k < VT_ARRAY_SIZE(ops); k++) {
+		bool cas = ops[k] == DRM_VATOM_VISA_OP_CMPXCHG;
+		bool dec = ops[k] == DRM_VATOM_VISA_OP_DEC;
+
+		vt_typed(&v, ops[k], DRM_VATOM_VISA_TYPE_UD, 7,
+			 vt_dim_operands(variant) | DRM_VATOM_VISA_OPND_LOD |
+			 DRM_VATOM_VISA_OPND_DST, variant->ou, dec ? NULL : src,
+			 cas ? zero : NULL);
+		vt_add_visa_coords(&s, &v, variant->ov, variant->orc, variant->olod);
+	}
+	/* Then the in-bounds texels: XCHG. */
+	vt_typed(&v, DRM_VATOM_VISA_OP_XCHG, DRM_VATOM_VISA_TYPE_UD, 7,
+		 vt_dim_operands(variant) | DRM_VATOM_VISA_OPND_LOD |
+		 DRM_VATOM_VISA_OPND_DST, variant->u, src, NULL);
+	vt_add_visa_coords(&s, &v, variant->v, variant->r, variant->lod);
+	for (i = 0; i < 8; i++)
+		want[variant->off[i] / 4] = src[i];
+	ASSERT_EQ(sizeof(res), s.results);
+
+	memset(res, VT_POISON, sizeof(res));
+	vt_expect_ok(_metadata, self->fd, &s, &self->bind, 1, res, sizeof(res));
+	for (k = 0; k < VT_ARRAY_SIZE(ops); k++) {
+		for (i = 0; i < 8; i++) {
+			EXPECT_EQ(0, res[8 * k + i])
+				TH_LOG("op 0x%x lane %u: (%u, %u, %u) lod %u", ops[k],
+				       i, variant->ou[i], variant->ov[i],
+				       variant->orc[i], variant->olod[i]);
+		}
+	}
+	for (i = 0; i < 8; i++) {
+		EXPECT_EQ(0x10000000u | variant->off[i], res[40 + i])
+			TH_LOG("in-bounds lane %u", i);
+	}
+	EXPECT_EQ(-1, vt_mismatch32(want, self->map, VT_PAGE_SIZE / 4))
+		TH_LOG("dword %ld changed",
+		       vt_mismatch32(want, self->map, VT_PAGE_SIZE / 4));
+}
+
+/*
+ * V and R must be present exactly as seed 001's table says for the
+ * surface's type (N/A = must be V0): every other combination is
+ * ERR_OPERANDS for that packet, and the whole submission does nothing.
+ */
+TEST_F(typed_dim, v0_rules)
+{
+	__u32 zero[8] = { 0 }, res[16], combo;
+	struct vt_stream s;
+	struct vt_visa v;
+
+	if (!self->map)
+		return;
+	vt_fill_offsets(self->map, VT_PAGE_SIZE);
+	for (combo = 0; combo < 4; combo++) {
+		bool has_v = combo & 1, has_r = combo & 2;
+		__u32 ops = (has_v ? DRM_VATOM_VISA_OPND_V : 0) |
+			    (has_r ? DRM_VATOM_VISA_OPND_R : 0);
+
+		vt_stream_init(&s);
+		/* Packet 0: valid, INC texel 0 on lane 0. */
+		vt_typed(&v, DRM_VATOM_VISA_OP_INC, DRM_VATOM_VISA_TYPE_UD, 7,
+			 vt_dim_operands(variant), zero, NULL, NULL);
+		v.emask = 1;
+		vt_add_visa_coords(&s, &v, zero, zero, NULL);
+		/* Packet 1: the combination under test, lane 0 only. */
+		vt_typed(&v, DRM_VATOM_VISA_OP_INC, DRM_VATOM_VISA_TYPE_UD, 7,
+			 ops | DRM_VATOM_VISA_OPND_DST, zero, NULL, NULL);
+		v.emask = 1;
+		vt_add_visa_coords(&s, &v, zero, zero, NULL);
+		if (has_v == variant->want_v && has_r == variant->want_r) {
+			memset(res, VT_POISON, sizeof(res));
+			vt_expect_ok(_metadata, self->fd, &s, &self->bind, 1, res,
+				     sizeof(res));
+			EXPECT_EQ(0x10000001u, res[0]);
+			EXPECT_EQ(0x10000002u, self->map[0]);
+			self->map[0] = 0x10000000u;
+		} else {
+			vt_expect_reject(_metadata, self->fd, &s, &self->bind, 1,
+					 EINVAL, 1, DRM_VATOM_ERR_OPERANDS);
+			EXPECT_EQ(0x10000000u, self->map[0])
+				TH_LOG("V %d R %d: rejected but ran", has_v, has_r);
+		}
+	}
+}
+
+/* A level past the full mip chain is a malformed descriptor. */
+TEST_F(typed_dim, levels_past_chain)
+{
+	struct drm_vatom_typed_desc d = variant->desc;
+	__u32 h;
+
+	if (!self->map)
+		return;
+	d.levels++;
+	VT_EXPECT_ERRNO(EINVAL, vt_typed_create(self->fd, &d, &h, NULL));
+	d.levels = 1;
+	ASSERT_EQ(0, vt_typed_create(self->fd, &d, &h, NULL));
+	EXPECT_EQ(0, vt_gem_close(self->fd, h));
+}
+
+/* --- every integer op, 32-bit and .16 ---------------------------------- */
+
+/*
+ * Run @n rows of @op on a 2D 8 x 4 surface (one level, texel k at byte
+ * 4k): 8 rows per packet, row k on texel (k % 8, k / 8). .16: the low half
+ * of the texel holds the row's value, the high half 0xa5a5 must stay, the
+ * upper 16 bits of each source are garbage that must play no part.
+ */
+static void vt_typed_table(struct __test_metadata *_metadata, int fd, __u8 op,
+			   __u8 type, bool w16, const struct vt_row *rows, __u32 n)
+{
+	const bool has0 = op != DRM_VATOM_VISA_OP_INC && op != DRM_VATOM_VISA_OP_DEC &&
+			  op != DRM_VATOM_VISA_OP_PREDEC;
+	const bool has1 = op == DRM_VATOM_VISA_OP_CMPXCHG;
+	const struct drm_vatom_typed_desc d = {
+		.dim = DRM_VATOM_TYPED_2D, .format = DRM_VATOM_FORMAT_R32,
+		.width = 8, .height = 4, .depth = 1, .array_size = 1, .levels = 1,
+	};
+	struct drm_vatom_binding bind = { .slot = 2 };
+	__u32 base, i, *map;
+
+	ASSERT_EQ(0, vt_typed_create(fd, &d, &bind.handle, NULL));
+	map = vt_map(fd, bind.handle, VT_PAGE_SIZE);
+	ASSERT_NE(NULL, map);
+	for (base = 0; base < n; base += 8) {
+		__u32 cnt = n - base < 8 ? n - base : 8;
+		__u32 u[8], vv[8], s0[8], s1[8], res[8];
+		struct vt_stream s;
+		struct vt_visa v;
+
+		memset(map, 0, VT_PAGE_SIZE);
+		for (i = 0; i < 8; i++) {
+			const struct vt_row *r = &rows[base + (i < cnt ? i : 0)];
+			__u32 texel = base + i;
+
+			u[i] = i;
+			vv[i] = base / 8;
+			s0[i] = (__u32)r->src0;
+			s1[i] = (__u32)r->src1;
+			if (i >= cnt)
+				continue;
+			if (w16) {
+				map[texel] = 0xa5a50000 | (__u16)r->old;
+				s0[i] = 0xbeef0000 | (__u16)r->src0;
+				s1[i] = 0xdead0000 | (__u16)r->src1;
+			} else {
+				map[texel] = (__u32)r->old;
+			}
+		}
+		vt_stream_init(&s);
+		vt_typed(&v, op | (w16 ? DRM_VATOM_VISA_OP_16 : 0), type, 2,
+			 DRM_VATOM_VISA_OPND_V | DRM_VATOM_VISA_OPND_DST, u,
+			 has0 ? s0 : NULL, has1 ? s1 : NULL);
+		v.emask = (1u << cnt) - 1;
+		vt_add_visa_coords(&s, &v, vv, NULL, NULL);
+		memset(res, VT_POISON, sizeof(res));
+		vt_expect_ok(_metadata, fd, &s, &bind, 1, res, sizeof(res));
+		for (i = 0; i < 8; i++) {
+			const struct vt_row *r;
+			__u32 mem = map[base + i];
+
+			if (i >= cnt) {
+				EXPECT_EQ(VT_POISON32, res[i]) TH_LOG("disabled lane %u", i);
+				EXPECT_EQ(0, mem) TH_LOG("disabled lane %u wrote", i);
+				continue;
+			}
+			r = &rows[base + i];
+			EXPECT_EQ((__u32)r->ret, res[i])
+				TH_LOG("op 0x%x%s row %u: old 0x%llx src0 0x%llx src1 0x%llx",
+				       op, w16 ? ".16" : "", base + i,
+				       (unsigned long long)r->old,
+				       (unsigned long long)r->src0,
+				       (unsigned long long)r->src1);
+			EXPECT_EQ((w16 ? 0xa5a50000 : 0) | (__u32)r->mem, mem)
+				TH_LOG("op 0x%x%s row %u", op, w16 ? ".16" : "",
+				       base + i);
+		}
+	}
+	munmap(map, VT_PAGE_SIZE);
+	vt_gem_close(fd, bind.handle);
+}
+
+FIXTURE(typed_op) {
+	int fd;
+};
+
+FIXTURE_VARIANT(typed_op) {
+	__u8 op;
+	__u8 type;
+	const struct vt_row *t32, *t16;
+	__u32 n32, n16;
+};
+
+#define VT_TYPED_VARIANT(name, o, ty)					\
+	FIXTURE_VARIANT_ADD(typed_op, name) {				\
+		.op = DRM_VATOM_VISA_OP_##o,				\
+		.type = DRM_VATOM_VISA_TYPE_##ty,			\
+		.t32 = name##32, .n32 = VT_ARRAY_SIZE(name##32),	\
+		.t16 = name##16, .n16 = VT_ARRAY_SIZE(name##16),	\
+	}
+
+/* Seed 001: IMIN/IMAX take type D, all other operations UD. */
+VT_TYPED_VARIANT(add, ADD, UD);
+VT_TYPED_VARIANT(sub, SUB, UD);
+VT_TYPED_VARIANT(inc, INC, UD);
+VT_TYPED_VARIANT(dec, DEC, UD);
+VT_TYPED_VARIANT(min, MIN, UD);
+VT_TYPED_VARIANT(max, MAX, UD);
+VT_TYPED_VARIANT(xchg, XCHG, UD);
+VT_TYPED_VARIANT(cmpxchg, CMPXCHG, UD);
+VT_TYPED_VARIANT(and, AND, UD);
+VT_TYPED_VARIANT(or, OR, UD);
+VT_TYPED_VARIANT(xor, XOR, UD);
+VT_TYPED_VARIANT(imin, IMIN, D);
+VT_TYPED_VARIANT(imax, IMAX, D);
+VT_TYPED_VARIANT(predec, PREDEC, UD);
+
+FIXTURE_SETUP(typed_op)
+{
+	self->fd = vt_open();
+	if (self->fd == -ENODEV)
+		SKIP(return, "no vatom device");
+	ASSERT_LE(0, self->fd);
+}
+
+FIXTURE_TEARDOWN(typed_op)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+TEST_F(typed_op, typed32)
+{
+	if (self->fd < 0)
+		return;
+	if (!(vt_visa_ops(self->fd, DRM_VATOM_VISA_FORM_TYPED32) & (1u << variant->op)))
+		SKIP(return, "TYPED_ATOMIC op %u not implemented", variant->op);
+	vt_typed_table(_metadata, self->fd, variant->op, variant->type, false,
+		       variant->t32, variant->n32);
+}
+
+TEST_F(typed_op, typed16)
+{
+	if (self->fd < 0)
+		return;
+	if (!(vt_visa_ops(self->fd, DRM_VATOM_VISA_FORM_TYPED16) & (1u << variant->op)))
+		SKIP(return, "TYPED_ATOMIC.16 op %u not implemented", variant->op);
+	vt_typed_table(_metadata, self->fd, variant->op, variant->type, true,
+		       variant->t16, variant->n16);
+}
+
+/* --- packet rules --------------------------------------------------------- */
+
+/*
+ * A 2D 8 x 4 surface at slot 3, mapped, for the plain tests below; fills
+ * it with the offset pattern.
+ */
+struct vt_typed2d {
+	__u32 h;
+	__u32 *map;
+	struct drm_vatom_binding bind;
+};
+
+static void vt_typed2d(struct __test_metadata *_metadata, int fd,
+		       struct vt_typed2d *t)
+{
+	const struct drm_vatom_typed_desc d = {
+		.dim = DRM_VATOM_TYPED_2D, .format = DRM_VATOM_FORMAT_R32,
+		.width = 8, .height = 4, .depth = 1, .array_size = 1, .levels = 1,
+	};
+
+	ASSERT_EQ(0, vt_typed_create(fd, &d, &t->h, NULL));
+	t->map = vt_map(fd, t->h, VT_PAGE_SIZE);
+	ASSERT_NE(NULL, t->map);
+	vt_fill_offsets(t->map, VT_PAGE_SIZE);
+	memset(&t->bind, 0, sizeof(t->bind));
+	t->bind.slot = 3;
+	t->bind.handle = t->h;
+}
+
+/* The op masks: the 14 integer ops, no float op, in both forms. */
+TEST(typed_get_param)
+{
+	int fd;
+
+	VT_OPEN(fd);
+	if (!(vt_caps(fd) & DRM_VATOM_CAP_VISA_TYPED_ATOMIC))
+		SKIP(close(fd); return, "TYPED_ATOMIC not implemented");
+	EXPECT_EQ(0x3fff, vt_visa_ops(fd, DRM_VATOM_VISA_FORM_TYPED32));
+	EXPECT_EQ(0x3fff, vt_visa_ops(fd, DRM_VATOM_VISA_FORM_TYPED16));
+	close(fd);
+}
+
+/*
+ * TYPED_ATOMIC has exactly 8 lanes ("Performs 8 element ..."): every other
+ * size code is ERR_EXEC_SIZE, as are bit 3 and a mask window past bit 31
+ * (M8 = bits 28..35); M7 (bits 24..31) works.
+ */
+TEST(typed_exec_size)
+{
+	static const __u8 bad[] = {
+		DRM_VATOM_VISA_EXEC_1, DRM_VATOM_VISA_EXEC_2, DRM_VATOM_VISA_EXEC_4,
+		DRM_VATOM_VISA_EXEC_16, DRM_VATOM_VISA_EXEC_32, 6, 7,
+		DRM_VATOM_VISA_EXEC_8 | DRM_VATOM_VISA_EXEC_RESERVED,
+		0x73, 0xf3,
+	};
+	/* Size codes 6 and 7 read 64 and 128 lanes of each array. */
+	__u32 u[128] = { 0 }, src[128] = { 0 }, res[8];
+	struct vt_typed2d t;
+	struct vt_stream s;
+	struct vt_visa v;
+	size_t i;
+	int fd;
+
+	VT_OPEN(fd);
+	vt_typed2d(_metadata, fd, &t);
+	for (i = 0; i < VT_ARRAY_SIZE(bad); i++) {
+		vt_stream_init(&s);
+		vt_typed(&v, DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_TYPE_UD, 3,
+			 DRM_VATOM_VISA_OPND_V | DRM_VATOM_VISA_OPND_DST, u, src,
+			 NULL);
+		v.exec_size = bad[i];
+		vt_add_visa_coords(&s, &v, NULL, NULL, NULL);
+		vt_expect_reject(_metadata, fd, &s, &t.bind, 1, EINVAL, 0,
+				 DRM_VATOM_ERR_EXEC_SIZE);
+	}
+	/* M7: lanes 0..7 are emask bits 24..31. */
+	for (i = 0; i < 8; i++) {
+		u[i] = i;
+		src[i] = 1;
+	}
+	vt_stream_init(&s);
+	vt_typed(&v, DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_TYPE_UD, 3,
+		 DRM_VATOM_VISA_OPND_V | DRM_VATOM_VISA_OPND_DST, u, src, NULL);
+	v.exec_size = vt_exec(DRM_VATOM_VISA_EXEC_8, 6);
+	v.emask = 0x81000000;
+	vt_add_visa_coords(&s, &v, NULL, NULL, NULL);
+	memset(res, VT_POISON, sizeof(res));
+	vt_expect_ok(_metadata, fd, &s, &t.bind, 1, res, sizeof(res));
+	EXPECT_EQ(0x10000000, res[0]);
+	EXPECT_EQ(0x10000001, t.map[0]);
+	EXPECT_EQ(0x1000001c, res[7]);
+	EXPECT_EQ(0x1000001d, t.map[7]);
+	EXPECT_EQ(VT_POISON32, res[1]);
+	EXPECT_EQ(0x10000004, t.map[1]);
+	munmap(t.map, VT_PAGE_SIZE);
+	close(fd);
+}
+
+/*
+ * Mask control and predicate: ChEn[i] = (NM or emask bit (4M + i)) and
+ * (not predicated or pred bit i). emask 0xf0e1d2c3 gives the windows
+ * M1 0xc3, M2 0x2c, M3 0xd2, M4 0x1d, M5 0xe1, M6 0x0e, M7 0xf0 (by hand).
+ */
+TEST(typed_mask_control)
+{
+	static const struct {
+		__u8 ctrl;
+		__u32 flags, pred;
+		__u32 lanes;
+	} cases[] = {
+		{ 0, 0, 0, 0xc3 }, { 1, 0, 0, 0x2c }, { 2, 0, 0, 0xd2 },
+		{ 3, 0, 0, 0x1d }, { 4, 0, 0, 0xe1 }, { 5, 0, 0, 0x0e },
+		{ 6, 0, 0, 0xf0 },
+		{ DRM_VATOM_VISA_EXEC_NM, 0, 0, 0xff },
+		{ DRM_VATOM_VISA_EXEC_NM | 6, 0, 0, 0xff },
+		{ 0, DRM_VATOM_VISA_PREDICATED, 0x55, 0x41 },
+		{ DRM_VATOM_VISA_EXEC_NM, DRM_VATOM_VISA_PREDICATED, 0xffffffa5, 0xa5 },
+		{ 2, DRM_VATOM_VISA_PREDICATED, 0x0f, 0x02 },
+	};
+	__u32 u[8], res[8], i, k;
+	struct vt_typed2d t;
+	struct vt_stream s;
+	struct vt_visa v;
+	int fd;
+
+	VT_OPEN(fd);
+	vt_typed2d(_metadata, fd, &t);
+	for (i = 0; i < 8; i++)
+		u[i] = i;
+	for (k = 0; k < VT_ARRAY_SIZE(cases); k++) {
+		vt_fill_offsets(t.map, VT_PAGE_SIZE);
+		vt_stream_init(&s);
+		vt_typed(&v, DRM_VATOM_VISA_OP_INC, DRM_VATOM_VISA_TYPE_UD, 3,
+			 DRM_VATOM_VISA_OPND_V | DRM_VATOM_VISA_OPND_DST, u, NULL,
+			 NULL);
+		v.exec_size = vt_exec(DRM_VATOM_VISA_EXEC_8, cases[k].ctrl);
+		v.emask = 0xf0e1d2c3;
+		v.flags = cases[k].flags;
+		v.pred = cases[k].pred;
+		vt_add_visa_coords(&s, &v, NULL, NULL, NULL);
+		memset(res, VT_POISON, sizeof(res));
+		vt_expect_ok(_metadata, fd, &s, &t.bind, 1, res, sizeof(res));
+		for (i = 0; i < 8; i++) {
+			bool on = (cases[k].lanes >> i) & 1;
+
+			EXPECT_EQ(on ? 0x10000000 + 4 * i : VT_POISON32, res[i])
+				TH_LOG("case %u lane %u", k, i);
+			EXPECT_EQ(0x10000000 + 4 * i + on, t.map[i])
+				TH_LOG("case %u lane %u", k, i);
+		}
+	}
+	munmap(t.map, VT_PAGE_SIZE);
+	close(fd);
+}
+
+/* Without Dst nothing is returned, and the texels still change. */
+TEST(typed_null_dst)
+{
+	__u32 u[8] = { 0, 1, 2, 3, 4, 5, 6, 7 }, src[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+	__u32 res[2] = { VT_POISON32, VT_POISON32 }, i;
+	struct vt_typed2d t;
+	struct vt_stream s;
+	struct vt_visa v;
+	int fd;
+
+	VT_OPEN(fd);
+	vt_typed2d(_metadata, fd, &t);
+	vt_stream_init(&s);
+	vt_typed(&v, DRM_VATOM_VISA_OP_SUB, DRM_VATOM_VISA_TYPE_UD, 3,
+		 DRM_VATOM_VISA_OPND_V, u, src, NULL);
+	vt_add_visa_coords(&s, &v, NULL, NULL, NULL);
+	ASSERT_EQ(0, s.results);
+	vt_expect_ok(_metadata, fd, &s, &t.bind, 1, res, sizeof(res));
+	EXPECT_EQ(VT_POISON32, res[0]);
+	for (i = 0; i < 8; i++) {
+		EXPECT_EQ(0x10000000 + 4 * i - 1, t.map[i]) TH_LOG("texel %u", i);
+	}
+	munmap(t.map, VT_PAGE_SIZE);
+	close(fd);
+}
+
+/*
+ * Float ops are "DWORD, SVM" only (seed 000); in TYPED_ATOMIC they are a
+ * reserved operation (ERR_OP), with any type and in the .16 form, as are
+ * the unassigned codes and Op bits 7..6. The .16 form with a 64-bit type
+ * is ERR_OP too (bit 5 has no 64-bit meaning).
+ */
+TEST(typed_ops_rejected)
+{
+	static const struct {
+		__u8 op, type;
+	} bad[] = {
+		{ DRM_VATOM_VISA_OP_FMAX, DRM_VATOM_VISA_TYPE_F },
+		{ DRM_VATOM_VISA_OP_FMIN, DRM_VATOM_VISA_TYPE_F },
+		{ DRM_VATOM_VISA_OP_FCMPWR, DRM_VATOM_VISA_TYPE_F },
+		{ DRM_VATOM_VISA_OP_FMAX | DRM_VATOM_VISA_OP_16, DRM_VATOM_VISA_TYPE_F },
+		{ DRM_VATOM_VISA_OP_FMIN | DRM_VATOM_VISA_OP_16, DRM_VATOM_VISA_TYPE_F },
+		{ DRM_VATOM_VISA_OP_FCMPWR | DRM_VATOM_VISA_OP_16, DRM_VATOM_VISA_TYPE_F },
+		{ DRM_VATOM_VISA_OP_FMAX, DRM_VATOM_VISA_TYPE_UD },
+		{ 0x0e, DRM_VATOM_VISA_TYPE_UD }, { 0x0f, DRM_VATOM_VISA_TYPE_UD },
+		{ 0x13, DRM_VATOM_VISA_TYPE_UD }, { 0x1f, DRM_VATOM_VISA_TYPE_UD },
+		{ 0x40, DRM_VATOM_VISA_TYPE_UD }, { 0x80, DRM_VATOM_VISA_TYPE_UD },
+		{ DRM_VATOM_VISA_OP_ADD | DRM_VATOM_VISA_OP_16, DRM_VATOM_VISA_TYPE_UQ },
+	};
+	__u32 u[8] = { 0 }, src[16] = { 0 };
+	struct vt_typed2d t;
+	struct vt_stream s;
+	struct vt_visa v;
+	size_t i;
+	int fd;
+
+	VT_OPEN(fd);
+	vt_typed2d(_metadata, fd, &t);
+	for (i = 0; i < VT_ARRAY_SIZE(bad); i++) {
+		__u8 op = bad[i].op & DRM_VATOM_VISA_OP_MASK;
+
+		vt_stream_init(&s);
+		vt_typed(&v, bad[i].op, bad[i].type, 3,
+			 DRM_VATOM_VISA_OPND_V | DRM_VATOM_VISA_OPND_DST, u, src,
+			 op == DRM_VATOM_VISA_OP_FCMPWR ? src : NULL);
+		vt_add_visa_coords(&s, &v, NULL, NULL, NULL);
+		vt_expect_reject(_metadata, fd, &s, &t.bind, 1, EINVAL, 0,
+				 DRM_VATOM_ERR_OP);
+	}
+	EXPECT_EQ(0x10000000, t.map[0]);
+	munmap(t.map, VT_PAGE_SIZE);
+	close(fd);
+}
+
+/*
+ * Types: Src/Dst "must have type D" for IMIN/IMAX, "UD" for the others
+ * (PREDEC takes both); F, 64-bit and unknown types are ERR_TYPE.
+ */
+TEST(typed_types_rejected)
+{
+	static const struct {
+		__u8 op, type;
+	} bad[] = {
+		{ DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_TYPE_D },
+		{ DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_TYPE_F },
+		{ DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_TYPE_UQ },
+		{ DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_TYPE_Q },
+		{ DRM_VATOM_VISA_OP_ADD, 5 },
+		{ DRM_VATOM_VISA_OP_ADD, 0xff },
+		{ DRM_VATOM_VISA_OP_IMIN, DRM_VATOM_VISA_TYPE_UD },
+		{ DRM_VATOM_VISA_OP_IMAX, DRM_VATOM_VISA_TYPE_UD },
+		{ DRM_VATOM_VISA_OP_IMAX, DRM_VATOM_VISA_TYPE_Q },
+		{ DRM_VATOM_VISA_OP_PREDEC, DRM_VATOM_VISA_TYPE_UQ },
+		{ DRM_VATOM_VISA_OP_PREDEC, DRM_VATOM_VISA_TYPE_F },
+		{ DRM_VATOM_VISA_OP_XCHG | DRM_VATOM_VISA_OP_16, DRM_VATOM_VISA_TYPE_F },
+	};
+	__u64 src[8] = { 0 };
+	__u32 u[8] = { 0 };
+	struct vt_typed2d t;
+	struct vt_stream s;
+	struct vt_visa v;
+	size_t i;
+	int fd;
+
+	VT_OPEN(fd);
+	vt_typed2d(_metadata, fd, &t);
+	for (i = 0; i < VT_ARRAY_SIZE(bad); i++) {
+		bool nosrc = bad[i].op == DRM_VATOM_VISA_OP_PREDEC;
+
+		vt_stream_init(&s);
+		vt_typed(&v, bad[i].op, bad[i].type, 3,
+			 DRM_VATOM_VISA_OPND_V | DRM_VATOM_VISA_OPND_DST, u,
+			 nosrc ? NULL : src, NULL);
+		vt_add_visa_coords(&s, &v, NULL, NULL, NULL);
+		vt_expect_reject(_metadata, fd, &s, &t.bind, 1, EINVAL, 0,
+				 DRM_VATOM_ERR_TYPE);
+	}
+	EXPECT_EQ(0x10000000, t.map[0]);
+	munmap(t.map, VT_PAGE_SIZE);
+	close(fd);
+}
+
+/*
+ * Operands that do not depend on the surface: U is required; Src0 is V0
+ * for INC/DEC/PREDEC and required otherwise; Src1 only with CMPXCHG; the
+ * ADDC immediate bits are not TYPED_ATOMIC operands.
+ */
+TEST(typed_operands_rejected)
+{
+	static const struct {
+		__u8 op;
+		__u32 operands;
+	} bad[] = {
+		{ DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_OPND_V | DRM_VATOM_VISA_OPND_SRC0 },
+		{ DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_V },
+		{ DRM_VATOM_VISA_OP_INC, DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_V |
+					 DRM_VATOM_VISA_OPND_SRC0 },
+		{ DRM_VATOM_VISA_OP_DEC, DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_V |
+					 DRM_VATOM_VISA_OPND_SRC0 },
+		{ DRM_VATOM_VISA_OP_PREDEC, DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_V |
+					    DRM_VATOM_VISA_OPND_SRC0 },
+		{ DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_V |
+					 DRM_VATOM_VISA_OPND_SRC0 | DRM_VATOM_VISA_OPND_SRC1 },
+		{ DRM_VATOM_VISA_OP_CMPXCHG, DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_V |
+					     DRM_VATOM_VISA_OPND_SRC0 },
+		{ DRM_VATOM_VISA_OP_CMPXCHG, DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_V |
+					     DRM_VATOM_VISA_OPND_SRC1 },
+		{ DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_V |
+					 DRM_VATOM_VISA_OPND_SRC0_IMM },
+		{ DRM_VATOM_VISA_OP_CMPXCHG, DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_V |
+					     DRM_VATOM_VISA_OPND_SRC0 |
+					     DRM_VATOM_VISA_OPND_SRC1_IMM },
+	};
+	__u32 u[8] = { 0 }, src[8] = { 0 };
+	struct vt_typed2d t;
+	struct vt_stream s;
+	struct vt_visa v;
+	size_t i;
+	int fd;
+
+	VT_OPEN(fd);
+	vt_typed2d(_metadata, fd, &t);
+	for (i = 0; i < VT_ARRAY_SIZE(bad); i++) {
+		vt_stream_init(&s);
+		vt_typed(&v, bad[i].op, DRM_VATOM_VISA_TYPE_UD, 3, 0, u, NULL, NULL);
+		v.operands = bad[i].operands | DRM_VATOM_VISA_OPND_DST;
+		v.src0 = src;
+		v.src1 = src;
+		vt_add_visa_coords(&s, &v, NULL, NULL, NULL);
+		vt_expect_reject(_metadata, fd, &s, &t.bind, 1, EINVAL, 0,
+				 DRM_VATOM_ERR_OPERANDS);
+	}
+	EXPECT_EQ(0x10000000, t.map[0]);
+	munmap(t.map, VT_PAGE_SIZE);
+	close(fd);
+}
+
+/*
+ * Surfaces: TYPED_ATOMIC on an unbound slot is ERR_SLOT, on a buffer
+ * ERR_SURFACE_KIND; a typed surface bound to a DWORD_ATOMIC packet is
+ * ERR_SURFACE_KIND too. Each at packet 1 after a valid packet 0 that must
+ * not run.
+ */
+TEST(typed_surface_kind)
+{
+	__u32 u[8] = { 0 }, src[8] = { 1, 1, 1, 1, 1, 1, 1, 1 }, addr[1] = { 0 };
+	struct drm_vatom_binding bind[2];
+	struct vt_typed2d t;
+	struct vt_stream s;
+	struct vt_visa v;
+	__u32 bh, *bmap;
+	int fd;
+
+	VT_OPEN(fd);
+	vt_typed2d(_metadata, fd, &t);
+	VT_BUFFER(fd, 4096, bh, bmap);
+	memset(bmap, 0, 4096);
+	bind[0] = t.bind;
+	memset(&bind[1], 0, sizeof(bind[1]));
+	bind[1].slot = 4;
+	bind[1].handle = bh;
+
+	/* Packet 0 (valid): TYPED ADD on slot 3. */
+	vt_stream_init(&s);
+	vt_typed(&v, DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_TYPE_UD, 3,
+		 DRM_VATOM_VISA_OPND_V, u, src, NULL);
+	vt_add_visa_coords(&s, &v, NULL, NULL, NULL);
+	/* 1: TYPED on slot 9, unbound. */
+	v.surface = 9;
+	vt_add_visa_coords(&s, &v, NULL, NULL, NULL);
+	vt_expect_reject(_metadata, fd, &s, bind, 2, EINVAL, 1, DRM_VATOM_ERR_SLOT);
+	/* 1: TYPED on slot 4, a buffer. */
+	vt_stream_init(&s);
+	v.surface = 3;
+	vt_add_visa_coords(&s, &v, NULL, NULL, NULL);
+	v.surface = 4;
+	vt_add_visa_coords(&s, &v, NULL, NULL, NULL);
+	vt_expect_reject(_metadata, fd, &s, bind, 2, EINVAL, 1,
+			 DRM_VATOM_ERR_SURFACE_KIND);
+	/* 1: DWORD_ATOMIC on slot 3, the typed surface. */
+	vt_stream_init(&s);
+	v.surface = 3;
+	vt_add_visa_coords(&s, &v, NULL, NULL, NULL);
+	vt_dword(&v, DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_EXEC_1,
+		 DRM_VATOM_VISA_TYPE_UD, addr, src, NULL, true);
+	v.surface = 3;
+	vt_add_visa(&s, &v);
+	vt_expect_reject(_metadata, fd, &s, bind, 2, EINVAL, 1,
+			 DRM_VATOM_ERR_SURFACE_KIND);
+	/* The same DWORD_ATOMIC on the buffer is fine. */
+	vt_stream_init(&s);
+	v.surface = 4;
+	vt_add_visa(&s, &v);
+	{
+		__u32 res[2] = { VT_POISON32, VT_POISON32 };
+
+		vt_expect_ok(_metadata, fd, &s, bind, 2, res, sizeof(res));
+		EXPECT_EQ(0, res[0]);
+		EXPECT_EQ(1, bmap[0]);
+	}
+	EXPECT_EQ(0x10000000, t.map[0]);
+	munmap(bmap, 4096);
+	munmap(t.map, VT_PAGE_SIZE);
+	close(fd);
+}
+
+/* --- typed surface descriptors --------------------------------------------- */
+
+static int vt_typed_try(int fd, __u32 dim, __u32 format, __u32 w, __u32 h,
+			__u32 d, __u32 a, __u32 levels, __u32 flags, __u64 *size)
+{
+	struct drm_vatom_typed_desc desc = {
+		.dim = dim, .format = format, .width = w, .height = h,
+		.depth = d, .array_size = a, .levels = levels, .flags = flags,
+	};
+	__u32 handle;
+	int ret;
+
+	ret = vt_typed_create(fd, &desc, &handle, size);
+	if (!ret)
+		vt_gem_close(fd, handle);
+	return ret;
+}
+
+/* Every malformed descriptor field is -EINVAL (docs/semantics-visa.md §9). */
+TEST(typed_desc_invalid)
+{
+	static const struct drm_vatom_typed_desc bad[] = {
+		/* dim, format, w, h, d, a, levels, flags */
+		{ 5, 0, 4, 1, 1, 1, 1, 0 },
+		{ 0xffffffff, 0, 4, 1, 1, 1, 1, 0 },
+		{ DRM_VATOM_TYPED_2D, 1, 4, 4, 1, 1, 1, 0 },
+		{ DRM_VATOM_TYPED_2D, 0xffffffff, 4, 4, 1, 1, 1, 0 },
+		{ DRM_VATOM_TYPED_2D, 0, 4, 4, 1, 1, 1, 1 },
+		{ DRM_VATOM_TYPED_2D, 0, 4, 4, 1, 1, 1, 0x80000000 },
+		/* zero extents and levels */
+		{ DRM_VATOM_TYPED_2D, 0, 0, 4, 1, 1, 1, 0 },
+		{ DRM_VATOM_TYPED_2D, 0, 4, 0, 1, 1, 1, 0 },
+		{ DRM_VATOM_TYPED_3D, 0, 4, 4, 0, 1, 1, 0 },
+		{ DRM_VATOM_TYPED_2D_ARRAY, 0, 4, 4, 1, 0, 1, 0 },
+		{ DRM_VATOM_TYPED_2D, 0, 4, 4, 1, 1, 0, 0 },
+		{ DRM_VATOM_TYPED_1D, 0, 4, 0, 1, 1, 1, 0 },
+		/* height 1 for the 1D forms */
+		{ DRM_VATOM_TYPED_1D, 0, 4, 2, 1, 1, 1, 0 },
+		{ DRM_VATOM_TYPED_1D_ARRAY, 0, 4, 2, 1, 2, 1, 0 },
+		/* depth 1 unless 3D */
+		{ DRM_VATOM_TYPED_1D, 0, 4, 1, 2, 1, 1, 0 },
+		{ DRM_VATOM_TYPED_2D, 0, 4, 4, 2, 1, 1, 0 },
+		{ DRM_VATOM_TYPED_2D_ARRAY, 0, 4, 4, 2, 2, 1, 0 },
+		/* array size 1 unless an array form */
+		{ DRM_VATOM_TYPED_1D, 0, 4, 1, 1, 2, 1, 0 },
+		{ DRM_VATOM_TYPED_2D, 0, 4, 4, 1, 2, 1, 0 },
+		{ DRM_VATOM_TYPED_3D, 0, 4, 4, 4, 2, 1, 0 },
+		/* levels past floor(log2(largest extent)) + 1, or past 16 */
+		{ DRM_VATOM_TYPED_1D, 0, 1, 1, 1, 1, 2, 0 },
+		{ DRM_VATOM_TYPED_2D, 0, 7, 3, 1, 1, 4, 0 },
+		{ DRM_VATOM_TYPED_3D, 0, 1, 1, 16, 1, 6, 0 },
+		{ DRM_VATOM_TYPED_1D_ARRAY, 0, 2, 1, 1, 64, 3, 0 },
+		{ DRM_VATOM_TYPED_1D, 0, 1u << 17, 1, 1, 1, 17, 0 },
+		{ DRM_VATOM_TYPED_1D, 0, 1u << 17, 1, 1, 1, 0xffffffff, 0 },
+	};
+	__u32 h;
+	size_t i;
+	int fd;
+
+	VT_OPEN(fd);
+	if (!(vt_caps(fd) & DRM_VATOM_CAP_VISA_TYPED_ATOMIC))
+		SKIP(close(fd); return, "TYPED_ATOMIC not implemented");
+	for (i = 0; i < VT_ARRAY_SIZE(bad); i++) {
+		errno = 0;
+		EXPECT_EQ(-1, vt_typed_create(fd, &bad[i], &h, NULL)) TH_LOG("row %zu", i);
+		EXPECT_EQ(EINVAL, errno) TH_LOG("row %zu: %s", i, strerror(errno));
+	}
+	close(fd);
+}
+
+/*
+ * Sizes at the edges, by hand: a full chain of 16 levels (width 2^16:
+ * 4 * (2^17 - 2) = 524280 bytes); the 7 x 3 chain (7x3, 3x1, 1x1:
+ * 84 + 12 + 4 = 100 bytes); 3D 1 x 1 x 16 with 5 levels (16 + 8 + 4 + 2 +
+ * 1 texels = 124 bytes); exactly the 256 MiB limit (8192 x 8192) works,
+ * one row more or a second level is -E2BIG, and so are extents whose
+ * product overflows 64 bits.
+ */
+TEST(typed_desc_sizes)
+{
+	__u64 size;
+	int fd;
+
+	VT_OPEN(fd);
+	if (!(vt_caps(fd) & DRM_VATOM_CAP_VISA_TYPED_ATOMIC))
+		SKIP(close(fd); return, "TYPED_ATOMIC not implemented");
+	ASSERT_EQ(0, vt_typed_try(fd, DRM_VATOM_TYPED_1D, 0, 1u << 16, 1, 1, 1, 16,
+				  0, &size));
+	EXPECT_EQ(524280, size);
+	ASSERT_EQ(0, vt_typed_try(fd, DRM_VATOM_TYPED_2D, 0, 7, 3, 1, 1, 3, 0, &size));
+	EXPECT_EQ(100, size);
+	ASSERT_EQ(0, vt_typed_try(fd, DRM_VATOM_TYPED_3D, 0, 1, 1, 16, 1, 5, 0, &size));
+	EXPECT_EQ(124, size);
+	ASSERT_EQ(0, vt_typed_try(fd, DRM_VATOM_TYPED_1D, 0, 1, 1, 1, 1, 1, 0, &size));
+	EXPECT_EQ(4, size);
+	ASSERT_EQ(0, vt_typed_try(fd, DRM_VATOM_TYPED_2D_ARRAY, 0, 3, 5, 1, 7, 3, 0,
+				  &size));
+	/* 3x5, 1x2, 1x1 texels, 7 slices each: 7 * 4 * (15 + 2 + 1) = 504. */
+	EXPECT_EQ(504, size);
+	ASSERT_EQ(0, vt_typed_try(fd, DRM_VATOM_TYPED_2D, 0, 8192, 8192, 1, 1, 1, 0,
+				  &size));
+	EXPECT_EQ(256ull << 20, size);
+
+	VT_EXPECT_ERRNO(E2BIG, vt_typed_try(fd, DRM_VATOM_TYPED_2D, 0, 8192, 8193,
+					    1, 1, 1, 0, &size));
+	VT_EXPECT_ERRNO(E2BIG, vt_typed_try(fd, DRM_VATOM_TYPED_2D, 0, 8192, 8192,
+					    1, 1, 2, 0, &size));
+	VT_EXPECT_ERRNO(E2BIG, vt_typed_try(fd, DRM_VATOM_TYPED_2D, 0, 16384, 16384,
+					    1, 1, 1, 0, &size));
+	VT_EXPECT_ERRNO(E2BIG, vt_typed_try(fd, DRM_VATOM_TYPED_3D, 0, 0xffffffff,
+					    0xffffffff, 0xffffffff, 1, 1, 0, &size));
+	VT_EXPECT_ERRNO(E2BIG, vt_typed_try(fd, DRM_VATOM_TYPED_2D_ARRAY, 0,
+					    0xffffffff, 0xffffffff, 1, 0xffffffff,
+					    1, 0, &size));
+	VT_EXPECT_ERRNO(E2BIG, vt_typed_try(fd, DRM_VATOM_TYPED_1D_ARRAY, 0,
+					    1u << 20, 1, 1, 1u << 20, 1, 0, &size));
+	close(fd);
+}
+
+/*
+ * SURFACE_CREATE's own fields for a typed surface: desc and desc_size are
+ * required (a NULL desc or a zero desc_size is -EINVAL, an unreadable desc
+ * -EFAULT), size must be 0 on input, flags 0. A shorter desc_size
+ * zero-extends the descriptor (older userspace); bytes past the known
+ * struct must be zero (-EINVAL otherwise).
+ */
+TEST(typed_desc_create_args)
+{
+	const struct drm_vatom_typed_desc good = {
+		.dim = DRM_VATOM_TYPED_2D, .format = DRM_VATOM_FORMAT_R32,
+		.width = 4, .height = 2, .depth = 1, .array_size = 1, .levels = 2,
+	};
+	struct drm_vatom_surface_create c;
+	__u8 *pages, big[sizeof(good) + 16];
+	int fd;
+
+	VT_OPEN(fd);
+	if (!(vt_caps(fd) & DRM_VATOM_CAP_VISA_TYPED_ATOMIC))
+		SKIP(close(fd); return, "TYPED_ATOMIC not implemented");
+
+#define VT_TYPED_ARGS(d, dsz) do {					\
+		memset(&c, 0, sizeof(c));				\
+		c.kind = DRM_VATOM_SURFACE_TYPED;			\
+		c.desc = vt_u64_ptr(d);					\
+		c.desc_size = (dsz);					\
+	} while (0)
+
+	/* The baseline: 4x2 + 2x1 texels = 40 bytes. */
+	VT_TYPED_ARGS(&good, sizeof(good));
+	ASSERT_EQ(0, vt_surface_create(fd, &c));
+	EXPECT_EQ(40, c.size);
+	EXPECT_EQ(0, vt_gem_close(fd, c.handle));
+
+	VT_TYPED_ARGS(&good, 0);
+	VT_EXPECT_ERRNO(EINVAL, vt_surface_create(fd, &c));
+	VT_TYPED_ARGS(NULL, sizeof(good));
+	VT_EXPECT_ERRNO(EINVAL, vt_surface_create(fd, &c));
+	VT_TYPED_ARGS(&good, sizeof(good));
+	c.size = 40;
+	VT_EXPECT_ERRNO(EINVAL, vt_surface_create(fd, &c));
+	VT_TYPED_ARGS(&good, sizeof(good));
+	c.flags = 1;
+	VT_EXPECT_ERRNO(EINVAL, vt_surface_create(fd, &c));
+
+	/* Unreadable: a low address, and a PROT_NONE page. */
+	VT_TYPED_ARGS((void *)16, sizeof(good));
+	VT_EXPECT_ERRNO(EFAULT, vt_surface_create(fd, &c));
+	pages = mmap(NULL, 2 * VT_PAGE_SIZE, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, pages);
+	ASSERT_EQ(0, mprotect(pages + VT_PAGE_SIZE, VT_PAGE_SIZE, PROT_NONE));
+	VT_TYPED_ARGS(pages + VT_PAGE_SIZE, sizeof(good));
+	VT_EXPECT_ERRNO(EFAULT, vt_surface_create(fd, &c));
+	/* The descriptor's last bytes on the PROT_NONE page. */
+	memcpy(pages + VT_PAGE_SIZE - 16, &good, 16);
+	VT_TYPED_ARGS(pages + VT_PAGE_SIZE - 16, sizeof(good));
+	VT_EXPECT_ERRNO(EFAULT, vt_surface_create(fd, &c));
+
+	/* Zero-extended: without flags (28 bytes) it is the same surface. */
+	VT_TYPED_ARGS(&good, offsetof(struct drm_vatom_typed_desc, flags));
+	ASSERT_EQ(0, vt_surface_create(fd, &c));
+	EXPECT_EQ(40, c.size);
+	EXPECT_EQ(0, vt_gem_close(fd, c.handle));
+	/* Without levels (24 bytes) levels reads as 0: malformed. */
+	VT_TYPED_ARGS(&good, offsetof(struct drm_vatom_typed_desc, levels));
+	VT_EXPECT_ERRNO(EINVAL, vt_surface_create(fd, &c));
+	/* A 1-byte descriptor: width reads as 0. */
+	VT_TYPED_ARGS(&good, 1);
+	VT_EXPECT_ERRNO(EINVAL, vt_surface_create(fd, &c));
+
+	/* Longer with zero bytes: accepted; a non-zero one: -EINVAL. */
+	memset(big, 0, sizeof(big));
+	memcpy(big, &good, sizeof(good));
+	VT_TYPED_ARGS(big, sizeof(big));
+	ASSERT_EQ(0, vt_surface_create(fd, &c));
+	EXPECT_EQ(40, c.size);
+	EXPECT_EQ(0, vt_gem_close(fd, c.handle));
+	big[sizeof(big) - 1] = 1;
+	VT_TYPED_ARGS(big, sizeof(big));
+	VT_EXPECT_ERRNO(EINVAL, vt_surface_create(fd, &c));
+	big[sizeof(big) - 1] = 0;
+	big[sizeof(good)] = 0x80;
+	VT_TYPED_ARGS(big, sizeof(big));
+	VT_EXPECT_ERRNO(EINVAL, vt_surface_create(fd, &c));
+	/* A whole page of descriptor, zeros past the struct. */
+	memset(pages, 0, VT_PAGE_SIZE);
+	memcpy(pages, &good, sizeof(good));
+	VT_TYPED_ARGS(pages, VT_PAGE_SIZE);
+	ASSERT_EQ(0, vt_surface_create(fd, &c));
+	EXPECT_EQ(0, vt_gem_close(fd, c.handle));
+	/* ... running into the PROT_NONE page. */
+	VT_TYPED_ARGS(pages, VT_PAGE_SIZE + 8);
+	VT_EXPECT_ERRNO(EFAULT, vt_surface_create(fd, &c));
+#undef VT_TYPED_ARGS
+	munmap(pages, 2 * VT_PAGE_SIZE);
+	close(fd);
+}
