@@ -45,6 +45,22 @@ static inline u16 vatom_cmpxchg16(u16 *p, u16 old, u16 new)
 	return cmpxchg(p, old, new);
 }
 
+/* 16-bit lock xadd and xchg: x86 has both for 2-byte operands. */
+static inline u16 vatom_fetch_add16(u16 *p, u16 v)
+{
+	return xadd(p, v);
+}
+
+static inline u16 vatom_xchg16(u16 *p, u16 v)
+{
+	return xchg(p, v);
+}
+
+static inline u16 vatom_load16(const u16 *p)
+{
+	return READ_ONCE(*p);
+}
+
 static inline u32 vatom_cmpxchg32(u32 *p, u32 old, u32 new)
 {
 	return cmpxchg(p, old, new);
@@ -124,6 +140,21 @@ static inline u16 vatom_cmpxchg16(u16 *p, u16 old, u16 new)
 {
 	__atomic_compare_exchange_n(p, &old, new, false, VATOM_SEQ, VATOM_SEQ);
 	return old;
+}
+
+static inline u16 vatom_fetch_add16(u16 *p, u16 v)
+{
+	return __atomic_fetch_add(p, v, VATOM_SEQ);
+}
+
+static inline u16 vatom_xchg16(u16 *p, u16 v)
+{
+	return __atomic_exchange_n(p, v, VATOM_SEQ);
+}
+
+static inline u16 vatom_load16(const u16 *p)
+{
+	return __atomic_load_n(p, VATOM_SEQ);
 }
 
 static inline u32 vatom_cmpxchg32(u32 *p, u32 old, u32 new)

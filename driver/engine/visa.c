@@ -514,49 +514,43 @@ static __always_inline u32 visa_rmw32(u32 op, u32 *p, u32 a, u32 b)
 }
 
 /*
- * 16-bit read-modify-write at 2-aligned byte offset @off of a surface of
- * @size bytes: a compare-and-swap loop on the aligned 32-bit word that
- * contains it, which changes only the addressed half (x86 is little-endian:
- * an offset of 2 mod 4 is the high half). When that word reaches past the
- * surface (a size that is not a multiple of 4), a 16-bit compare-and-swap
- * loop instead, so that no byte past @size is ever accessed.
+ * 16-bit read-modify-write of the 2-aligned half-word at @h, as visa_rmw32():
+ * 16-bit atomics that touch only the half-word's own two bytes, so neither
+ * the other half of its dword nor a byte past a surface whose size is not a
+ * multiple of 4 is ever accessed. The value is zero-extended.
  */
-static __always_inline u32 visa_rmw16(u32 op, u8 *base, u64 off, u64 size,
-				      u32 a, u32 b)
+static __always_inline u32 visa_rmw16(u32 op, u16 *h, u32 a, u32 b)
 {
-	u32 *w = (u32 *)(base + (off & ~(u64)3));
-	u32 sh = (off & 2) * 8;
-	u32 cur, prev, old, new;
+	u16 old, new, prev;
 
 	a &= 0xffff;
 	b &= 0xffff;
-	if ((off & ~(u64)3) + 4 > size) {
-		u16 *h = (u16 *)(base + off);
-
-		/* Start from a guess: the first exchange reads the value. */
-		old = 0;
-		for (;;) {
-			new = visa_new16(op, old, a, b) & 0xffff;
-			prev = vatom_cmpxchg16(h, old, new);
-			if (prev == old)
-				break;
-			old = prev;
-		}
-		return op == DRM_VATOM_VISA_OP_PREDEC ? new : old;
+	switch (op) {
+	case DRM_VATOM_VISA_OP_ADD:
+		return vatom_fetch_add16(h, (u16)a);
+	case DRM_VATOM_VISA_OP_SUB:
+		return vatom_fetch_add16(h, (u16)-a);
+	case DRM_VATOM_VISA_OP_INC:
+		return vatom_fetch_add16(h, 1);
+	case DRM_VATOM_VISA_OP_DEC:
+		return vatom_fetch_add16(h, 0xffff);
+	case DRM_VATOM_VISA_OP_XCHG:
+		return vatom_xchg16(h, (u16)a);
+	case DRM_VATOM_VISA_OP_CMPXCHG:
+		return vatom_cmpxchg16(h, (u16)b, (u16)a);
+	case DRM_VATOM_VISA_OP_PREDEC:
+		return (u16)(vatom_fetch_add16(h, 0xffff) - 1);
 	}
-	cur = vatom_load32(w);
+	old = vatom_load16(h);
 	for (;;) {
-		old = (cur >> sh) & 0xffff;
-		new = visa_new16(op, old, a, b) & 0xffff;
+		new = (u16)visa_new16(op, old, a, b);
 		if (new == old)
-			break;
-		prev = vatom_cmpxchg32(w, cur,
-				       (cur & ~(0xffffu << sh)) | (new << sh));
-		if (prev == cur)
-			break;
-		cur = prev;
+			return old;
+		prev = vatom_cmpxchg16(h, old, new);
+		if (prev == old)
+			return old;
+		old = prev;
 	}
-	return op == DRM_VATOM_VISA_OP_PREDEC ? new : old;
 }
 
 static __always_inline u64 visa_rmw64(u32 op, u64 *p, u64 a, u64 b)
@@ -622,7 +616,7 @@ static __always_inline void visa_dword_lane(const struct visa_pkt *d,
 		u32 old = 0;
 
 		if (width == 16 && (u64)off + 2 <= size)
-			old = visa_rmw16(op, base, off, size, a, b);
+			old = visa_rmw16(op, (u16 *)(base + off), a, b);
 		else if (width == 32 && (u64)off + 4 <= size)
 			old = visa_rmw32(op, (u32 *)(base + off), a, b);
 		if (res)
@@ -763,7 +757,7 @@ static u64 visa_typed(const struct visa_pkt *d,
 				      d->lod ? d->lod[i] : 0, &off) &&
 		    off + 4 <= s->size) {
 			if (d->is16)
-				old = visa_rmw16(d->op, s->vaddr, off, s->size,
+				old = visa_rmw16(d->op, (u16 *)(s->vaddr + off),
 						 a, b);
 			else
 				old = visa_rmw32(d->op, (u32 *)(s->vaddr + off),
