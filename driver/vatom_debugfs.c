@@ -4,6 +4,9 @@
  *
  *   /sys/kernel/debug/dri/<minor>/vatom_stats
  *
+ * Live counts (surfaces, jobs_in_flight: jobs not yet freed, fences: job
+ * fences still referenced anywhere) let tests check that nothing leaks.
+ *
  * Copyright (C) 2026 The vatom developers
  */
 
@@ -31,6 +34,9 @@ static int vatom_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "submissions %lld\n", atomic64_read(&st->submissions));
 	seq_printf(m, "errors %lld\n", atomic64_read(&st->errors));
 	seq_printf(m, "surfaces %lld\n", atomic64_read(&st->surfaces));
+	seq_printf(m, "jobs_in_flight %lld\n", atomic64_read(&st->jobs));
+	seq_printf(m, "fences %lld\n", atomic64_read(&st->fences));
+	seq_printf(m, "jobs_cancelled %lld\n", atomic64_read(&st->cancelled));
 	for (f = 0; f < VATOM_FAMILY_COUNT; f++) {
 		seq_printf(m, "packets_%s %lld\n", vatom_family_names[f],
 			   atomic64_read(&st->packets[f]));

@@ -21,6 +21,7 @@
 #include <drm/drm_ioctl.h>
 
 #include "vatom_drv.h"
+#include "vatom_job.h"
 
 #define VATOM_MAX_DEVICES	16
 
@@ -43,7 +44,10 @@ static const struct drm_ioctl_desc vatom_ioctls[] = {
 DEFINE_DRM_GEM_FOPS(vatom_fops);
 
 static const struct drm_driver vatom_driver = {
-	.driver_features	= DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ,
+	.driver_features	= DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ |
+				  DRIVER_SYNCOBJ_TIMELINE,
+	.open			= vatom_file_open,
+	.postclose		= vatom_file_postclose,
 	.ioctls			= vatom_ioctls,
 	.num_ioctls		= ARRAY_SIZE(vatom_ioctls),
 	.fops			= &vatom_fops,
@@ -90,12 +94,20 @@ static struct vatom_device *vatom_device_create(int id)
 	}
 	vdev->platform = pdev;
 
+	vdev->wq = alloc_workqueue("vatom%d", WQ_UNBOUND, 0, id);
+	if (!vdev->wq) {
+		ret = -ENOMEM;
+		goto out_devres;
+	}
+
 	ret = drm_dev_register(&vdev->drm, 0);
 	if (ret)
-		goto out_devres;
+		goto out_wq;
 
 	return vdev;
 
+out_wq:
+	destroy_workqueue(vdev->wq);
 out_devres:
 	devres_release_group(&pdev->dev, NULL);
 out_unregister:
@@ -108,6 +120,8 @@ static void vatom_device_destroy(struct vatom_device *vdev)
 	struct platform_device *pdev = vdev->platform;
 
 	drm_dev_unregister(&vdev->drm);
+	/* No job is left: each holds a fence, and fences pin the module. */
+	destroy_workqueue(vdev->wq);
 	devres_release_group(&pdev->dev, NULL);
 	platform_device_unregister(pdev);
 }

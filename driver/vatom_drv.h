@@ -37,6 +37,9 @@
  * @elements: element operations per engine family
  * @errors: rejected submissions (any errno)
  * @surfaces: live surfaces (created or imported, not yet freed)
+ * @jobs: live jobs (submitted, synchronous or not, and not yet freed)
+ * @fences: live job fences (a fence can outlive its job and file)
+ * @cancelled: jobs completed as cancelled, not executed
  */
 struct vatom_stats_counters {
 	atomic64_t submissions;
@@ -44,6 +47,9 @@ struct vatom_stats_counters {
 	atomic64_t elements[VATOM_FAMILY_COUNT];
 	atomic64_t errors;
 	atomic64_t surfaces;
+	atomic64_t jobs;
+	atomic64_t fences;
+	atomic64_t cancelled;
 };
 
 /**
@@ -51,11 +57,13 @@ struct vatom_stats_counters {
  * @drm: the DRM device, embedded
  * @platform: the platform device it hangs off
  * @stats: debugfs counters
+ * @wq: executes asynchronous jobs (vatom_job.c)
  */
 struct vatom_device {
 	struct drm_device drm;
 	struct platform_device *platform;
 	struct vatom_stats_counters stats;
+	struct workqueue_struct *wq;
 };
 
 static inline struct vatom_device *to_vatom_device(struct drm_device *drm)

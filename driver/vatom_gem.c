@@ -16,6 +16,7 @@
 #include <drm/drm_gem_shmem_helper.h>
 
 #include "vatom_drv.h"
+#include "vatom_job.h"
 
 static void vatom_surface_free(struct drm_gem_object *obj)
 {
@@ -34,6 +35,8 @@ static void vatom_surface_free(struct drm_gem_object *obj)
 
 static const struct drm_gem_object_funcs vatom_gem_funcs = {
 	.free		= vatom_surface_free,
+	.open		= vatom_gem_handle_open,	/* the per-file memory cap */
+	.close		= vatom_gem_handle_close,
 	.print_info	= drm_gem_shmem_object_print_info,
 	.pin		= drm_gem_shmem_object_pin,
 	.unpin		= drm_gem_shmem_object_unpin,

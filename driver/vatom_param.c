@@ -10,6 +10,7 @@
 #include <drm/drm_file.h>
 
 #include "vatom_drv.h"
+#include "vatom_job.h"
 
 int vatom_ioctl_get_param(struct drm_device *dev, void *data,
 			  struct drm_file *file)
@@ -45,7 +46,8 @@ int vatom_ioctl_get_param(struct drm_device *dev, void *data,
 		break;
 	case DRM_VATOM_PARAM_CAPS:
 		args->value = vatom_engine_caps() | DRM_VATOM_CAP_RESULT_SURFACE |
-			      DRM_VATOM_CAP_NOC_COUNTERS;
+			      DRM_VATOM_CAP_NOC_COUNTERS | DRM_VATOM_CAP_SUBMIT_ASYNC |
+			      DRM_VATOM_CAP_SYNCOBJ;
 		break;
 	case DRM_VATOM_PARAM_MAX_SURFACE_SIZE:
 		args->value = VATOM_MAX_SURFACE_SIZE;
@@ -58,6 +60,15 @@ int vatom_ioctl_get_param(struct drm_device *dev, void *data,
 		break;
 	case DRM_VATOM_PARAM_MAX_RESULTS_SIZE:
 		args->value = VATOM_MAX_RESULTS_SIZE;
+		break;
+	case DRM_VATOM_PARAM_MAX_JOBS:
+		args->value = vatom_max_jobs();
+		break;
+	case DRM_VATOM_PARAM_FILE_MEM_CAP:
+		args->value = vatom_file_mem_cap();
+		break;
+	case DRM_VATOM_PARAM_MAX_SYNCS:
+		args->value = VATOM_MAX_SYNCS;
 		break;
 	default:
 		return -EINVAL;

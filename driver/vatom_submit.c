@@ -1,53 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * SUBMIT: copy the command stream in once, resolve the binding table,
- * validate the whole stream, and only then execute it.
+ * SUBMIT: build a job from the user's arguments: check them, look up the
+ * syncobjs, resolve the binding table (taking a reference on every
+ * surface), copy the command stream in once and validate all of it. Only
+ * then is the job pushed (vatom_job.c), after which nothing can fail:
+ * a rejected submission has changed no memory and no syncobj.
+ *
+ * Synchronous and asynchronous submissions share all of this. A
+ * synchronous one then waits for its dependencies, executes in the calling
+ * thread and copies results back; an asynchronous one returns at once and
+ * executes on the device's workqueue.
  *
  * Nothing a user passes is trusted: sizes are bounded before anything is
- * allocated, every handle is looked up (and referenced) before use, and a
- * stream that fails validation has changed no memory.
+ * allocated and every handle is looked up (and referenced) before use.
  *
  * Copyright (C) 2026 The vatom developers
  */
 
+#include <linux/dma-fence-chain.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
+#include <drm/drm_syncobj.h>
 
 #include "vatom_drv.h"
-
-/**
- * struct vatom_job - one submission being prepared and executed
- * @bindings: slot table handed to the engine
- * @bound: surfaces referenced by the binding table, by slot
- * @result_surf: result surface, if results go to one
- * @stream: kernel copy of the command stream
- * @bounce: kernel copy of the user result region
- */
-struct vatom_job {
-	struct vatom_bindings bindings;
-	struct vatom_surface *bound[DRM_VATOM_MAX_SLOTS];
-	struct vatom_surface *result_surf;
-	void *stream;
-	u8 *bounce;
-};
-
-static void vatom_job_free(struct vatom_job *job)
-{
-	unsigned int i;
-
-	for (i = 0; i < DRM_VATOM_MAX_SLOTS; i++)
-		if (job->bound[i])
-			drm_gem_object_put(&job->bound[i]->shmem.base);
-	if (job->result_surf)
-		drm_gem_object_put(&job->result_surf->shmem.base);
-	kvfree(job->stream);
-	kvfree(job->bounce);
-	kfree(job);
-}
+#include "vatom_job.h"
 
 static int vatom_job_bind(struct vatom_job *job, struct drm_file *file,
 			  const struct drm_vatom_submit *args)
@@ -83,12 +63,19 @@ static int vatom_job_bind(struct vatom_job *job, struct drm_file *file,
 static int vatom_job_copy_stream(struct vatom_job *job,
 				 const struct drm_vatom_submit *args)
 {
+	int ret;
+
 	if (!args->stream_size)
 		return 0;
 
+	/* The kernel copy counts against the file's memory cap until done. */
+	ret = vatom_job_charge(job, args->stream_size);
+	if (ret)
+		return ret;
 	job->stream = kvmalloc(args->stream_size, GFP_KERNEL);
 	if (!job->stream)
 		return -ENOMEM;
+	job->stream_size = args->stream_size;
 	if (copy_from_user(job->stream, u64_to_user_ptr(args->stream),
 			   args->stream_size))
 		return -EFAULT;
@@ -101,13 +88,12 @@ static int vatom_job_copy_stream(struct vatom_job *job,
  * keep their values either way.
  */
 static int vatom_job_results(struct vatom_job *job, struct drm_file *file,
-			     struct drm_vatom_submit *args, u8 **results)
+			     struct drm_vatom_submit *args)
 {
 	const struct vatom_surface_view *view;
 	u64 end;
 	int ret;
 
-	*results = NULL;
 	if (args->result_handle) {
 		job->result_surf = vatom_surface_lookup(file, args->result_handle);
 		if (!job->result_surf)
@@ -132,19 +118,83 @@ static int vatom_job_results(struct vatom_job *job, struct drm_file *file,
 		return 0;
 
 	if (job->result_surf) {
-		*results = view->vaddr + args->result_offset;
+		job->results = view->vaddr + args->result_offset;
 		return 0;
 	}
 
+	/* Only synchronous submissions get here (vatom_check_args()). */
 	if (args->results_needed > VATOM_MAX_RESULTS_SIZE)
 		return -E2BIG;
+	ret = vatom_job_charge(job, args->results_needed);
+	if (ret)
+		return ret;
 	job->bounce = kvmalloc(args->results_needed, GFP_KERNEL);
 	if (!job->bounce)
 		return -ENOMEM;
 	if (copy_from_user(job->bounce, u64_to_user_ptr(args->results),
 			   args->results_needed))
 		return -EFAULT;
-	*results = job->bounce;
+	job->results = job->bounce;
+	return 0;
+}
+
+/* The fences of the in-syncobjs, as the DRM core finds them. */
+static int vatom_job_in_syncs(struct vatom_job *job, struct drm_file *file,
+			      const struct drm_vatom_submit *args)
+{
+	struct drm_vatom_sync __user *usync = u64_to_user_ptr(args->in_syncs);
+	struct drm_vatom_sync sync;
+	struct dma_fence *fence;
+	struct vatom_dep *dep;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < args->in_sync_count; i++) {
+		if (copy_from_user(&sync, &usync[i], sizeof(sync)))
+			return -EFAULT;
+		if (sync.flags)
+			return -EINVAL;
+		/*
+		 * -ENOENT for an unknown handle; -EINVAL for a syncobj
+		 * without a fence (nothing submitted yet), or for a point on
+		 * a binary syncobj or past a timeline's last point.
+		 */
+		ret = drm_syncobj_find_fence(file, sync.handle, sync.point, 0, &fence);
+		if (ret)
+			return ret;
+		dep = &job->deps[job->ndeps++];
+		dep->fence = fence;
+		dep->external = true;
+	}
+	return 0;
+}
+
+/* The out-syncobjs, with a chain node for each timeline point. */
+static int vatom_job_out_syncs(struct vatom_job *job, struct drm_file *file,
+			       const struct drm_vatom_submit *args)
+{
+	struct drm_vatom_sync __user *usync = u64_to_user_ptr(args->out_syncs);
+	struct drm_vatom_sync sync;
+	struct vatom_out_sync *out;
+	unsigned int i;
+
+	for (i = 0; i < args->out_sync_count; i++) {
+		if (copy_from_user(&sync, &usync[i], sizeof(sync)))
+			return -EFAULT;
+		if (sync.flags)
+			return -EINVAL;
+		out = &job->outs[job->nouts];
+		out->syncobj = drm_syncobj_find(file, sync.handle);
+		if (!out->syncobj)
+			return -ENOENT;
+		job->nouts++;
+		if (sync.point) {
+			out->chain = dma_fence_chain_alloc();
+			if (!out->chain)
+				return -ENOMEM;
+			out->point = sync.point;
+		}
+	}
 	return 0;
 }
 
@@ -156,6 +206,9 @@ static int vatom_check_args(const struct drm_vatom_submit *args)
 		return -EINVAL;		/* one destination only */
 	if (!args->result_handle && args->result_offset)
 		return -EINVAL;
+	/* An asynchronous job outlives the call: no user memory for results. */
+	if ((args->flags & DRM_VATOM_SUBMIT_ASYNC) && args->results)
+		return -EINVAL;
 	if (!args->binding_count && args->bindings)
 		return -EINVAL;
 	if (!args->in_sync_count && args->in_syncs)
@@ -165,25 +218,41 @@ static int vatom_check_args(const struct drm_vatom_submit *args)
 	if (args->stream_size % 8)
 		return -EINVAL;
 	if (args->stream_size > VATOM_MAX_STREAM_SIZE ||
-	    args->binding_count > DRM_VATOM_MAX_SLOTS)
+	    args->binding_count > DRM_VATOM_MAX_SLOTS ||
+	    args->in_sync_count > VATOM_MAX_SYNCS ||
+	    args->out_sync_count > VATOM_MAX_SYNCS)
 		return -E2BIG;
-
-	/* Asynchronous execution and syncobjs are not implemented yet. */
-	if (args->flags & DRM_VATOM_SUBMIT_ASYNC ||
-	    args->in_sync_count || args->out_sync_count)
-		return -EOPNOTSUPP;
 	return 0;
 }
 
-static void vatom_account(struct vatom_device *vdev, const struct vatom_stats *st)
+/* Everything that can fail, in the order the errors are reported. */
+static int vatom_job_prepare(struct vatom_job *job, struct drm_file *file,
+			     struct drm_vatom_submit *args)
 {
-	int f;
+	struct vatom_stream_error err = {};
+	int ret;
 
-	atomic64_inc(&vdev->stats.submissions);
-	for (f = 0; f < VATOM_FAMILY_COUNT; f++) {
-		atomic64_add(st->packets[f], &vdev->stats.packets[f]);
-		atomic64_add(st->elements[f], &vdev->stats.elements[f]);
+	ret = vatom_job_in_syncs(job, file, args);
+	if (ret)
+		return ret;
+	ret = vatom_job_out_syncs(job, file, args);
+	if (ret)
+		return ret;
+	ret = vatom_job_bind(job, file, args);
+	if (ret)
+		return ret;
+	ret = vatom_job_copy_stream(job, args);
+	if (ret)
+		return ret;
+
+	ret = vatom_stream_validate(job->stream, args->stream_size,
+				    &job->bindings, &args->results_needed, &err);
+	if (ret) {
+		args->error_index = err.index;
+		args->error_reason = err.reason;
+		return ret;
 	}
+	return vatom_job_results(job, file, args);
 }
 
 int vatom_ioctl_submit(struct drm_device *dev, void *data,
@@ -191,10 +260,8 @@ int vatom_ioctl_submit(struct drm_device *dev, void *data,
 {
 	struct vatom_device *vdev = to_vatom_device(dev);
 	struct drm_vatom_submit *args = data;
-	struct vatom_stream_error err = {};
-	struct vatom_stats stats = {};
 	struct vatom_job *job;
-	u8 *results;
+	bool async, abandoned;
 	int ret;
 
 	/* Outputs only: never read back, so a restarted call sees no change. */
@@ -205,41 +272,33 @@ int vatom_ioctl_submit(struct drm_device *dev, void *data,
 	ret = vatom_check_args(args);
 	if (ret)
 		goto out;
+	async = args->flags & DRM_VATOM_SUBMIT_ASYNC;
 
-	job = kzalloc(sizeof(*job), GFP_KERNEL);
-	if (!job) {
-		ret = -ENOMEM;
+	job = vatom_job_alloc(file->driver_priv, async, args->in_sync_count,
+			      args->out_sync_count);
+	if (IS_ERR(job)) {
+		ret = PTR_ERR(job);
 		goto out;
 	}
 
-	ret = vatom_job_bind(job, file, args);
-	if (ret)
-		goto out_free;
-	ret = vatom_job_copy_stream(job, args);
-	if (ret)
-		goto out_free;
-
-	ret = vatom_stream_validate(job->stream, args->stream_size,
-				    &job->bindings, &args->results_needed, &err);
+	ret = vatom_job_prepare(job, file, args);
 	if (ret) {
-		args->error_index = err.index;
-		args->error_reason = err.reason;
-		goto out_free;
+		vatom_job_free(job);
+		goto out;
 	}
 
-	ret = vatom_job_results(job, file, args, &results);
-	if (ret)
-		goto out_free;
+	/* The point of no return. */
+	vatom_job_push(job);
+	if (async)
+		return 0;	/* the job belongs to the workqueue now */
 
-	vatom_stream_execute(job->stream, args->stream_size, &job->bindings,
-			     results, &stats);
-	vatom_account(vdev, &stats);
-
-	if (job->bounce && copy_to_user(u64_to_user_ptr(args->results), job->bounce,
-					args->results_needed))
+	ret = vatom_job_run_sync(job, &abandoned);
+	if (abandoned)
+		goto out;	/* cancelled; the workqueue completes it */
+	if (!ret && job->bounce &&
+	    copy_to_user(u64_to_user_ptr(args->results), job->bounce,
+			 args->results_needed))
 		ret = -EFAULT;
-
-out_free:
 	vatom_job_free(job);
 out:
 	if (ret)

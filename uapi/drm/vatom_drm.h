@@ -73,6 +73,9 @@ extern "C" {
 #define DRM_VATOM_PARAM_VISA_OPS		6	/* index: DRM_VATOM_VISA_FORM_* */
 #define DRM_VATOM_PARAM_PTX_OPS			7	/* index: DRM_VATOM_PTX_TYPE_* */
 #define DRM_VATOM_PARAM_NOC_OPCODES		8	/* index: DRM_VATOM_NOC_PROFILE_* */
+#define DRM_VATOM_PARAM_MAX_JOBS		9	/* jobs a file may have in flight */
+#define DRM_VATOM_PARAM_FILE_MEM_CAP		10	/* bytes a file may have charged */
+#define DRM_VATOM_PARAM_MAX_SYNCS		11	/* in_sync_count, out_sync_count */
 
 /* Capability bits reported by DRM_VATOM_PARAM_CAPS. */
 #define DRM_VATOM_CAP_VISA_DWORD_ATOMIC	(1ull << 0)
@@ -189,7 +192,9 @@ struct drm_vatom_tile_grid_desc {
  * Returns -EINVAL for an unknown @kind, non-zero @flags or a malformed
  * descriptor, -E2BIG when the surface exceeds
  * %DRM_VATOM_PARAM_MAX_SURFACE_SIZE, -EOPNOTSUPP for a kind this device does
- * not implement and -ENOMEM when memory runs out.
+ * not implement, -ENOSPC when the file's memory cap
+ * (%DRM_VATOM_PARAM_FILE_MEM_CAP, see struct drm_vatom_submit) would be
+ * exceeded and -ENOMEM when memory runs out.
  */
 struct drm_vatom_surface_create {
 	/** @kind: In. DRM_VATOM_SURFACE_*. */
@@ -770,13 +775,19 @@ struct drm_vatom_binding {
 
 /**
  * struct drm_vatom_sync - a syncobj to wait on or signal
+ *
+ * In-syncobjs are resolved to fences when the submission is made, as the
+ * DRM core does: a syncobj without a fence (nothing submitted to it yet),
+ * a non-zero @point on a binary syncobj or a point past a timeline's last
+ * one is -EINVAL. Out-syncobjs get the job's fence: replacing the binary
+ * syncobj's fence (@point 0) or adding @point to a timeline.
  */
 struct drm_vatom_sync {
-	/** @handle: Syncobj handle. */
+	/** @handle: In. Syncobj handle; -ENOENT when unknown. */
 	__u32 handle;
-	/** @flags: Must be zero. */
+	/** @flags: In. Must be zero. */
 	__u32 flags;
-	/** @point: Timeline point, or 0 for a binary syncobj. */
+	/** @point: In. Timeline point, or 0 for a binary syncobj. */
 	__u64 point;
 };
 
@@ -789,12 +800,45 @@ struct drm_vatom_sync {
  * Results go either to user memory (@results, synchronous submissions only)
  * or to a surface (@result_handle at @result_offset), never both.
  *
+ * Every submission is a *job* of the file (the context) it is made on. The
+ * whole submission is checked before anything happens; a rejected one has
+ * changed no memory and no syncobj. Jobs of one file execute in submission
+ * order, synchronous and asynchronous alike; each also waits for the fences
+ * of its @in_syncs. When it has executed, its fence signals and is what the
+ * @out_syncs then hold.
+ *
+ * Synchronous (no %DRM_VATOM_SUBMIT_ASYNC): the call waits, interruptibly,
+ * for the in-syncobjs and the file's earlier jobs, executes the stream and
+ * then installs the (signalled) fence in the out-syncobjs. Interrupted
+ * before execution began, it returns -EINTR/-ERESTARTSYS having executed
+ * nothing, and may be restarted with the same arguments.
+ *
+ * Asynchronous (%DRM_VATOM_SUBMIT_ASYNC, %DRM_VATOM_CAP_SUBMIT_ASYNC): the
+ * call returns once the job is queued, with its (unsignalled) fence already
+ * in the out-syncobjs; results must go to a result surface. A job whose
+ * in-syncobj fence fails does not execute and its fence carries that error;
+ * a job still waiting for an in-syncobj when its file is closed (or its
+ * process dies) is cancelled: it does not execute and its fence signals
+ * with -ECANCELED. Errors are read from the fence (e.g. the status of a
+ * sync_file exported from an out-syncobj).
+ *
+ * Limits per file: %DRM_VATOM_PARAM_MAX_JOBS jobs in flight (submitted and
+ * not yet signalled; a synchronous one while its call runs), and
+ * %DRM_VATOM_PARAM_FILE_MEM_CAP bytes charged for the surfaces the file
+ * holds handles to plus the kernel copies of its in-flight streams and
+ * user-memory results.
+ *
  * Returns 0 on success; -EINVAL for a malformed submission (for stream
- * errors @error_index and @error_reason say which packet and why);
- * -EOPNOTSUPP for a valid encoding this device does not implement; -ENOENT
- * for an unknown surface handle; -E2BIG when @stream_size or
- * @binding_count exceed the device limits; -EFAULT for bad pointers;
- * -ENOMEM; -EINTR/-ERESTARTSYS when interrupted before execution began.
+ * errors @error_index and @error_reason say which packet and why), also for
+ * %DRM_VATOM_SUBMIT_ASYNC with @results, non-zero sync @flags or an
+ * in-syncobj without a fence for the @point; -EOPNOTSUPP for a valid
+ * encoding this device does not implement; -ENOENT for an unknown surface
+ * or syncobj handle; -E2BIG when @stream_size, @binding_count,
+ * @in_sync_count or @out_sync_count exceed the device limits; -EBUSY when
+ * the file has %DRM_VATOM_PARAM_MAX_JOBS jobs in flight; -ENOSPC past the
+ * file's memory cap; -ECANCELED (synchronous only) when an in-syncobj fence
+ * failed, nothing executed; -EFAULT for bad pointers; -ENOMEM;
+ * -EINTR/-ERESTARTSYS when interrupted before execution began.
  */
 struct drm_vatom_submit {
 	/** @stream: In. Pointer to the command stream. */
@@ -807,17 +851,17 @@ struct drm_vatom_submit {
 	__u64 results_size;
 	/** @result_offset: In. Byte offset of the results in @result_handle. */
 	__u64 result_offset;
-	/** @in_syncs: In. Pointer to struct drm_vatom_sync[@in_sync_count]. */
+	/** @in_syncs: In. Pointer to struct drm_vatom_sync[@in_sync_count]: wait for these. */
 	__u64 in_syncs;
-	/** @out_syncs: In. Pointer to struct drm_vatom_sync[@out_sync_count]. */
+	/** @out_syncs: In. Pointer to struct drm_vatom_sync[@out_sync_count]: signal these. */
 	__u64 out_syncs;
 	/** @stream_size: In. Bytes of the stream; multiple of 8. */
 	__u32 stream_size;
 	/** @binding_count: In. Entries at @bindings. */
 	__u32 binding_count;
-	/** @in_sync_count: In. Entries at @in_syncs. */
+	/** @in_sync_count: In. Entries at @in_syncs, <= %DRM_VATOM_PARAM_MAX_SYNCS. */
 	__u32 in_sync_count;
-	/** @out_sync_count: In. Entries at @out_syncs. */
+	/** @out_sync_count: In. Entries at @out_syncs, <= %DRM_VATOM_PARAM_MAX_SYNCS. */
 	__u32 out_sync_count;
 	/** @result_handle: In. GEM handle of a result surface, or 0. */
 	__u32 result_handle;

@@ -1,0 +1,517 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Jobs: the execution side of SUBMIT, shared by synchronous and
+ * asynchronous submissions, and the per-file context they run in.
+ *
+ * A job is built and validated by vatom_submit.c, then pushed: from that
+ * point nothing can fail. Pushing gives the job its fence (the next seqno on
+ * its file's fence context) and makes it depend on the file's previous job,
+ * so the jobs of a file execute, and their fences signal, in submission
+ * order. A job also waits for the fences of its in-syncobjs. Dependencies
+ * are dma_fence callbacks counting down @pending; the last one makes the
+ * job ready:
+ *
+ *  - an asynchronous job is queued on the device's workqueue, which
+ *    executes it and signals its fence (installed in the out-syncobjs when
+ *    it was pushed);
+ *  - a synchronous job is executed by the submitting thread, which waits
+ *    (interruptibly) for it to become ready, then signals its fence and
+ *    installs it in the out-syncobjs. An interrupted wait abandons the job:
+ *    it is then completed by the workqueue as cancelled, never executed, so
+ *    a restarted ioctl executes the stream exactly once.
+ *
+ * A job does not execute when an in-syncobj fence failed (its fence gets
+ * that error) or when it was cancelled: closing the file (or the death of
+ * its process) cancels every job still waiting for an in-syncobj fence,
+ * whose fence then signals -ECANCELED once the file's earlier jobs have
+ * completed. Jobs whose in-fences have all signalled execute. The release
+ * of the file waits until every job of the file is freed.
+ *
+ * Limits per file: at most max_jobs jobs in flight (-EBUSY past it), and
+ * file_mem_cap bytes charged for surfaces the file holds handles to and for
+ * the kernel copies of its in-flight streams and results (-ENOSPC).
+ *
+ * Copyright (C) 2026 The vatom developers
+ */
+
+#include <linux/dma-fence-chain.h>
+#include <linux/minmax.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include <drm/drm_gem.h>
+
+#include "vatom_drv.h"
+#include "vatom_job.h"
+
+static unsigned int max_jobs = 64;
+module_param(max_jobs, uint, 0444);
+MODULE_PARM_DESC(max_jobs, "Jobs a file may have in flight (1-65536, default 64)");
+
+static unsigned long file_mem_cap = 1ul << 30;
+module_param(file_mem_cap, ulong, 0444);
+MODULE_PARM_DESC(file_mem_cap,
+		 "Bytes of surfaces and in-flight job data per file (default 1 GiB)");
+
+/* Who executes a synchronous job (job->state). */
+enum {
+	VATOM_JOB_WAITING,	/* dependencies pending, the submitter waits */
+	VATOM_JOB_READY,	/* the submitter executes it */
+	VATOM_JOB_ABANDONED,	/* the submitter gave up: the workqueue cancels it */
+};
+
+/** vatom_max_jobs() - jobs one file may have in flight */
+unsigned int vatom_max_jobs(void)
+{
+	return clamp(max_jobs, 1u, 65536u);
+}
+
+/** vatom_file_mem_cap() - bytes one file may have charged */
+u64 vatom_file_mem_cap(void)
+{
+	return file_mem_cap;
+}
+
+/**
+ * vatom_file_charge() - charge @bytes to a file's memory cap
+ * @vfile: the file
+ * @bytes: bytes to charge
+ *
+ * Return: 0, or -ENOSPC when the cap would be exceeded (nothing charged).
+ */
+int vatom_file_charge(struct vatom_file *vfile, u64 bytes)
+{
+	if ((u64)atomic64_add_return(bytes, &vfile->mem) > vatom_file_mem_cap()) {
+		atomic64_sub(bytes, &vfile->mem);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/**
+ * vatom_file_uncharge() - return bytes charged with vatom_file_charge()
+ * @vfile: the file
+ * @bytes: bytes to return
+ */
+void vatom_file_uncharge(struct vatom_file *vfile, u64 bytes)
+{
+	atomic64_sub(bytes, &vfile->mem);
+}
+
+/**
+ * vatom_gem_handle_open() - &drm_gem_object_funcs.open: a handle to @obj
+ * is being created in @file; charge the object to the file
+ * @obj: the object
+ * @file: the file
+ *
+ * Return: 0, or -ENOSPC past the file's memory cap (no handle is created).
+ */
+int vatom_gem_handle_open(struct drm_gem_object *obj, struct drm_file *file)
+{
+	return vatom_file_charge(file->driver_priv, obj->size);
+}
+
+/**
+ * vatom_gem_handle_close() - &drm_gem_object_funcs.close: a handle of
+ * @file to @obj is gone
+ * @obj: the object
+ * @file: the file
+ */
+void vatom_gem_handle_close(struct drm_gem_object *obj, struct drm_file *file)
+{
+	vatom_file_uncharge(file->driver_priv, obj->size);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Jobs                                                                      */
+/* ------------------------------------------------------------------------ */
+
+static void vatom_job_work(struct work_struct *work);
+
+/**
+ * vatom_job_alloc() - a new job of @vfile, counted against its limits
+ * @vfile: the submitting file
+ * @async: an asynchronous submission
+ * @in_syncs: in-syncobjs the job will wait for
+ * @out_syncs: out-syncobjs it will signal
+ *
+ * Return: the job (free it with vatom_job_free() until it is pushed),
+ * ERR_PTR(-EBUSY) when the file has its maximum of jobs in flight, or
+ * ERR_PTR(-ENOMEM).
+ */
+struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
+				  unsigned int in_syncs, unsigned int out_syncs)
+{
+	struct vatom_job *job;
+
+	if (atomic_inc_return(&vfile->inflight) > vatom_max_jobs()) {
+		atomic_dec(&vfile->inflight);
+		return ERR_PTR(-EBUSY);
+	}
+
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	if (!job) {
+		atomic_dec(&vfile->inflight);
+		return ERR_PTR(-ENOMEM);
+	}
+	job->vfile = vfile;
+	job->inflight = true;
+	job->async = async;
+	INIT_LIST_HEAD(&job->link);
+	INIT_WORK(&job->work, vatom_job_work);
+	init_completion(&job->ready);
+	atomic_set(&job->state, VATOM_JOB_WAITING);
+	atomic_inc(&vfile->live);
+	atomic64_inc(&vfile->vdev->stats.jobs);
+
+	/* One more dependency for the file's previous job. */
+	job->fence_mem = kzalloc(sizeof(*job->fence_mem), GFP_KERNEL);
+	job->deps = kcalloc(in_syncs + 1, sizeof(*job->deps), GFP_KERNEL);
+	if (out_syncs)
+		job->outs = kcalloc(out_syncs, sizeof(*job->outs), GFP_KERNEL);
+	if (!job->fence_mem || !job->deps || (out_syncs && !job->outs)) {
+		vatom_job_free(job);
+		return ERR_PTR(-ENOMEM);
+	}
+	return job;
+}
+
+/**
+ * vatom_job_charge() - charge @bytes of job data to the file's memory cap
+ * @job: the job; the charge is returned when it completes
+ * @bytes: bytes to charge
+ *
+ * Return: 0, or -ENOSPC.
+ */
+int vatom_job_charge(struct vatom_job *job, u64 bytes)
+{
+	int ret = vatom_file_charge(job->vfile, bytes);
+
+	if (!ret)
+		job->charged += bytes;
+	return ret;
+}
+
+/* Return the job's in-flight slot and memory charge (once). */
+static void vatom_job_unaccount(struct vatom_job *job)
+{
+	struct vatom_file *vfile = job->vfile;
+
+	vatom_file_uncharge(vfile, job->charged);
+	job->charged = 0;
+	if (job->inflight)
+		atomic_dec(&vfile->inflight);
+	job->inflight = false;
+}
+
+/**
+ * vatom_job_free() - release a job and everything it references
+ * @job: a job that was never pushed, or one whose fence has signalled
+ */
+void vatom_job_free(struct vatom_job *job)
+{
+	struct vatom_file *vfile = job->vfile;
+	struct vatom_device *vdev = vfile->vdev;
+	unsigned int i;
+
+	if (job->fence) {
+		mutex_lock(&vfile->lock);
+		list_del(&job->link);
+		mutex_unlock(&vfile->lock);
+		dma_fence_put(&job->fence->base);
+	}
+	kfree(job->fence_mem);
+	vatom_job_unaccount(job);
+
+	if (job->deps)
+		for (i = 0; i < job->ndeps; i++)
+			dma_fence_put(job->deps[i].fence);
+	kfree(job->deps);
+	if (job->outs) {
+		for (i = 0; i < job->nouts; i++) {
+			dma_fence_chain_free(job->outs[i].chain);
+			drm_syncobj_put(job->outs[i].syncobj);
+		}
+	}
+	kfree(job->outs);
+
+	for (i = 0; i < DRM_VATOM_MAX_SLOTS; i++)
+		if (job->bound[i])
+			drm_gem_object_put(&job->bound[i]->shmem.base);
+	if (job->result_surf)
+		drm_gem_object_put(&job->result_surf->shmem.base);
+	kvfree(job->stream);
+	kvfree(job->bounce);
+	kfree(job);
+
+	atomic64_dec(&vdev->stats.jobs);
+	/* Last: the file's release may free @vfile as soon as this completes. */
+	if (atomic_dec_and_test(&vfile->live))
+		complete(&vfile->idle);
+}
+
+static void vatom_account(struct vatom_device *vdev, const struct vatom_stats *st)
+{
+	int f;
+
+	atomic64_inc(&vdev->stats.submissions);
+	for (f = 0; f < VATOM_FAMILY_COUNT; f++) {
+		atomic64_add(st->packets[f], &vdev->stats.packets[f]);
+		atomic64_add(st->elements[f], &vdev->stats.elements[f]);
+	}
+}
+
+static void vatom_job_execute(struct vatom_job *job)
+{
+	struct vatom_stats stats = {};
+
+	vatom_stream_execute(job->stream, job->stream_size, &job->bindings,
+			     job->results, &stats);
+	vatom_account(job->vfile->vdev, &stats);
+}
+
+/*
+ * Complete the job: return what it counts against the file's limits first,
+ * so a waiter that sees the fence signalled can submit again at once.
+ */
+static void vatom_job_signal(struct vatom_job *job, int error)
+{
+	vatom_job_unaccount(job);
+	if (error) {
+		dma_fence_set_error(&job->fence->base, error);
+		if (error == -ECANCELED)
+			atomic64_inc(&job->vfile->vdev->stats.cancelled);
+	}
+	dma_fence_signal(&job->fence->base);
+}
+
+/* Make the out-syncobjs point at the job's fence (no failure possible). */
+static void vatom_job_install_outs(struct vatom_job *job)
+{
+	struct vatom_out_sync *out;
+	unsigned int i;
+
+	for (i = 0; i < job->nouts; i++) {
+		out = &job->outs[i];
+		if (out->chain) {
+			drm_syncobj_add_point(out->syncobj, out->chain,
+					      &job->fence->base, out->point);
+			out->chain = NULL;	/* owned by the syncobj now */
+		} else {
+			drm_syncobj_replace_fence(out->syncobj, &job->fence->base);
+		}
+	}
+}
+
+static void vatom_job_work(struct work_struct *work)
+{
+	struct vatom_job *job = container_of(work, struct vatom_job, work);
+	int error = READ_ONCE(job->dep_error);
+
+	if (job->cancelled || atomic_read(&job->state) == VATOM_JOB_ABANDONED)
+		error = -ECANCELED;
+	if (!error)
+		vatom_job_execute(job);
+	vatom_job_signal(job, error);
+	vatom_job_free(job);
+}
+
+/* Every dependency is met: have the job executed. */
+static void vatom_job_ready(struct vatom_job *job)
+{
+	if (!job->async &&
+	    atomic_cmpxchg(&job->state, VATOM_JOB_WAITING, VATOM_JOB_READY) ==
+	    VATOM_JOB_WAITING) {
+		complete(&job->ready);
+		return;
+	}
+	/* Asynchronous, or a synchronous job its submitter abandoned. */
+	queue_work(job->vfile->vdev->wq, &job->work);
+}
+
+static void vatom_job_dep_done(struct vatom_job *job)
+{
+	if (atomic_dec_and_test(&job->pending))
+		vatom_job_ready(job);
+}
+
+/* Record the first failed in-syncobj fence; @error is 0 or negative. */
+static void vatom_job_dep_error(struct vatom_job *job, int error)
+{
+	if (error < 0)
+		cmpxchg(&job->dep_error, 0, error);
+}
+
+static void vatom_job_dep_cb(struct dma_fence *fence, struct dma_fence_cb *cb)
+{
+	struct vatom_dep *dep = container_of(cb, struct vatom_dep, cb);
+	struct vatom_job *job = dep->job;
+
+	if (dep->external)
+		vatom_job_dep_error(job, fence->error);
+	vatom_job_dep_done(job);
+}
+
+/**
+ * vatom_job_push() - submit a fully prepared job; nothing can fail from here
+ * @job: a job whose stream is validated, surfaces bound, in-syncobj fences
+ *	in @job->deps[0 .. @job->ndeps - 1] and out-syncobjs in @job->outs
+ *
+ * An asynchronous job belongs to the workqueue afterwards (the caller must
+ * not touch it); a synchronous one is then run with vatom_job_run_sync().
+ */
+void vatom_job_push(struct vatom_job *job)
+{
+	struct vatom_file *vfile = job->vfile;
+	struct vatom_dep *dep;
+	unsigned int i;
+	int ret;
+
+	mutex_lock(&vfile->lock);
+	vatom_fence_init(job->fence_mem, vfile->vdev, vfile->context, ++vfile->seqno);
+	job->fence = job->fence_mem;
+	job->fence_mem = NULL;
+	if (vfile->last_fence) {
+		/* The previous job: ordering only; its reference moves here. */
+		job->deps[job->ndeps++].fence = vfile->last_fence;
+	}
+	vfile->last_fence = dma_fence_get(&job->fence->base);
+	list_add_tail(&job->link, &vfile->jobs);
+	mutex_unlock(&vfile->lock);
+
+	if (job->async)
+		vatom_job_install_outs(job);
+
+	/* One count per dependency, plus one until every callback is armed. */
+	atomic_set(&job->pending, job->ndeps + 1);
+	for (i = 0; i < job->ndeps; i++) {
+		dep = &job->deps[i];
+		dep->job = job;
+		ret = dma_fence_add_callback(dep->fence, &dep->cb, vatom_job_dep_cb);
+		if (!ret) {
+			dep->armed = true;
+			continue;
+		}
+		/* Already signalled (-ENOENT). */
+		if (dep->external)
+			vatom_job_dep_error(job, dep->fence->error);
+		vatom_job_dep_done(job);
+	}
+	vatom_job_dep_done(job);
+}
+
+/**
+ * vatom_job_run_sync() - wait for a pushed synchronous job's dependencies,
+ * execute it and signal its fence and out-syncobjs
+ * @job: the job
+ * @abandoned: out, true when the wait was interrupted: the job is then
+ *	cancelled, never executes and is no longer the caller's to free
+ *
+ * Return: 0 when the job executed; -ERESTARTSYS when interrupted before it
+ * could start; -ECANCELED when an in-syncobj fence failed (nothing was
+ * executed, the out-syncobjs are untouched).
+ */
+int vatom_job_run_sync(struct vatom_job *job, bool *abandoned)
+{
+	int ret;
+
+	*abandoned = false;
+	ret = wait_for_completion_interruptible(&job->ready);
+	if (ret) {
+		if (atomic_cmpxchg(&job->state, VATOM_JOB_WAITING,
+				   VATOM_JOB_ABANDONED) == VATOM_JOB_WAITING) {
+			*abandoned = true;
+			return ret;
+		}
+		/* It became ready meanwhile: complete() is imminent. */
+		wait_for_completion(&job->ready);
+	}
+
+	ret = READ_ONCE(job->dep_error);
+	if (!ret)
+		vatom_job_execute(job);
+	vatom_job_signal(job, ret);
+	if (ret)
+		return -ECANCELED;
+	vatom_job_install_outs(job);
+	return 0;
+}
+
+/*
+ * The file is closing: stop waiting for the job's in-syncobj fences that
+ * have not signalled, and cancel the job if there was one. It still waits
+ * for the file's previous job, so fences keep signalling in order.
+ */
+static void vatom_job_cancel_waits(struct vatom_job *job)
+{
+	struct vatom_dep *dep;
+	unsigned int i;
+
+	for (i = 0; i < job->ndeps; i++) {
+		dep = &job->deps[i];
+		if (!dep->external || !dep->armed)
+			continue;
+		if (!dma_fence_remove_callback(dep->fence, &dep->cb))
+			continue;	/* its callback has run */
+		dep->armed = false;
+		job->cancelled = true;
+		/* The job cannot be freed before the caller drops vfile->lock. */
+		vatom_job_dep_done(job);
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* Files                                                                     */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * vatom_file_open() - &drm_driver.open: set up the file's context
+ * @dev: the device
+ * @file: the new file
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int vatom_file_open(struct drm_device *dev, struct drm_file *file)
+{
+	struct vatom_file *vfile;
+
+	vfile = kzalloc(sizeof(*vfile), GFP_KERNEL);
+	if (!vfile)
+		return -ENOMEM;
+	vfile->vdev = to_vatom_device(dev);
+	mutex_init(&vfile->lock);
+	INIT_LIST_HEAD(&vfile->jobs);
+	vfile->context = dma_fence_context_alloc(1);
+	atomic_set(&vfile->live, 1);
+	init_completion(&vfile->idle);
+	file->driver_priv = vfile;
+	return 0;
+}
+
+/**
+ * vatom_file_postclose() - &drm_driver.postclose: cancel the jobs that wait
+ * for in-syncobjs, wait for every job of the file, free the context
+ * @dev: the device
+ * @file: the file, whose handles and syncobjs are already released
+ */
+void vatom_file_postclose(struct drm_device *dev, struct drm_file *file)
+{
+	struct vatom_file *vfile = file->driver_priv;
+	struct vatom_job *job;
+
+	mutex_lock(&vfile->lock);
+	list_for_each_entry(job, &vfile->jobs, link)
+		vatom_job_cancel_waits(job);
+	mutex_unlock(&vfile->lock);
+
+	if (!atomic_dec_and_test(&vfile->live))
+		wait_for_completion(&vfile->idle);
+
+	WARN_ON(!list_empty(&vfile->jobs));
+	/* Handles are closed and jobs freed: nothing may remain charged. */
+	WARN_ON(atomic64_read(&vfile->mem));
+	dma_fence_put(vfile->last_fence);
+	mutex_destroy(&vfile->lock);
+	kfree(vfile);
+	file->driver_priv = NULL;
+}

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * vatom: jobs (submissions), their fences and the per-file context.
+ *
+ * Copyright (C) 2026 The vatom developers
+ */
+#ifndef _VATOM_JOB_H_
+#define _VATOM_JOB_H_
+
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/dma-fence.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+
+#include <drm/drm_file.h>
+#include <drm/drm_syncobj.h>
+
+#include "vatom_engine.h"
+
+struct vatom_device;
+struct vatom_surface;
+
+/* In- and out-syncobjs of one submission, each. */
+#define VATOM_MAX_SYNCS		64
+
+/**
+ * struct vatom_fence - the completion fence of a job
+ * @base: the dma_fence, first (dma_fence_free() frees it)
+ * @lock: the fence's lock; the fence may outlive the file and the job
+ * @vdev: the device, for its live-fence counter
+ */
+struct vatom_fence {
+	struct dma_fence base;
+	spinlock_t lock; /* the dma_fence lock */
+	struct vatom_device *vdev;
+};
+
+/**
+ * struct vatom_file - per-file (per-context) state, drm_file.driver_priv
+ * @vdev: the device
+ * @lock: protects @jobs, @last_fence and @seqno
+ * @jobs: jobs submitted and not yet freed, in submission order
+ * @last_fence: fence of the last job submitted (every job waits for it)
+ * @context: the fence context of this file's jobs
+ * @seqno: sequence number of the last job submitted
+ * @inflight: jobs counted against the in-flight limit
+ * @live: jobs not yet freed, plus one held by the open file
+ * @idle: completed when @live drops to zero
+ * @mem: bytes charged against the memory cap (surfaces with a handle in
+ *	this file, kernel copies of in-flight streams and results)
+ */
+struct vatom_file {
+	struct vatom_device *vdev;
+	struct mutex lock; /* protects jobs, last_fence, seqno */
+	struct list_head jobs;
+	struct dma_fence *last_fence;
+	u64 context;
+	u64 seqno;
+	atomic_t inflight;
+	atomic_t live;
+	struct completion idle;
+	atomic64_t mem;
+};
+
+/**
+ * struct vatom_dep - one fence a job waits for
+ * @cb: the callback on @fence
+ * @fence: the fence, referenced
+ * @job: the waiting job
+ * @external: an in-syncobj (its error fails the job, close cancels the
+ *	wait), not the file's previous job (ordering only)
+ * @armed: @cb is installed (the fence had not signalled)
+ */
+struct vatom_dep {
+	struct dma_fence_cb cb;
+	struct dma_fence *fence;
+	struct vatom_job *job;
+	bool external;
+	bool armed;
+};
+
+/**
+ * struct vatom_out_sync - one syncobj a job signals
+ * @syncobj: the syncobj, referenced
+ * @chain: preallocated chain node for a timeline point, else NULL
+ * @point: the timeline point, 0 for a binary syncobj
+ */
+struct vatom_out_sync {
+	struct drm_syncobj *syncobj;
+	struct dma_fence_chain *chain;
+	u64 point;
+};
+
+/**
+ * struct vatom_job - one submission, synchronous or asynchronous
+ * @vfile: the submitting file
+ * @link: in @vfile->jobs
+ * @work: runs the job on the device's workqueue
+ * @ready: a synchronous job's dependencies are all met
+ * @state: VATOM_JOB_* (synchronous jobs: who runs the job)
+ * @pending: dependencies not yet signalled, plus one while submitting
+ * @dep_error: error of the first in-syncobj fence that failed
+ * @async: returns before execution
+ * @cancelled: the file was closed while an in-syncobj was unsignalled
+ * @inflight: the job holds one of the file's in-flight slots
+ * @fence: the job's fence, once submitted
+ * @fence_mem: the fence before it is initialised
+ * @deps: @ndeps fences to wait for: in-syncobjs, then the previous job
+ * @outs: @nouts syncobjs to signal
+ * @charged: bytes charged to @vfile->mem
+ * @bindings: slot table handed to the engine
+ * @bound: surfaces referenced by the binding table, by slot
+ * @result_surf: result surface, if results go to one
+ * @results: where results are written (surface or @bounce)
+ * @stream: kernel copy of the command stream
+ * @stream_size: bytes of @stream
+ * @bounce: kernel copy of the user result region
+ */
+struct vatom_job {
+	struct vatom_file *vfile;
+	struct list_head link;
+	struct work_struct work;
+	struct completion ready;
+	atomic_t state;
+	atomic_t pending;
+	int dep_error;
+	bool async;
+	bool cancelled;
+	bool inflight;
+	struct vatom_fence *fence;
+	struct vatom_fence *fence_mem;
+	unsigned int ndeps;
+	struct vatom_dep *deps;
+	unsigned int nouts;
+	struct vatom_out_sync *outs;
+	u64 charged;
+
+	struct vatom_bindings bindings;
+	struct vatom_surface *bound[DRM_VATOM_MAX_SLOTS];
+	struct vatom_surface *result_surf;
+	u8 *results;
+	void *stream;
+	u32 stream_size;
+	u8 *bounce;
+};
+
+/* vatom_fence.c */
+void vatom_fence_init(struct vatom_fence *vf, struct vatom_device *vdev,
+		      u64 context, u64 seqno);
+
+/* vatom_job.c */
+unsigned int vatom_max_jobs(void);
+u64 vatom_file_mem_cap(void);
+int vatom_file_open(struct drm_device *dev, struct drm_file *file);
+void vatom_file_postclose(struct drm_device *dev, struct drm_file *file);
+int vatom_gem_handle_open(struct drm_gem_object *obj, struct drm_file *file);
+void vatom_gem_handle_close(struct drm_gem_object *obj, struct drm_file *file);
+int vatom_file_charge(struct vatom_file *vfile, u64 bytes);
+void vatom_file_uncharge(struct vatom_file *vfile, u64 bytes);
+
+struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
+				  unsigned int in_syncs, unsigned int out_syncs);
+int vatom_job_charge(struct vatom_job *job, u64 bytes);
+void vatom_job_free(struct vatom_job *job);
+void vatom_job_push(struct vatom_job *job);
+int vatom_job_run_sync(struct vatom_job *job, bool *abandoned);
+
+#endif /* _VATOM_JOB_H_ */
