@@ -264,10 +264,11 @@ static void vn_clear_all(struct __test_metadata *_metadata, struct vn_grid *g)
 
 	for (y = 0; y < g->h; y++)
 		for (x = 0; x < g->w; x++)
-			for (n = 0; n < 2; n++)
+			for (n = 0; n < 2; n++) {
 				ASSERT_EQ(0, vn_counters(g->fd, g->handle,
 							 DRM_VATOM_NOC_COUNTERS_CLEAR_ALL,
 							 x, y, n, 0, 0, NULL));
+			}
 	EXPECT_EQ(-1, vt_find_ne8(g->map, 0, (size_t)g->w * g->h * 512, 0));
 }
 
@@ -1870,8 +1871,9 @@ TEST(noc_counters_clear_races_submissions)
 	r.g = vn_grid_new(_metadata, fd, VN_WH, 4, 3, vn_grid43, VN_TENSIX_L1,
 			  VN_ETH_L1);
 	ASSERT_EQ(0, pthread_create(&clr, NULL, vn_race_clearer, &r));
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
 		ASSERT_EQ(0, pthread_create(&sub[i], NULL, vn_race_submitter, &r));
+	}
 	for (i = 0; i < 2; i++)
 		pthread_join(sub[i], NULL);
 	r.stop = true;
