@@ -13,6 +13,8 @@
 static const struct tool_cmd demos[] = {
 	{ "visa", "vISA DWORD_ATOMIC: ADD, CMPXCHG, IMAX, PREDEC with masks and a predicate",
 	  NULL, demo_visa },
+	{ "ptx", "PTX atom: integer, bit, b16/b128, f32 flush vs shared, f16/bf16 vectors, f64",
+	  NULL, demo_ptx },
 };
 
 void demo_list(void)
