@@ -179,7 +179,7 @@ static int cmd_help(const struct tool_opts *o, int argc, char **argv);
 static const struct tool_cmd commands[] = {
 	{ "info", "device, UAPI version, capabilities and limits", NULL, cmd_info },
 	{ "demo", "submit a small batch, print it and verify the results",
-	  "[visa]", cmd_demo },
+	  "[NAME]", cmd_demo },
 	{ "help", "this text, or a command's", "[COMMAND]", cmd_help },
 };
 
