@@ -207,39 +207,74 @@ static u64 sf_f64_add_slow(u64 a, u64 b, bool ftz)
  * for two normal operands and a result that is normal before rounding (so
  * after it too, and @ftz has nothing to flush). Everything else goes to
  * sf_add_slow(), on branches that workloads predict well.
+ *
+ * Written for few instructions, since a CAS loop around it is bounded by
+ * them: the packed operands are ordered by magnitude first (masks, not ?:,
+ * which gcc would turn into branches that the operands' signs and order
+ * make mispredict), so that all that follows derives from the larger
+ * operand (big) and the smaller one (sml) with no further choice: the
+ * result's sign and exponent before normalisation are big's, the alignment
+ * distance is never negative and neither is a difference. The common
+ * normalisations (a carry, none, one bit of cancellation) are two
+ * comparisons; only more cancellation counts bits.
  */
 static __always_inline u64 sf_add(u64 a, u64 b, bool ftz, sf_add_fn slow,
 				  const u32 e, const u32 f)
 {
-	const u32 emax = (1u << e) - 1;
-	u64 ma = a & SF_MAG(e, f), mb = b & SF_MAG(e, f);
-	u32 ea = (u32)(ma >> f), eb = (u32)(mb >> f);
-	u64 siga, sigb, sign, sig;
-	u32 ebig, k;
+	const u64 mag = SF_MAG(e, f);
+	u64 ma = a & mag, mb = b & mag;
+	u64 swap = -(u64)(ma < mb);
+	u64 t = (a ^ b) & swap;
+	u64 big = a ^ t, sml = b ^ t;
+	u64 mbig = big & mag, msml = sml & mag;
+	u64 sigb, sigs, sig;
+	u32 eb, d, k;
 	s32 exp;
 
-	/* Exponent field 0 (zero, subnormal) or all ones (inf, NaN). */
-	if (__builtin_expect(ea - 1 >= emax - 1 || eb - 1 >= emax - 1, 0))
+	/*
+	 * |sml| <= |big|: both are normal exactly when sml is at least the
+	 * smallest normal and big is finite.
+	 */
+	if (__builtin_expect(msml < 1ull << f || mbig >= SF_INF(e, f), 0))
+		return slow(a, b, ftz);
+	eb = (u32)(mbig >> f);
+	d = eb - (u32)(msml >> f);
+	/* Operands 2^64 apart or more: the slow path clamps the distance. */
+	if (__builtin_expect(d > 63, 0))
 		return slow(a, b, ftz);
 	/*
 	 * Fraction to the top, sign and exponent shifted out, hidden bit set
 	 * in their place, then down to SF_HIDDEN.
 	 */
-	siga = ((a << (63 - f)) | (1ull << 63)) >> (63 - SF_HIDDEN);
-	sigb = ((b << (63 - f)) | (1ull << 63)) >> (63 - SF_HIDDEN);
-	sig = sf_add_sigs(a, b, ma, mb, siga, sigb, ea, eb, &ebig, &sign, e, f);
-	/* Both normal: only x + (-x) is zero, and that is +0. */
-	if (__builtin_expect(sig == 0, 0))
-		return 0;
+	sigb = ((big << (63 - f)) | (1ull << 63)) >> (63 - SF_HIDDEN);
+	sigs = ((sml << (63 - f)) | (1ull << 63)) >> (63 - SF_HIDDEN);
+	/* Align; sf_add_sigs() says why only binary64 needs a sticky bit. */
+	if (SF_HIDDEN - f < f + 3)
+		sigs = sf_shift_right_jam(sigs, d);
+	else
+		sigs >>= d;
+	/* Opposite signs subtract: add the two's complement (no branch). */
+	t = -(((a ^ b) & SF_SIGN(e, f)) >> (e + f));
+	sig = sigb + ((sigs ^ t) - t);
 	/*
-	 * As in sf_add_slow(), but a result below exponent 1 goes there.
-	 * 62 - bsr(sig) is clz(sig) - 1 in one instruction fewer.
+	 * Bring the leading bit to SF_TOP: it is there (a carry), one below,
+	 * or after one bit of cancellation two below; more cancellation
+	 * (opposite signs, d <= 1) counts the bits.
 	 */
-	k = SF_TOP - (63 ^ (u32)__builtin_clzll(sig));
-	exp = (s32)ebig + 1 - (s32)k;
+	if (__builtin_expect(sig >= 1ull << (SF_TOP - 2), 1)) {
+		k = (sig < 1ull << SF_TOP) + (sig < 1ull << (SF_TOP - 1));
+	} else {
+		/* Both normal: only x + (-x) is zero, and that is +0. */
+		if (sig == 0)
+			return 0;
+		/* 62 - bsr(sig) is clz(sig) - 1 in one instruction fewer. */
+		k = SF_TOP - (63 ^ (u32)__builtin_clzll(sig));
+	}
+	/* Below exponent 1 the result is subnormal before rounding: slow. */
+	exp = (s32)eb + 1 - (s32)k;
 	if (__builtin_expect(exp < 1, 0))
 		return slow(a, b, ftz);
-	return sf_round_pack(sign, exp, sig << k, false, e, f);
+	return sf_round_pack(big & SF_SIGN(e, f), exp, sig << k, false, e, f);
 }
 
 /**
