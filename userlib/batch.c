@@ -539,8 +539,16 @@ static int resbuf_reserve(struct vatom_batch *b, uint64_t size)
 	return 0;
 }
 
-static int submit(struct vatom_batch *b, struct vatom_surface *rs,
-		  uint64_t offset)
+/*
+ * The one submission path: synchronous (results to the batch's buffer or
+ * to @rs) or, with DRM_VATOM_SUBMIT_ASYNC in @flags, asynchronous (results
+ * to @rs only), waiting on @in and signalling @out (syncobjs of the
+ * device's fd).
+ */
+int vatom__submit(struct vatom_batch *b, struct vatom_surface *rs,
+		  uint64_t offset, const struct drm_vatom_sync *in,
+		  unsigned int nin, const struct drm_vatom_sync *out,
+		  unsigned int nout, uint32_t flags)
 {
 	struct drm_vatom_submit req;
 	const uint8_t *results = NULL;
@@ -559,6 +567,11 @@ static int submit(struct vatom_batch *b, struct vatom_surface *rs,
 	}
 	if (rs && rs->dev != b->dev) {
 		ret = -EXDEV;
+		goto out;
+	}
+	/* Asynchronous results can only go to a surface. */
+	if ((flags & DRM_VATOM_SUBMIT_ASYNC) && !rs && b->results_size) {
+		ret = -EINVAL;
 		goto out;
 	}
 	if (!b->bindings) {
@@ -581,6 +594,11 @@ static int submit(struct vatom_batch *b, struct vatom_surface *rs,
 	req.stream_size = (uint32_t)b->size;
 	req.bindings = n ? (uintptr_t)b->bindings : 0;
 	req.binding_count = n;
+	req.flags = flags;
+	req.in_syncs = nin ? (uintptr_t)in : 0;
+	req.in_sync_count = nin;
+	req.out_syncs = nout ? (uintptr_t)out : 0;
+	req.out_sync_count = nout;
 	if (rs) {
 		/* Map first: the accessors read the results through it. */
 		ret = vatom_surface_map(rs, &map);
@@ -606,7 +624,8 @@ static int submit(struct vatom_batch *b, struct vatom_surface *rs,
 	}
 
 	ret = vatom__ioctl(b->dev->fd, DRM_IOCTL_VATOM_SUBMIT, &req);
-	if (ret == -EINVAL && !rs && req.error_reason == DRM_VATOM_ERR_RESULTS &&
+	if (ret == -EINVAL && !rs && !(flags & DRM_VATOM_SUBMIT_ASYNC) &&
+	    req.error_reason == DRM_VATOM_ERR_RESULTS &&
 	    req.results_needed > req.results_size) {
 		/*
 		 * The kernel wants more room than the library computed (a raw
@@ -635,7 +654,7 @@ out:
 
 VATOM_API int vatom_batch_submit(struct vatom_batch *b)
 {
-	return submit(b, NULL, 0);
+	return vatom__submit(b, NULL, 0, NULL, 0, NULL, 0, 0);
 }
 
 VATOM_API int vatom_batch_submit_to(struct vatom_batch *b,
@@ -644,7 +663,7 @@ VATOM_API int vatom_batch_submit_to(struct vatom_batch *b,
 {
 	if (!results)
 		return -EINVAL;
-	return submit(b, results, offset);
+	return vatom__submit(b, results, offset, NULL, 0, NULL, 0, 0);
 }
 
 VATOM_API int vatom_batch_error(const struct vatom_batch *b, uint32_t *index,

@@ -81,6 +81,15 @@ static inline uint64_t vatom__align8(uint64_t v)
 }
 
 int vatom__ioctl(int fd, unsigned long request, void *arg);
+int vatom__submit(struct vatom_batch *b, struct vatom_surface *rs,
+		  uint64_t offset, const struct drm_vatom_sync *in,
+		  unsigned int nin, const struct drm_vatom_sync *out,
+		  unsigned int nout, uint32_t flags);
+
+struct vatom_fence {
+	struct vatom_device *dev;
+	uint32_t syncobj;	/* a binary syncobj on dev->fd */
+};
 
 /* noc.c: the layout of a tile grid created from @desc, kernel size @size. */
 struct vatom__grid *vatom__grid_layout(const struct drm_vatom_tile_grid_desc *desc,
