@@ -1,0 +1,1511 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Asynchronous submissions and DRM syncobjs: jobs, their ordering, fences
+ * (binary and timeline), waits with deadlines, dependencies across files,
+ * failure propagation, cancellation by close() and by SIGKILL, the
+ * in-flight and memory limits, and what keeps the module loaded.
+ *
+ * Jobs that must stay "in flight" wait on a fence nobody signals yet: a
+ * vgem fence (DRM_IOCTL_VGEM_FENCE_ATTACH on a vgem buffer), exported from
+ * the buffer's dma-buf as a sync_file and imported into a syncobj. The test
+ * signals it (DRM_IOCTL_VGEM_FENCE_SIGNAL) when it wants; vgem itself
+ * signals it after 10 s, so every wait here is much shorter.
+ *
+ * Expected memory contents are sums and sequences worked out by hand from
+ * what each test submits (ADD/XCHG semantics, DWORD_ATOMIC), never read
+ * from the device first.
+ *
+ * Part of vatom_test.c's translation unit (see there); not built alone.
+ * Uses vt_stat() and vt_stats_path() from test_visa.c.
+ *
+ * Copyright (C) 2026 The vatom developers
+ */
+#include <linux/dma-buf.h>
+#include <linux/sync_file.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+
+/* vgem's UAPI (include/uapi/drm/vgem_drm.h), which libdrm does not ship. */
+struct va_vgem_fence_attach {
+	__u32 handle;
+	__u32 flags;
+	__u32 out_fence;
+	__u32 pad;
+};
+
+struct va_vgem_fence_signal {
+	__u32 fence;
+	__u32 flags;
+};
+
+#define VA_VGEM_FENCE_WRITE	0x1
+#define VA_IOCTL_VGEM_FENCE_ATTACH \
+	DRM_IOWR(DRM_COMMAND_BASE + 0x1, struct va_vgem_fence_attach)
+#define VA_IOCTL_VGEM_FENCE_SIGNAL \
+	DRM_IOW(DRM_COMMAND_BASE + 0x2, struct va_vgem_fence_signal)
+
+#define VA_NS_PER_MS	1000000ll
+
+static long long va_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+static void va_sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000l };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* ------------------------------------------------------------------------ */
+/* A fence nobody has signalled: vgem                                        */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * struct va_blocker - an unsignalled vgem fence, as a sync_file
+ * @vfd: vgem's primary node
+ * @fence: vgem's fence id
+ * @sync_file: a sync_file holding the fence
+ * @signalled: va_blocker_signal() ran
+ */
+struct va_blocker {
+	int vfd;
+	__u32 fence;
+	int sync_file;
+	bool signalled;
+};
+
+/* 0, -ENODEV without vgem, or -errno. */
+static int va_blocker_init(struct va_blocker *b)
+{
+	struct dma_buf_export_sync_file ex = { .flags = DMA_BUF_SYNC_WRITE, .fd = -1 };
+	struct va_vgem_fence_attach at = { .flags = VA_VGEM_FENCE_WRITE };
+	struct drm_mode_create_dumb dumb = { .width = 1024, .height = 1, .bpp = 32 };
+	char vgem[1][VT_PATH_MAX];
+	int dmabuf = -1, ret = 0;
+
+	memset(b, 0, sizeof(*b));
+	b->vfd = -1;
+	b->sync_file = -1;
+	if (vt_scan_nodes("vgem", "card", vgem, 1) < 1)
+		return -ENODEV;
+	b->vfd = vt_open_path(vgem[0]);
+	if (b->vfd < 0)
+		return -errno;
+	if (ioctl(b->vfd, DRM_IOCTL_MODE_CREATE_DUMB, &dumb))
+		goto err;
+	at.handle = dumb.handle;
+	if (ioctl(b->vfd, VA_IOCTL_VGEM_FENCE_ATTACH, &at))
+		goto err;
+	b->fence = at.out_fence;
+	if (vt_prime_export(b->vfd, dumb.handle, &dmabuf))
+		goto err;
+	if (ioctl(dmabuf, DMA_BUF_IOCTL_EXPORT_SYNC_FILE, &ex))
+		goto err;
+	b->sync_file = ex.fd;
+	close(dmabuf);
+	return 0;
+err:
+	ret = -errno;
+	if (dmabuf >= 0)
+		close(dmabuf);
+	close(b->vfd);
+	b->vfd = -1;
+	return ret;
+}
+
+static int va_blocker_signal(struct va_blocker *b)
+{
+	struct va_vgem_fence_signal sig = { .fence = b->fence };
+
+	b->signalled = true;
+	return ioctl(b->vfd, VA_IOCTL_VGEM_FENCE_SIGNAL, &sig);
+}
+
+static void va_blocker_fini(struct va_blocker *b)
+{
+	if (b->vfd >= 0 && !b->signalled)
+		va_blocker_signal(b);
+	if (b->sync_file >= 0)
+		close(b->sync_file);
+	if (b->vfd >= 0)
+		close(b->vfd);
+	b->vfd = -1;
+	b->sync_file = -1;
+}
+
+#define VA_BLOCKER(b, fd) do {						\
+	int __r = va_blocker_init(b);					\
+	if (__r == -ENODEV)						\
+		SKIP(close(fd); return, "no vgem device (modprobe vgem)");\
+	ASSERT_EQ(0, __r) TH_LOG("vgem fence: %s", strerror(-__r));	\
+} while (0)
+
+/* ------------------------------------------------------------------------ */
+/* Syncobjs                                                                  */
+/* ------------------------------------------------------------------------ */
+
+static __u32 va_syncobj(int fd, bool signalled)
+{
+	__u32 h = 0;
+
+	if (drmSyncobjCreate(fd, signalled ? DRM_SYNCOBJ_CREATE_SIGNALED : 0, &h))
+		return 0;
+	return h;
+}
+
+/* A syncobj on @fd holding the blocker's fence; 0 on failure. */
+static __u32 va_blocker_syncobj(int fd, const struct va_blocker *b)
+{
+	__u32 h = va_syncobj(fd, false);
+
+	if (h && drmSyncobjImportSyncFile(fd, h, b->sync_file)) {
+		drmSyncobjDestroy(fd, h);
+		return 0;
+	}
+	return h;
+}
+
+/* Wait for @point (0: a binary syncobj) until @abs_ns: 0 or -errno. */
+static int va_wait(int fd, __u32 h, __u64 point, long long abs_ns)
+{
+	struct drm_syncobj_timeline_wait w;
+
+	memset(&w, 0, sizeof(w));
+	w.handles = vt_u64_ptr(&h);
+	w.points = vt_u64_ptr(&point);
+	w.count_handles = 1;
+	w.timeout_nsec = abs_ns;
+	return ioctl(fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, &w) ? -errno : 0;
+}
+
+static int va_wait_ms(int fd, __u32 h, __u64 point, int ms)
+{
+	return va_wait(fd, h, point, va_now_ns() + ms * VA_NS_PER_MS);
+}
+
+/* The syncobj's fence as a new sync_file, or -errno (-EINVAL: no fence). */
+static int va_export(int fd, __u32 h)
+{
+	int sf = -1;
+
+	if (drmSyncobjExportSyncFile(fd, h, &sf))
+		return -errno;
+	return sf;
+}
+
+/* sync_file status: 1 signalled, 0 active, < 0 the fence's error. */
+static int va_sync_file_status(int sf)
+{
+	struct sync_file_info info;
+
+	memset(&info, 0, sizeof(info));
+	if (ioctl(sf, SYNC_IOC_FILE_INFO, &info))
+		return -1000 - errno;	/* not a fence status */
+	return info.status;
+}
+
+/* Status of a binary syncobj's fence; -2000 when it has none. */
+static int va_status(int fd, __u32 h)
+{
+	int sf = va_export(fd, h), st;
+
+	if (sf < 0)
+		return -2000;
+	st = va_sync_file_status(sf);
+	close(sf);
+	return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Submissions                                                               */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * One DWORD_ATOMIC with @n lanes (1, 2, 4, 8 or 16) of @op on slot 0 at
+ * byte offsets @addr with per-lane @src (NULL: V0), returning old values
+ * when @dst.
+ */
+static void va_stream(struct vt_stream *s, __u8 op, unsigned int n,
+		      const __u32 *addr, const __u32 *src, bool dst)
+{
+	struct vt_visa v;
+	__u8 code = 0;
+
+	while ((1u << code) < n)
+		code++;
+	vt_stream_init(s);
+	vt_dword(&v, op, code, DRM_VATOM_VISA_TYPE_UD, addr, src, NULL, dst);
+	vt_add_visa(s, &v);
+}
+
+/**
+ * struct va_sub - a submission under construction (see va_sub_init())
+ * @args: the SUBMIT arguments
+ * @bind: slot 0
+ * @in: in-syncobjs
+ * @out: out-syncobjs
+ */
+struct va_sub {
+	struct drm_vatom_submit args;
+	struct drm_vatom_binding bind;
+	struct drm_vatom_sync in[4];
+	struct drm_vatom_sync out[4];
+};
+
+/*
+ * @s on surface @h at slot 0; asynchronous with @async; results, if any, to
+ * surface @res at @res_off (0: none).
+ */
+static void va_sub_init(struct va_sub *j, const struct vt_stream *s, __u32 h,
+			bool async, __u32 res, __u64 res_off)
+{
+	memset(j, 0, sizeof(*j));
+	j->bind.handle = h;
+	vt_submit_args(&j->args, s, &j->bind, 1, NULL, 0);
+	if (async)
+		j->args.flags = DRM_VATOM_SUBMIT_ASYNC;
+	if (res) {
+		j->args.result_handle = res;
+		j->args.result_offset = res_off;
+		j->args.results_size = s->results;
+	}
+}
+
+static void va_sub_in(struct va_sub *j, __u32 syncobj, __u64 point)
+{
+	j->in[j->args.in_sync_count].handle = syncobj;
+	j->in[j->args.in_sync_count].point = point;
+	j->args.in_sync_count++;
+	j->args.in_syncs = vt_u64_ptr(j->in);
+}
+
+static void va_sub_out(struct va_sub *j, __u32 syncobj, __u64 point)
+{
+	j->out[j->args.out_sync_count].handle = syncobj;
+	j->out[j->args.out_sync_count].point = point;
+	j->args.out_sync_count++;
+	j->args.out_syncs = vt_u64_ptr(j->out);
+}
+
+/* Submit: 0, or -errno. */
+static int va_sub_submit(int fd, struct va_sub *j)
+{
+	return vt_submit(fd, &j->args) ? -errno : 0;
+}
+
+/*
+ * Submit "ADD @val to dword @word" on surface @h, async or not, waiting
+ * on @in (0: none) and signalling @out (0: none): 0 or -errno.
+ */
+static int va_add(int fd, __u32 h, unsigned int word, __u32 val, bool async,
+		  __u32 in, __u32 out)
+{
+	const __u32 addr = word * 4;
+	struct vt_stream s;
+	struct va_sub j;
+
+	va_stream(&s, DRM_VATOM_VISA_OP_ADD, 1, &addr, &val, false);
+	va_sub_init(&j, &s, h, async, 0, 0);
+	if (in)
+		va_sub_in(&j, in, 0);
+	if (out)
+		va_sub_out(&j, out, 0);
+	return va_sub_submit(fd, &j);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Live-object counters (debugfs)                                            */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A completed job is freed, and a released fence counted, a moment after
+ * its fence signals: poll a counter until it is @want (up to ~2 s).
+ */
+static long long va_stat_settle(const char *path, const char *name, long long want)
+{
+	long long v = vt_stat(path, name);
+	int i;
+
+	for (i = 0; i < 200 && v != want; i++) {
+		va_sleep_ms(10);
+		v = vt_stat(path, name);
+	}
+	return v;
+}
+
+struct va_counts {
+	long long jobs, fences, surfaces, cancelled;
+};
+
+static void va_counts(const char *path, struct va_counts *c)
+{
+	c->jobs = vt_stat(path, "jobs_in_flight");
+	c->fences = vt_stat(path, "fences");
+	c->surfaces = vt_stat(path, "surfaces");
+	c->cancelled = vt_stat(path, "jobs_cancelled");
+}
+
+/* Every live count back to @base. */
+#define VA_EXPECT_COUNTS(path, base) do {					\
+	EXPECT_EQ((base)->jobs, va_stat_settle(path, "jobs_in_flight",	\
+					       (base)->jobs));		\
+	EXPECT_EQ((base)->fences, va_stat_settle(path, "fences",		\
+						 (base)->fences));		\
+	EXPECT_EQ((base)->surfaces, va_stat_settle(path, "surfaces",	\
+						   (base)->surfaces));		\
+} while (0)
+
+/* /sys/module/vatom/refcnt; -1 if absent. */
+static long long va_module_refcnt(void)
+{
+	long long v = -1;
+	FILE *f = fopen("/sys/module/vatom/refcnt", "r");
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Parameters                                                                */
+/* ------------------------------------------------------------------------ */
+
+/* Read a module parameter of vatom.ko from sysfs; -1 if absent. */
+static long long va_modparam(const char *name)
+{
+	char path[128];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/vatom/parameters/%s", name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/* The new limits are reported, and are what the module was loaded with. */
+TEST(async_params)
+{
+	__u64 caps, jobs, cap, syncs;
+	uint64_t v;
+	int fd;
+
+	VT_OPEN(fd);
+	ASSERT_EQ(0, vt_get_param(fd, DRM_VATOM_PARAM_CAPS, 0, &caps));
+	EXPECT_TRUE(caps & DRM_VATOM_CAP_SUBMIT_ASYNC);
+	EXPECT_TRUE(caps & DRM_VATOM_CAP_SYNCOBJ);
+	ASSERT_EQ(0, vt_get_param(fd, DRM_VATOM_PARAM_MAX_JOBS, 0, &jobs));
+	ASSERT_EQ(0, vt_get_param(fd, DRM_VATOM_PARAM_FILE_MEM_CAP, 0, &cap));
+	ASSERT_EQ(0, vt_get_param(fd, DRM_VATOM_PARAM_MAX_SYNCS, 0, &syncs));
+	EXPECT_EQ(64, syncs);
+	EXPECT_LE(1, jobs);
+	if (va_modparam("max_jobs") >= 0) {
+		EXPECT_EQ(va_modparam("max_jobs"), jobs);
+		EXPECT_EQ(va_modparam("file_mem_cap"), cap);
+	}
+	/* The DRM core serves timelines for this driver. */
+	ASSERT_EQ(0, drmGetCap(fd, DRM_CAP_SYNCOBJ_TIMELINE, &v));
+	EXPECT_EQ(1, v);
+	ASSERT_EQ(0, drmGetCap(fd, DRM_CAP_SYNCOBJ, &v));
+	EXPECT_EQ(1, v);
+	close(fd);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Execution, ordering, results                                              */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * An asynchronous job returns at once and executes later; its fence in the
+ * out-syncobj signals when the memory and the result surface hold what the
+ * 16-lane ADD computes.
+ */
+TEST(async_basic)
+{
+	__u32 addr[16], src[16], h, r, out, *m, *rm;
+	struct vt_stream s;
+	struct va_sub j;
+	unsigned int i;
+	int fd;
+
+	VT_OPEN(fd);
+	VT_BUFFER(fd, 4096, h, m);
+	VT_BUFFER(fd, 4096, r, rm);
+	for (i = 0; i < 16; i++) {
+		addr[i] = i * 8;
+		src[i] = 1000 + i;
+		m[i * 2] = i * 3;
+		rm[i] = 0xdeadbeef;
+	}
+	out = va_syncobj(fd, false);
+	ASSERT_NE(0, out);
+
+	va_stream(&s, DRM_VATOM_VISA_OP_ADD, 16, addr, src, true);
+	va_sub_init(&j, &s, h, true, r, 64);
+	va_sub_out(&j, out, 0);
+	ASSERT_EQ(0, va_sub_submit(fd, &j));
+	EXPECT_EQ(64, j.args.results_needed);
+	EXPECT_EQ(DRM_VATOM_ERR_NONE, j.args.error_reason);
+
+	ASSERT_EQ(0, va_wait_ms(fd, out, 0, 5000));
+	EXPECT_EQ(1, va_status(fd, out));
+	for (i = 0; i < 16; i++) {
+		EXPECT_EQ(i * 3 + 1000 + i, m[i * 2]) TH_LOG("lane %u", i);
+		EXPECT_EQ(i * 3, rm[16 + i]) TH_LOG("lane %u", i);
+		EXPECT_EQ(0, m[i * 2 + 1]);
+	}
+	for (i = 0; i < 16; i++)
+		EXPECT_EQ(0xdeadbeef, rm[i]);	/* before result_offset */
+	close(fd);
+}
+
+/*
+ * Jobs of one file execute in submission order: 48 asynchronous XCHGs of
+ * 1, 2, 3, ... on one word return 0, 1, 2, ... and leave the last value,
+ * although only the first waits for anything (a blocker): the others are
+ * held back by it alone.
+ */
+TEST(async_order_per_file)
+{
+	const unsigned int n = 48;
+	__u32 h, r, out, blk, *m, *rm, addr = 0, val;
+	struct va_blocker bl;
+	struct vt_stream s;
+	struct va_sub j;
+	unsigned int i;
+	int fd;
+
+	VT_OPEN(fd);
+	VT_BUFFER(fd, 4096, h, m);
+	VT_BUFFER(fd, 4096, r, rm);
+	VA_BLOCKER(&bl, fd);
+	blk = va_blocker_syncobj(fd, &bl);
+	out = va_syncobj(fd, false);
+	ASSERT_NE(0, out);
+	for (i = 0; i < n; i++) {
+		val = i + 1;
+		va_stream(&s, DRM_VATOM_VISA_OP_XCHG, 1, &addr, &val, true);
+		va_sub_init(&j, &s, h, true, r, i * 8);
+		if (!i)
+			va_sub_in(&j, blk, 0);
+		if (i == n - 1)
+			va_sub_out(&j, out, 0);
+		ASSERT_EQ(0, va_sub_submit(fd, &j)) TH_LOG("job %u", i);
+	}
+	EXPECT_EQ(-ETIME, va_wait_ms(fd, out, 0, 100));
+	EXPECT_EQ(0, m[0]);
+	ASSERT_EQ(0, va_blocker_signal(&bl));
+	ASSERT_EQ(0, va_wait_ms(fd, out, 0, 10000));
+	EXPECT_EQ(n, m[0]);
+	for (i = 0; i < n; i++)
+		EXPECT_EQ(i, rm[i * 2]) TH_LOG("job %u", i);
+	va_blocker_fini(&bl);
+	close(fd);
+}
+
+/*
+ * A synchronous submission waits for its file's earlier asynchronous jobs,
+ * even one held back by an in-syncobj, and interleaved sync and async
+ * submissions keep their order.
+ */
+TEST(sync_waits_for_earlier_async)
+{
+	__u32 h, blk, *m, addr = 0, val;
+	struct va_blocker b;
+	struct vt_stream s;
+	struct va_sub j;
+	long long t0;
+	int fd;
+
+	VT_OPEN(fd);
+	VT_BUFFER(fd, 4096, h, m);
+	VA_BLOCKER(&b, fd);
+	blk = va_blocker_syncobj(fd, &b);
+	ASSERT_NE(0, blk);
+
+	/* Async XCHG 5, held back; then a sync XCHG 7 must run after it. */
+	val = 5;
+	va_stream(&s, DRM_VATOM_VISA_OP_XCHG, 1, &addr, &val, false);
+	va_sub_init(&j, &s, h, true, 0, 0);
+	va_sub_in(&j, blk, 0);
+	ASSERT_EQ(0, va_sub_submit(fd, &j));
+	va_sleep_ms(50);
+	EXPECT_EQ(0, m[0]);	/* held back */
+
+	if (!fork()) {
+		/* Releases the first job in 300 ms. */
+		va_sleep_ms(300);
+		_exit(va_blocker_signal(&b) ? 1 : 0);
+	}
+	t0 = va_now_ns();
+	{
+		__u32 old[2] = { 0xcccccccc, 0xcccccccc };
+
+		val = 7;
+		va_stream(&s, DRM_VATOM_VISA_OP_XCHG, 1, &addr, &val, true);
+		ASSERT_EQ(0, vt_run(fd, &s, h, old, sizeof(old), NULL));
+		EXPECT_EQ(5, old[0]);	/* the async job ran first */
+	}
+	EXPECT_LE(250 * VA_NS_PER_MS, va_now_ns() - t0);
+	EXPECT_EQ(7, m[0]);
+	wait(NULL);
+	b.signalled = true;
+	va_blocker_fini(&b);
+	close(fd);
+}
+
+/* Add @iters times to 16 words, alternately sync and async; see below. */
+struct va_mix {
+	int fd;
+	__u32 h;
+	__u32 inc;
+	unsigned int iters;
+	int err;
+};
+
+static void *va_mix_thread(void *arg)
+{
+	struct va_mix *x = arg;
+	__u32 addr[16], src[16], out;
+	struct vt_stream s;
+	struct va_sub j;
+	unsigned int i, k;
+	int ret;
+
+	for (k = 0; k < 16; k++) {
+		addr[k] = k * 4;
+		src[k] = x->inc * (k + 1);
+	}
+	out = va_syncobj(x->fd, false);
+	if (!out) {
+		x->err = -ENOMEM;
+		return NULL;
+	}
+	va_stream(&s, DRM_VATOM_VISA_OP_ADD, 16, addr, src, false);
+	for (i = 0; i < x->iters; i++) {
+		va_sub_init(&j, &s, x->h, i & 1, 0, 0);
+		va_sub_out(&j, out, 0);
+		do {
+			ret = va_sub_submit(x->fd, &j);
+			if (ret == -EBUSY)	/* the file's jobs are capped */
+				va_wait_ms(x->fd, out, 0, 5000);
+		} while (ret == -EBUSY);
+		if (ret) {
+			x->err = ret;
+			break;
+		}
+	}
+	if (!x->err)
+		x->err = va_wait_ms(x->fd, out, 0, 20000);
+	drmSyncobjDestroy(x->fd, out);
+	return NULL;
+}
+
+/*
+ * Two files (and threads) add to the same 16 words, each alternating sync
+ * and async submissions: every word ends at exactly the sum of all adds.
+ */
+TEST(mixed_sync_async_totals)
+{
+	const unsigned int iters = 200;
+	struct va_mix a = { .inc = 1, .iters = iters }, b = { .inc = 1000, .iters = iters };
+	pthread_t ta, tb;
+	__u32 *m;
+	unsigned int k;
+	int dmabuf;
+
+	VT_OPEN(a.fd);
+	VT_OPEN(b.fd);
+	VT_BUFFER(a.fd, 4096, a.h, m);
+	ASSERT_EQ(0, vt_prime_export(a.fd, a.h, &dmabuf));
+	ASSERT_EQ(0, vt_prime_import(b.fd, dmabuf, &b.h));
+	close(dmabuf);
+
+	ASSERT_EQ(0, pthread_create(&ta, NULL, va_mix_thread, &a));
+	ASSERT_EQ(0, pthread_create(&tb, NULL, va_mix_thread, &b));
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	EXPECT_EQ(0, a.err);
+	EXPECT_EQ(0, b.err);
+	for (k = 0; k < 16; k++)
+		EXPECT_EQ(iters * (1 + 1000) * (k + 1), m[k]) TH_LOG("word %u", k);
+	close(a.fd);
+	close(b.fd);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Dependencies across files, timelines, waits                               */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A job of file A waits on the out-fence of a job of file B (shared as a
+ * sync_file); B's job waits on a blocker. Nothing runs until the blocker
+ * signals; then B's XCHG runs before A's.
+ */
+TEST(chain_across_files)
+{
+	__u32 ha, hb, ra, sb, sa, outa, blk, *m, *rm, addr = 0, val;
+	struct va_blocker bl;
+	struct vt_stream s;
+	struct va_sub j;
+	int fa, fb, dmabuf, sf;
+
+	VT_OPEN(fa);
+	VT_OPEN(fb);
+	VT_BUFFER(fa, 4096, ha, m);
+	VT_BUFFER(fa, 4096, ra, rm);
+	ASSERT_EQ(0, vt_prime_export(fa, ha, &dmabuf));
+	ASSERT_EQ(0, vt_prime_import(fb, dmabuf, &hb));
+	close(dmabuf);
+	VA_BLOCKER(&bl, fa);
+	blk = va_blocker_syncobj(fb, &bl);
+	ASSERT_NE(0, blk);
+
+	/* B: XCHG 11, after the blocker; its fence into sb. */
+	sb = va_syncobj(fb, false);
+	val = 11;
+	va_stream(&s, DRM_VATOM_VISA_OP_XCHG, 1, &addr, &val, false);
+	va_sub_init(&j, &s, hb, true, 0, 0);
+	va_sub_in(&j, blk, 0);
+	va_sub_out(&j, sb, 0);
+	ASSERT_EQ(0, va_sub_submit(fb, &j));
+
+	/* A: XCHG 22 after B's job; old value to ra. */
+	sf = va_export(fb, sb);
+	ASSERT_LE(0, sf);
+	EXPECT_EQ(0, va_sync_file_status(sf));	/* B's job is pending */
+	sa = va_syncobj(fa, false);
+	ASSERT_EQ(0, drmSyncobjImportSyncFile(fa, sa, sf));
+	close(sf);
+	outa = va_syncobj(fa, false);
+	val = 22;
+	va_stream(&s, DRM_VATOM_VISA_OP_XCHG, 1, &addr, &val, true);
+	va_sub_init(&j, &s, ha, true, ra, 0);
+	va_sub_in(&j, sa, 0);
+	va_sub_out(&j, outa, 0);
+	ASSERT_EQ(0, va_sub_submit(fa, &j));
+
+	EXPECT_EQ(-ETIME, va_wait_ms(fa, outa, 0, 100));
+	EXPECT_EQ(0, m[0]);
+	EXPECT_EQ(0, rm[0]);
+
+	ASSERT_EQ(0, va_blocker_signal(&bl));
+	ASSERT_EQ(0, va_wait_ms(fa, outa, 0, 5000));
+	EXPECT_EQ(1, va_status(fb, sb));
+	EXPECT_EQ(1, va_status(fa, outa));
+	EXPECT_EQ(22, m[0]);
+	EXPECT_EQ(11, rm[0]);	/* B's value was there when A ran */
+	va_blocker_fini(&bl);
+	close(fa);
+	close(fb);
+}
+
+/*
+ * A timeline syncobj with several points: jobs signal points 1, 2 (file
+ * A) and 3 (file B, waiting on point 2 of the same syncobj, shared as a
+ * syncobj fd); waits and queries see each point in turn.
+ */
+TEST(timeline_points)
+{
+	__u32 ha, hb, ra, rb, ta, tb, blk, *m, *rma, *rmb, addr = 0, val;
+	struct va_blocker bl;
+	struct vt_stream s;
+	struct va_sub j;
+	uint64_t point;
+	int fa, fb, dmabuf, objfd;
+
+	VT_OPEN(fa);
+	VT_OPEN(fb);
+	VT_BUFFER(fa, 4096, ha, m);
+	VT_BUFFER(fa, 4096, ra, rma);
+	VT_BUFFER(fb, 4096, rb, rmb);
+	ASSERT_EQ(0, vt_prime_export(fa, ha, &dmabuf));
+	ASSERT_EQ(0, vt_prime_import(fb, dmabuf, &hb));
+	close(dmabuf);
+	VA_BLOCKER(&bl, fa);
+	blk = va_blocker_syncobj(fa, &bl);
+	ASSERT_NE(0, blk);
+	ta = va_syncobj(fa, false);
+	ASSERT_EQ(0, drmSyncobjHandleToFD(fa, ta, &objfd));
+	ASSERT_EQ(0, drmSyncobjFDToHandle(fb, objfd, &tb));
+	close(objfd);
+
+	/* A: XCHG 1 -> point 1 (held back), XCHG 2 -> point 2. */
+	for (val = 1; val <= 2; val++) {
+		va_stream(&s, DRM_VATOM_VISA_OP_XCHG, 1, &addr, &val, true);
+		va_sub_init(&j, &s, ha, true, ra, (val - 1) * 8);
+		if (val == 1)
+			va_sub_in(&j, blk, 0);
+		va_sub_out(&j, ta, val);
+		ASSERT_EQ(0, va_sub_submit(fa, &j));
+	}
+	/* B: XCHG 3 waiting on point 2 -> point 3. */
+	val = 3;
+	va_stream(&s, DRM_VATOM_VISA_OP_XCHG, 1, &addr, &val, true);
+	va_sub_init(&j, &s, hb, true, rb, 0);
+	va_sub_in(&j, tb, 2);
+	va_sub_out(&j, tb, 3);
+	ASSERT_EQ(0, va_sub_submit(fb, &j));
+	/* Point 4 does not exist yet: waiting for it is -EINVAL. */
+	va_sub_init(&j, &s, hb, true, rb, 8);
+	va_sub_in(&j, tb, 4);
+	EXPECT_EQ(-EINVAL, va_sub_submit(fb, &j));
+
+	EXPECT_EQ(-ETIME, va_wait_ms(fa, ta, 1, 50));
+	ASSERT_EQ(0, drmSyncobjQuery(fa, &ta, &point, 1));
+	EXPECT_EQ(0, point);
+	EXPECT_EQ(0, m[0]);
+
+	ASSERT_EQ(0, va_blocker_signal(&bl));
+	ASSERT_EQ(0, va_wait_ms(fb, tb, 3, 5000));
+	ASSERT_EQ(0, drmSyncobjQuery(fa, &ta, &point, 1));
+	EXPECT_EQ(3, point);
+	EXPECT_EQ(0, va_wait(fa, ta, 1, 0));	/* already signalled */
+	EXPECT_EQ(3, m[0]);
+	EXPECT_EQ(0, rma[0]);
+	EXPECT_EQ(1, rma[2]);
+	EXPECT_EQ(2, rmb[0]);
+
+	/* A synchronous job adds point 4 before it returns. */
+	val = 4;
+	va_stream(&s, DRM_VATOM_VISA_OP_XCHG, 1, &addr, &val, false);
+	va_sub_init(&j, &s, ha, false, 0, 0);
+	va_sub_in(&j, ta, 3);
+	va_sub_out(&j, ta, 4);
+	ASSERT_EQ(0, va_sub_submit(fa, &j));
+	ASSERT_EQ(0, drmSyncobjQuery(fa, &ta, &point, 1));
+	EXPECT_EQ(4, point);
+	EXPECT_EQ(4, m[0]);
+	va_blocker_fini(&bl);
+	close(fa);
+	close(fb);
+}
+
+/*
+ * Waits with an absolute CLOCK_MONOTONIC deadline: on a fence that has
+ * signalled (even with a past deadline), one that signals before the
+ * deadline, and one that does not (-ETIME, not before the deadline).
+ */
+TEST(wait_timeouts)
+{
+	__u32 h, out, out2, blk, *m;
+	struct va_blocker bl;
+	long long t0, dt;
+	pid_t pid;
+	int fd, st;
+
+	VT_OPEN(fd);
+	VT_BUFFER(fd, 4096, h, m);
+	out = va_syncobj(fd, false);
+	out2 = va_syncobj(fd, false);
+
+	/* Signalled: a deadline in the past still succeeds. */
+	ASSERT_EQ(0, va_add(fd, h, 0, 1, false, 0, out));
+	EXPECT_EQ(0, va_wait(fd, out, 0, 0));
+	EXPECT_EQ(0, va_wait(fd, out, 0, va_now_ns() - 1000 * VA_NS_PER_MS));
+
+	/* Times out: -ETIME, no earlier than the deadline. */
+	VA_BLOCKER(&bl, fd);
+	blk = va_blocker_syncobj(fd, &bl);
+	ASSERT_EQ(0, va_add(fd, h, 1, 1, true, blk, out2));
+	t0 = va_now_ns();
+	EXPECT_EQ(-ETIME, va_wait(fd, out2, 0, t0 + 150 * VA_NS_PER_MS));
+	dt = va_now_ns() - t0;
+	EXPECT_LE(150 * VA_NS_PER_MS, dt);
+	EXPECT_GT(3000 * VA_NS_PER_MS, dt);
+	EXPECT_EQ(-ETIME, va_wait(fd, out2, 0, 0));
+	EXPECT_EQ(0, m[1]);
+
+	/* Succeeds: signalled from another process 200 ms into the wait. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		va_sleep_ms(200);
+		_exit(va_blocker_signal(&bl) ? 1 : 0);
+	}
+	t0 = va_now_ns();
+	EXPECT_EQ(0, va_wait(fd, out2, 0, t0 + 5000 * VA_NS_PER_MS));
+	dt = va_now_ns() - t0;
+	EXPECT_LE(150 * VA_NS_PER_MS, dt);
+	EXPECT_EQ(1, m[1]);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_EQ(0, st);
+	bl.signalled = true;
+	va_blocker_fini(&bl);
+	close(fd);
+}
+
+/*
+ * Synchronous submissions with syncobjs: the call waits for the in-fence,
+ * and the out-syncobjs (binary and timeline) hold a signalled fence when
+ * it returns.
+ */
+TEST(sync_with_syncobjs)
+{
+	__u32 h, in, out, tl, *m;
+	struct vt_stream s;
+	struct va_sub j;
+	__u32 addr = 0, val = 9;
+	uint64_t point;
+	int fd;
+
+	VT_OPEN(fd);
+	VT_BUFFER(fd, 4096, h, m);
+	in = va_syncobj(fd, true);
+	out = va_syncobj(fd, false);
+	tl = va_syncobj(fd, false);
+
+	EXPECT_EQ(-2000, va_status(fd, out));	/* no fence yet */
+	va_stream(&s, DRM_VATOM_VISA_OP_ADD, 1, &addr, &val, false);
+	va_sub_init(&j, &s, h, false, 0, 0);
+	va_sub_in(&j, in, 0);
+	va_sub_out(&j, out, 0);
+	va_sub_out(&j, tl, 5);
+	ASSERT_EQ(0, va_sub_submit(fd, &j));
+	EXPECT_EQ(9, m[0]);
+	EXPECT_EQ(1, va_status(fd, out));
+	EXPECT_EQ(0, va_wait(fd, out, 0, 0));
+	ASSERT_EQ(0, drmSyncobjQuery(fd, &tl, &point, 1));
+	EXPECT_EQ(5, point);
+	close(fd);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Interrupted and restarted synchronous waits                               */
+/* ------------------------------------------------------------------------ */
+
+static void va_on_alarm(int sig)
+{
+}
+
+static void va_alarm_ms(unsigned int ms, bool restart)
+{
+	struct itimerval it = { .it_value = { ms / 1000, (ms % 1000) * 1000 } };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = va_on_alarm;
+	sa.sa_flags = restart ? SA_RESTART : 0;
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+/*
+ * A synchronous submission blocked on its in-syncobj is interrupted by a
+ * signal: EINTR (no SA_RESTART), nothing executed, ever. Submitted again
+ * once the fence signals, it executes exactly once. With SA_RESTART the
+ * kernel restarts the call transparently and it too executes once.
+ */
+TEST(sync_wait_interrupted)
+{
+	__u32 h, blk, blk2, *m;
+	struct va_blocker bl, bl2;
+	long long t0;
+	pid_t pid;
+	int fd, st;
+
+	VT_OPEN(fd);
+	VT_BUFFER(fd, 4096, h, m);
+	VA_BLOCKER(&bl, fd);
+	blk = va_blocker_syncobj(fd, &bl);
+	ASSERT_NE(0, blk);
+
+	va_alarm_ms(100, false);
+	t0 = va_now_ns();
+	EXPECT_EQ(-EINTR, va_add(fd, h, 0, 1, false, blk, 0));
+	EXPECT_LE(80 * VA_NS_PER_MS, va_now_ns() - t0);
+	EXPECT_EQ(0, m[0]);
+
+	ASSERT_EQ(0, va_blocker_signal(&bl));
+	/* The abandoned job completes (cancelled) before this one runs. */
+	ASSERT_EQ(0, va_add(fd, h, 0, 1, false, blk, 0));
+	EXPECT_EQ(1, m[0]);
+	va_sleep_ms(50);
+	EXPECT_EQ(1, m[0]);
+
+	/* SA_RESTART: restarted in the kernel, executed once. */
+	VA_BLOCKER(&bl2, fd);
+	blk2 = va_blocker_syncobj(fd, &bl2);
+	ASSERT_NE(0, blk2);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		va_sleep_ms(300);
+		_exit(va_blocker_signal(&bl2) ? 1 : 0);
+	}
+	va_alarm_ms(50, true);
+	EXPECT_EQ(0, va_add(fd, h, 0, 10, false, blk2, 0));
+	EXPECT_EQ(11, m[0]);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_EQ(0, st);
+	bl2.signalled = true;
+	signal(SIGALRM, SIG_DFL);
+	va_blocker_fini(&bl2);
+	va_blocker_fini(&bl);
+	close(fd);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Failure propagation and cancellation                                      */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Closing a file cancels its job that waits on an unsignalled in-syncobj:
+ * the job's fence (kept as a sync_file) signals -ECANCELED and the job
+ * never executes, even once the in-fence signals. The file's next job,
+ * which waited only for the cancelled one, executes. Live counts return
+ * to what they were.
+ */
+TEST(cancel_on_close)
+{
+	__u32 h, hx, blk, o1, o2, *m;
+	struct va_counts base, now;
+	struct va_blocker bl;
+	char path[128];
+	int fd, fx, dmabuf, sf1, sf2;
+
+	VT_OPEN(fd);
+	if (!vt_stats_path(path, sizeof(path)))
+		SKIP(close(fd); return, "no vatom_stats in debugfs");
+	va_counts(path, &base);
+	VT_BUFFER(fd, 4096, h, m);
+	VA_BLOCKER(&bl, fd);
+
+	fx = vt_open();
+	ASSERT_LE(0, fx);
+	ASSERT_EQ(0, vt_prime_export(fd, h, &dmabuf));
+	ASSERT_EQ(0, vt_prime_import(fx, dmabuf, &hx));
+	close(dmabuf);
+	blk = va_blocker_syncobj(fx, &bl);
+	o1 = va_syncobj(fx, false);
+	o2 = va_syncobj(fx, false);
+	ASSERT_EQ(0, va_add(fx, hx, 0, 1, true, blk, o1));	/* waits */
+	ASSERT_EQ(0, va_add(fx, hx, 1, 16, true, 0, o2));	/* after it */
+	sf1 = va_export(fx, o1);
+	sf2 = va_export(fx, o2);
+	ASSERT_LE(0, sf1);
+	ASSERT_LE(0, sf2);
+	va_counts(path, &now);
+	EXPECT_EQ(base.jobs + 2, now.jobs);
+	EXPECT_EQ(0, va_sync_file_status(sf1));
+	EXPECT_EQ(0, va_sync_file_status(sf2));
+
+	close(fx);
+	/* The release waited for both jobs. */
+	EXPECT_EQ(base.jobs, vt_stat(path, "jobs_in_flight"));
+	EXPECT_EQ(-ECANCELED, va_sync_file_status(sf1));
+	EXPECT_EQ(1, va_sync_file_status(sf2));
+	EXPECT_EQ(base.cancelled + 1, vt_stat(path, "jobs_cancelled"));
+	EXPECT_EQ(0, m[0]);
+	EXPECT_EQ(16, m[1]);
+
+	ASSERT_EQ(0, va_blocker_signal(&bl));
+	va_sleep_ms(50);
+	EXPECT_EQ(0, m[0]);	/* never executed */
+	close(sf1);
+	close(sf2);
+	va_blocker_fini(&bl);
+	munmap(m, 4096);
+	close(fd);
+	VA_EXPECT_COUNTS(path, &base);
+}
+
+/*
+ * A failed dependency fails the job: with the fence of a cancelled job as
+ * in-fence, an asynchronous job's fence carries -ECANCELED and a
+ * synchronous submission returns ECANCELED; neither executes, and the
+ * synchronous one leaves its out-syncobj untouched.
+ */
+TEST(failed_dependency)
+{
+	__u32 h, hx, blk, ox, in, out, out2, *m;
+	struct va_blocker bl;
+	int fd, fx, dmabuf, sf;
+
+	VT_OPEN(fd);
+	VT_BUFFER(fd, 4096, h, m);
+	VA_BLOCKER(&bl, fd);
+	fx = vt_open();
+	ASSERT_LE(0, fx);
+	ASSERT_EQ(0, vt_prime_export(fd, h, &dmabuf));
+	ASSERT_EQ(0, vt_prime_import(fx, dmabuf, &hx));
+	close(dmabuf);
+	blk = va_blocker_syncobj(fx, &bl);
+	ox = va_syncobj(fx, false);
+	ASSERT_EQ(0, va_add(fx, hx, 0, 1, true, blk, ox));
+	sf = va_export(fx, ox);
+	ASSERT_LE(0, sf);
+	in = va_syncobj(fd, false);
+	ASSERT_EQ(0, drmSyncobjImportSyncFile(fd, in, sf));
+	close(sf);
+
+	out = va_syncobj(fd, false);
+	out2 = va_syncobj(fd, false);
+	ASSERT_EQ(0, va_add(fd, h, 1, 1, true, in, out));	/* async, waits */
+	close(fx);						/* cancels fx's job */
+	ASSERT_EQ(0, va_wait_ms(fd, out, 0, 5000));
+	EXPECT_EQ(-ECANCELED, va_status(fd, in));
+	EXPECT_EQ(-ECANCELED, va_status(fd, out));
+
+	EXPECT_EQ(-ECANCELED, va_add(fd, h, 2, 1, false, in, out2));
+	EXPECT_EQ(-2000, va_status(fd, out2));	/* untouched */
+
+	/* The file goes on: the next job runs. */
+	ASSERT_EQ(0, va_add(fd, h, 3, 1, false, 0, out2));
+	EXPECT_EQ(1, va_status(fd, out2));
+	EXPECT_EQ(0, m[0]);
+	EXPECT_EQ(0, m[1]);
+	EXPECT_EQ(0, m[2]);
+	EXPECT_EQ(1, m[3]);
+	va_blocker_fini(&bl);
+	close(fd);
+}
+
+/*
+ * SIGKILL of a process whose job waits on an in-syncobj: its file's release
+ * cancels the job (-ECANCELED in the out-syncobj the parent shares), the
+ * job never executes, and every live count returns to its value before.
+ */
+TEST(cancel_on_sigkill)
+{
+	__u32 h, out, *m;
+	struct va_counts base;
+	struct va_blocker bl;
+	char path[128], c;
+	int fd, dmabuf, objfd, pfd[2], st;
+	pid_t pid;
+
+	VT_OPEN(fd);
+	if (!vt_stats_path(path, sizeof(path)))
+		SKIP(close(fd); return, "no vatom_stats in debugfs");
+	va_counts(path, &base);
+	VT_BUFFER(fd, 4096, h, m);
+	VA_BLOCKER(&bl, fd);
+	ASSERT_EQ(0, vt_prime_export(fd, h, &dmabuf));
+	out = va_syncobj(fd, false);
+	ASSERT_EQ(0, drmSyncobjHandleToFD(fd, out, &objfd));
+	ASSERT_EQ(0, pipe(pfd));
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		/* The child: its own file, the shared surface and syncobj. */
+		__u32 ch, cblk, cout;
+		int cfd = vt_open();
+
+		if (cfd < 0 || vt_prime_import(cfd, dmabuf, &ch) ||
+		    drmSyncobjFDToHandle(cfd, objfd, &cout))
+			_exit(2);
+		cblk = va_blocker_syncobj(cfd, &bl);
+		if (!cblk || va_add(cfd, ch, 0, 1, true, cblk, cout))
+			_exit(3);
+		if (write(pfd[1], "x", 1) != 1)
+			_exit(4);
+		for (;;)
+			pause();
+	}
+	close(pfd[1]);
+	ASSERT_EQ(1, read(pfd[0], &c, 1));
+	EXPECT_EQ(base.jobs + 1, vt_stat(path, "jobs_in_flight"));
+	EXPECT_EQ(0, va_status(fd, out));	/* the child's job is pending */
+
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	EXPECT_EQ(base.jobs, vt_stat(path, "jobs_in_flight"));
+	EXPECT_EQ(-ECANCELED, va_status(fd, out));
+	EXPECT_EQ(base.cancelled + 1, vt_stat(path, "jobs_cancelled"));
+
+	ASSERT_EQ(0, va_blocker_signal(&bl));
+	va_sleep_ms(50);
+	EXPECT_EQ(0, m[0]);
+	close(pfd[0]);
+	close(objfd);
+	close(dmabuf);
+	va_blocker_fini(&bl);
+	munmap(m, 4096);
+	close(fd);
+	VA_EXPECT_COUNTS(path, &base);
+}
+
+/*
+ * A process killed right after queueing jobs that wait for nothing: those
+ * jobs execute (only jobs waiting on an in-syncobj are cancelled), and the
+ * release of its file waits for them. The total is exact.
+ */
+TEST(sigkill_with_ready_jobs)
+{
+	const unsigned int n = 40;
+	struct va_counts base;
+	char path[128], c;
+	__u32 h, *m;
+	int fd, dmabuf, pfd[2], st;
+	pid_t pid;
+
+	VT_OPEN(fd);
+	if (!vt_stats_path(path, sizeof(path)))
+		SKIP(close(fd); return, "no vatom_stats in debugfs");
+	va_counts(path, &base);
+	VT_BUFFER(fd, 4096, h, m);
+	ASSERT_EQ(0, vt_prime_export(fd, h, &dmabuf));
+	ASSERT_EQ(0, pipe(pfd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		__u32 ch;
+		unsigned int i;
+		int cfd = vt_open();
+
+		if (cfd < 0 || vt_prime_import(cfd, dmabuf, &ch))
+			_exit(2);
+		for (i = 0; i < n; i++) {
+			/* Sizeable jobs, so some are still queued at the kill. */
+			const __u32 addr[16] = { 0, 0, 0, 0, 0, 0, 0, 0,
+						 0, 0, 0, 0, 0, 0, 0, 0 };
+			const __u32 one[16] = { 1, 1, 1, 1, 1, 1, 1, 1,
+						1, 1, 1, 1, 1, 1, 1, 1 };
+			struct vt_stream s;
+			struct va_sub j;
+			unsigned int k;
+
+			vt_stream_init(&s);
+			for (k = 0; k < 48; k++) {
+				struct vt_visa v;
+
+				vt_dword(&v, DRM_VATOM_VISA_OP_ADD,
+					 DRM_VATOM_VISA_EXEC_16,
+					 DRM_VATOM_VISA_TYPE_UD, addr, one,
+					 NULL, false);
+				vt_add_visa(&s, &v);
+			}
+			va_sub_init(&j, &s, ch, true, 0, 0);
+			if (va_sub_submit(cfd, &j))
+				_exit(3);
+		}
+		if (write(pfd[1], "x", 1) != 1)
+			_exit(4);
+		for (;;)
+			pause();
+	}
+	close(pfd[1]);
+	ASSERT_EQ(1, read(pfd[0], &c, 1));
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_EQ(base.jobs, vt_stat(path, "jobs_in_flight"));
+	EXPECT_EQ(base.cancelled, vt_stat(path, "jobs_cancelled"));
+	EXPECT_EQ(n * 48 * 16, m[0]);
+	close(pfd[0]);
+	close(dmabuf);
+	munmap(m, 4096);
+	close(fd);
+	VA_EXPECT_COUNTS(path, &base);
+}
+
+/*
+ * What keeps vatom.ko loaded: each open file (the DRM fops owner), and each
+ * job fence still referenced anywhere (here a sync_file), even after its
+ * file is closed. delete_module() is refused while a file is open.
+ */
+TEST(module_pinned)
+{
+	long long r0, r1;
+	__u32 h, out, *m;
+	int fd, sf;
+
+	r0 = va_module_refcnt();
+	if (r0 < 0)
+		SKIP(return, "no /sys/module/vatom/refcnt");
+	VT_OPEN(fd);
+	EXPECT_EQ(r0 + 1, va_module_refcnt());
+	errno = 0;
+	EXPECT_EQ(-1, syscall(SYS_delete_module, "vatom", O_NONBLOCK));
+	EXPECT_EQ(EWOULDBLOCK, errno);
+
+	VT_BUFFER(fd, 4096, h, m);
+	out = va_syncobj(fd, false);
+	ASSERT_EQ(0, va_add(fd, h, 0, 1, false, 0, out));
+	sf = va_export(fd, out);
+	ASSERT_LE(0, sf);
+	munmap(m, 4096);
+	close(fd);
+	/* Only the sync_file's fence is left. */
+	r1 = va_module_refcnt();
+	EXPECT_EQ(r0 + 1, r1);
+	EXPECT_EQ(1, va_sync_file_status(sf));
+	close(sf);
+	EXPECT_EQ(r0, va_module_refcnt());
+}
+
+/* ------------------------------------------------------------------------ */
+/* Errors                                                                    */
+/* ------------------------------------------------------------------------ */
+
+FIXTURE(async_reject) {
+	int fd;
+	__u32 h;
+	__u32 *m;
+	__u32 out;		/* an out-syncobj that must stay untouched */
+	__u32 addr, val;
+	struct vt_stream s;
+	struct va_sub j;
+};
+
+FIXTURE_SETUP(async_reject)
+{
+	self->fd = vt_open();
+	if (self->fd == -ENODEV)
+		SKIP(return, "no vatom device");
+	ASSERT_LE(0, self->fd);
+	VT_BUFFER(self->fd, 4096, self->h, self->m);
+	self->out = va_syncobj(self->fd, false);
+	ASSERT_NE(0, self->out);
+	self->addr = 0;
+	self->val = 1;
+	va_stream(&self->s, DRM_VATOM_VISA_OP_ADD, 1, &self->addr, &self->val, false);
+	va_sub_init(&self->j, &self->s, self->h, true, 0, 0);
+	va_sub_out(&self->j, self->out, 0);
+}
+
+FIXTURE_TEARDOWN(async_reject)
+{
+	if (self->fd < 0)
+		return;
+	/* Whatever was rejected changed neither memory nor the syncobj. */
+	EXPECT_EQ(0, self->m[0]);
+	EXPECT_EQ(-2000, va_status(self->fd, self->out));
+	close(self->fd);
+}
+
+#define VA_REJECT(e) EXPECT_EQ(-(e), va_sub_submit(self->fd, &self->j))
+
+/* Asynchronous results never go to user memory. */
+TEST_F(async_reject, async_user_results)
+{
+	__u32 res[2];
+	__u32 addr = 0, val = 1;
+
+	if (self->fd < 0)
+		return;
+	va_stream(&self->s, DRM_VATOM_VISA_OP_ADD, 1, &addr, &val, true);
+	self->j.args.stream_size = self->s.size;
+	self->j.args.results = vt_u64_ptr(res);
+	self->j.args.results_size = sizeof(res);
+	VA_REJECT(EINVAL);
+	/* Without a destination the results do not fit. */
+	self->j.args.results = 0;
+	self->j.args.results_size = 0;
+	VA_REJECT(EINVAL);
+	EXPECT_EQ(DRM_VATOM_ERR_RESULTS, self->j.args.error_reason);
+}
+
+TEST_F(async_reject, unknown_syncobj)
+{
+	if (self->fd < 0)
+		return;
+	va_sub_in(&self->j, 0xdead, 0);
+	VA_REJECT(ENOENT);
+	self->j.args.in_sync_count = 0;
+	self->j.args.in_syncs = 0;
+	va_sub_out(&self->j, 0xdead, 0);	/* the second out-syncobj */
+	VA_REJECT(ENOENT);
+	self->j.out[1].handle = 0;
+	VA_REJECT(ENOENT);
+	/* Synchronous submissions check the same way. */
+	self->j.args.flags = 0;
+	VA_REJECT(ENOENT);
+}
+
+TEST_F(async_reject, sync_flags)
+{
+	__u32 in;
+
+	if (self->fd < 0)
+		return;
+	in = va_syncobj(self->fd, true);
+	va_sub_in(&self->j, in, 0);
+	self->j.in[0].flags = 1;
+	VA_REJECT(EINVAL);
+	self->j.in[0].flags = 0x80000000;
+	VA_REJECT(EINVAL);
+	self->j.in[0].flags = 0;
+	self->j.out[0].flags = 1;
+	VA_REJECT(EINVAL);
+	self->j.out[0].flags = 0;
+	self->j.args.flags = DRM_VATOM_SUBMIT_ASYNC | 2;
+	VA_REJECT(EINVAL);
+}
+
+/* A point on a binary syncobj, and a syncobj with no fence: -EINVAL. */
+TEST_F(async_reject, binary_syncobj_point)
+{
+	__u32 in, empty;
+
+	if (self->fd < 0)
+		return;
+	in = va_syncobj(self->fd, true);
+	va_sub_in(&self->j, in, 1);
+	VA_REJECT(EINVAL);
+	self->j.in[0].point = 0;
+	empty = va_syncobj(self->fd, false);
+	self->j.in[0].handle = empty;
+	VA_REJECT(EINVAL);
+	self->j.args.flags = 0;
+	VA_REJECT(EINVAL);
+}
+
+TEST_F(async_reject, sync_counts)
+{
+	struct drm_vatom_sync many[65];
+	unsigned int i;
+	__u32 in;
+
+	if (self->fd < 0)
+		return;
+	in = va_syncobj(self->fd, true);
+	memset(many, 0, sizeof(many));
+	for (i = 0; i < 65; i++)
+		many[i].handle = in;
+	self->j.args.in_syncs = vt_u64_ptr(many);
+	self->j.args.in_sync_count = 65;
+	VA_REJECT(E2BIG);
+	self->j.args.in_sync_count = 0;
+	VA_REJECT(EINVAL);		/* a pointer without a count */
+	self->j.args.in_syncs = 0;
+	self->j.args.out_syncs = vt_u64_ptr(many);
+	self->j.args.out_sync_count = 65;
+	VA_REJECT(E2BIG);
+	self->j.args.out_syncs = vt_u64_ptr(self->j.out);
+	self->j.args.out_sync_count = 1;
+	self->j.args.in_syncs = 8;	/* unreadable */
+	self->j.args.in_sync_count = 1;
+	VA_REJECT(EFAULT);
+}
+
+/* A stream error with syncobjs: nothing is signalled or executed. */
+TEST_F(async_reject, bad_stream)
+{
+	if (self->fd < 0)
+		return;
+	self->j.args.stream_size = 8;	/* a header that claims more */
+	VA_REJECT(EINVAL);
+	EXPECT_EQ(DRM_VATOM_ERR_PACKET_SIZE, self->j.args.error_reason);
+}
+
+/*
+ * At most MAX_JOBS jobs of a file in flight: one more is -EBUSY, async or
+ * not; the held jobs all execute once released, and the file submits again.
+ */
+TEST(limit_jobs_in_flight)
+{
+	__u32 h, blk, last, *m;
+	struct va_blocker bl;
+	__u64 max;
+	unsigned int i;
+	int fd;
+
+	VT_OPEN(fd);
+	ASSERT_EQ(0, vt_get_param(fd, DRM_VATOM_PARAM_MAX_JOBS, 0, &max));
+	if (max > 4096)
+		SKIP(close(fd); return, "max_jobs too large to test");
+	VT_BUFFER(fd, 4096, h, m);
+	VA_BLOCKER(&bl, fd);
+	blk = va_blocker_syncobj(fd, &bl);
+	last = va_syncobj(fd, false);
+	for (i = 0; i < max; i++) {
+		ASSERT_EQ(0, va_add(fd, h, 0, 1, true, i ? 0 : blk,
+				    i == max - 1 ? last : 0)) TH_LOG("job %u", i);
+	}
+	EXPECT_EQ(-EBUSY, va_add(fd, h, 1, 1, true, 0, 0));
+	EXPECT_EQ(-EBUSY, va_add(fd, h, 1, 1, false, 0, 0));
+	/* Another file has its own count. */
+	{
+		int f2 = vt_open();
+		__u32 h2, *m2;
+
+		ASSERT_LE(0, f2);
+		VT_BUFFER(f2, 4096, h2, m2);
+		EXPECT_EQ(0, va_add(f2, h2, 0, 1, false, 0, 0));
+		EXPECT_EQ(1, m2[0]);
+		close(f2);
+	}
+	EXPECT_EQ(0, m[0]);
+
+	ASSERT_EQ(0, va_blocker_signal(&bl));
+	ASSERT_EQ(0, va_wait_ms(fd, last, 0, 10000));
+	EXPECT_EQ(max, m[0]);
+	EXPECT_EQ(0, m[1]);
+	EXPECT_EQ(0, va_add(fd, h, 1, 1, false, 0, 0));
+	EXPECT_EQ(1, m[1]);
+	va_blocker_fini(&bl);
+	close(fd);
+}
+
+/*
+ * The per-file memory cap: surfaces with a handle in the file (created or
+ * imported) and the kernel copies of streams count; past it, creation,
+ * import and submission are -ENOSPC, until something is freed.
+ */
+TEST(limit_file_memory)
+{
+	__u64 cap, maxsurf, left, sz;
+	__u32 hs[64], h, small, tmp;
+	unsigned int n = 0, i;
+	struct vt_stream s;
+	__u32 addr = 0, val = 1, res[2];
+	int fd, f2, dmabuf;
+
+	VT_OPEN(fd);
+	ASSERT_EQ(0, vt_get_param(fd, DRM_VATOM_PARAM_FILE_MEM_CAP, 0, &cap));
+	ASSERT_EQ(0, vt_get_param(fd, DRM_VATOM_PARAM_MAX_SURFACE_SIZE, 0, &maxsurf));
+	if (cap / maxsurf > 60 || cap < 2 * VT_PAGE_SIZE)
+		SKIP(close(fd); return, "file_mem_cap unsuitable to test");
+	/* One page for a small surface; fill the rest with big ones. */
+	ASSERT_EQ(0, vt_buffer_create(fd, VT_PAGE_SIZE, &small));
+	left = (cap & ~(__u64)(VT_PAGE_SIZE - 1)) - VT_PAGE_SIZE;
+	while (left) {
+		sz = left < maxsurf ? left : maxsurf;
+		ASSERT_EQ(0, vt_buffer_create(fd, sz, &hs[n])) TH_LOG("%llu bytes",
+							(unsigned long long)sz);
+		n++;
+		left -= sz;
+	}
+	/* Full: one more byte is one more page. */
+	VT_EXPECT_ERRNO(ENOSPC, vt_buffer_create(fd, 1, &h));
+	va_stream(&s, DRM_VATOM_VISA_OP_ADD, 1, &addr, &val, true);
+	VT_EXPECT_ERRNO(ENOSPC, vt_run(fd, &s, small, res, sizeof(res), NULL));
+
+	/* Importing is charged too. */
+	f2 = vt_open();
+	ASSERT_LE(0, f2);
+	ASSERT_EQ(0, vt_buffer_create(f2, VT_PAGE_SIZE, &tmp));
+	ASSERT_EQ(0, vt_prime_export(f2, tmp, &dmabuf));
+	VT_EXPECT_ERRNO(ENOSPC, vt_prime_import(fd, dmabuf, &h));
+
+	/* Free the small surface: the import now fits, the stream not. */
+	ASSERT_EQ(0, vt_gem_close(fd, small));
+	ASSERT_EQ(0, vt_prime_import(fd, dmabuf, &h));
+	VT_EXPECT_ERRNO(ENOSPC, vt_run(fd, &s, h, res, sizeof(res), NULL));
+	ASSERT_EQ(0, vt_gem_close(fd, hs[0]));
+	res[0] = 0xcccccccc;
+	EXPECT_EQ(0, vt_run(fd, &s, h, res, sizeof(res), NULL));
+	EXPECT_EQ(0, res[0]);
+	for (i = 1; i < n; i++)
+		EXPECT_EQ(0, vt_gem_close(fd, hs[i]));
+	close(dmabuf);
+	close(f2);
+	close(fd);
+}
