@@ -15,6 +15,8 @@ static const struct tool_cmd demos[] = {
 	  NULL, demo_visa },
 	{ "ptx", "PTX atom: integer, bit, b16/b128, f32 flush vs shared, f16/bf16 vectors, f64",
 	  NULL, demo_ptx },
+	{ "noc", "NoC atomics on Wormhole and Blackhole grids: registers, L1, responses, counters",
+	  NULL, demo_noc },
 };
 
 void demo_list(void)

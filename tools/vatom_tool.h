@@ -43,6 +43,7 @@ int tool_open_device(const struct tool_opts *o, struct vatom_device **dev);
  */
 int demo_visa(const struct tool_opts *o, int argc, char **argv);
 int demo_ptx(const struct tool_opts *o, int argc, char **argv);
+int demo_noc(const struct tool_opts *o, int argc, char **argv);
 int cmd_demo(const struct tool_opts *o, int argc, char **argv);
 void demo_list(void);
 
