@@ -96,6 +96,7 @@ static __u64 vt_visa_ops(int fd, __u32 form)
 #include "test_addc.c"
 #include "test_ptx.c"
 #include "test_noc.c"
+#include "test_mixed.c"
 #include "test_async.c"
 #include "test_kmsg.c"
 
