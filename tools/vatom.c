@@ -180,6 +180,8 @@ static const struct tool_cmd commands[] = {
 	{ "info", "device, UAPI version, capabilities and limits", NULL, cmd_info },
 	{ "demo", "submit a small batch, print it and verify the results",
 	  "[NAME]", cmd_demo },
+	{ "bench-async", "jobs/s of synchronous vs asynchronous submission",
+	  "[-n JOBS] [-p PACKETS] [-w WINDOW] [-r REPEATS]", cmd_bench_async },
 	{ "help", "this text, or a command's", "[COMMAND]", cmd_help },
 };
 
