@@ -14,11 +14,14 @@
  *  - an asynchronous job is queued on the device's workqueue, which
  *    executes it and signals its fence (installed in the out-syncobjs when
  *    it was pushed);
- *  - a synchronous job is executed by the submitting thread, which waits
- *    (interruptibly) for it to become ready, then signals its fence and
- *    installs it in the out-syncobjs. An interrupted wait abandons the job:
- *    it is then completed by the workqueue as cancelled, never executed, so
- *    a restarted ioctl executes the stream exactly once.
+ *  - a synchronous job is executed by the submitting thread. It waits
+ *    (interruptibly) for its in-syncobjs and the file's earlier jobs before
+ *    it is pushed, so an interrupted call leaves nothing behind and a
+ *    restarted one executes the stream exactly once; then it executes,
+ *    signals its fence and installs it in the out-syncobjs. (Should
+ *    another thread of the file submit in between, the pushed job waits
+ *    again; interrupted then, it is abandoned: the workqueue completes it
+ *    as cancelled, never executed.)
  *
  * A job does not execute when an in-syncobj fence failed (its fence gets
  * that error) or when it was cancelled: closing the file (or the death of
@@ -401,11 +404,50 @@ void vatom_job_push(struct vatom_job *job)
 }
 
 /**
+ * vatom_job_wait_deps() - wait, interruptibly, for what a synchronous job
+ * will depend on, before it is pushed
+ * @job: the job, not yet pushed
+ *
+ * Waiting before the point of no return means an interrupted submission
+ * leaves nothing behind: no job, no fence, no in-flight slot. (If another
+ * thread of the file submits meanwhile, the job may still have to wait
+ * after it is pushed; see vatom_job_run_sync().)
+ *
+ * Return: 0, or -ERESTARTSYS when a signal arrived.
+ */
+int vatom_job_wait_deps(struct vatom_job *job)
+{
+	struct vatom_file *vfile = job->vfile;
+	struct dma_fence *last;
+	unsigned int i;
+	long ret;
+
+	for (i = 0; i < job->ndeps; i++) {
+		ret = dma_fence_wait(job->deps[i].fence, true);
+		if (ret)
+			return ret;
+	}
+	mutex_lock(&vfile->lock);
+	last = dma_fence_get(vfile->last_fence);
+	mutex_unlock(&vfile->lock);
+	if (!last)
+		return 0;
+	ret = dma_fence_wait(last, true);
+	dma_fence_put(last);
+	return ret;
+}
+
+/**
  * vatom_job_run_sync() - wait for a pushed synchronous job's dependencies,
  * execute it and signal its fence and out-syncobjs
  * @job: the job
  * @abandoned: out, true when the wait was interrupted: the job is then
  *	cancelled, never executes and is no longer the caller's to free
+ *
+ * Normally vatom_job_wait_deps() has already waited and the job is ready
+ * at once. If it is not (another thread of the file submitted in between)
+ * and the wait is interrupted, the job is abandoned: it keeps its place in
+ * the file's order and completes, cancelled, once its dependencies signal.
  *
  * Return: 0 when the job executed; -ERESTARTSYS when interrupted before it
  * could start; -ECANCELED when an in-syncobj fence failed (nothing was

@@ -166,6 +166,7 @@ struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 int vatom_job_charge(struct vatom_job *job, u64 bytes);
 void vatom_job_free(struct vatom_job *job);
 void vatom_job_push(struct vatom_job *job);
+int vatom_job_wait_deps(struct vatom_job *job);
 int vatom_job_run_sync(struct vatom_job *job, bool *abandoned);
 
 #endif /* _VATOM_JOB_H_ */

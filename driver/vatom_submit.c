@@ -282,6 +282,9 @@ int vatom_ioctl_submit(struct drm_device *dev, void *data,
 	}
 
 	ret = vatom_job_prepare(job, file, args);
+	/* A synchronous job waits here: interrupted, it leaves nothing. */
+	if (!ret && !async)
+		ret = vatom_job_wait_deps(job);
 	if (ret) {
 		vatom_job_free(job);
 		goto out;
