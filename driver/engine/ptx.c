@@ -78,6 +78,12 @@ static bool ptx_global(u32 space)
 	       space == DRM_VATOM_PTX_SPACE_GLOBAL;
 }
 
+/* add.f32 flushes subnormals on .global (generic) unless .noftz. */
+static bool ptx_f32_ftz(const struct drm_vatom_ptx *p)
+{
+	return ptx_global(p->space) && !(p->flags & DRM_VATOM_PTX_NOFTZ);
+}
+
 static u32 ptx_access_size(const struct drm_vatom_ptx *p)
 {
 	return ptx_forms[p->type].esize * (p->vec ? p->vec : 1);
@@ -178,9 +184,14 @@ u32 vatom_ptx_validate(const struct drm_vatom_ptx *p,
 	return 0;
 }
 
-u32 vatom_ptx_result_bytes(const struct drm_vatom_ptx *p)
+static u32 ptx_result_bytes(const struct drm_vatom_ptx *p)
 {
 	return ptx_access_size(p) > 8 ? 16 : 8;
+}
+
+u32 vatom_ptx_result_bytes(const struct drm_vatom_ptx *p)
+{
+	return ptx_result_bytes(p);
 }
 
 /* Element @i of @esize bytes of a little-endian 128-bit operand. */
@@ -212,7 +223,6 @@ static u16 ptx_half_op(u32 op, bool bf, u16 r, u16 s)
 static u64 ptx_op(const struct drm_vatom_ptx *p, u64 r, u64 s, u64 t)
 {
 	u32 type = p->type;
-	bool ftz;
 
 	switch (p->op) {
 	case DRM_VATOM_PTX_OP_AND:
@@ -247,8 +257,7 @@ static u64 ptx_op(const struct drm_vatom_ptx *p, u64 r, u64 s, u64 t)
 		return ptx_forms[type].esize == 4 ? (u32)r : r;
 	case DRM_VATOM_PTX_TYPE_F32:
 		/* .global (generic) flushes unless .noftz; .shared never does. */
-		ftz = ptx_global(p->space) && !(p->flags & DRM_VATOM_PTX_NOFTZ);
-		return vatom_f32_add((u32)r, (u32)s, ftz);
+		return vatom_f32_add((u32)r, (u32)s, ptx_f32_ftz(p));
 	case DRM_VATOM_PTX_TYPE_F64:
 		return vatom_f64_add(r, s);
 	case DRM_VATOM_PTX_TYPE_F16:
@@ -290,6 +299,22 @@ static u16 ptx_atomic16(const struct drm_vatom_ptx *p, u8 *mem, u16 s, u16 t)
 	}
 }
 
+/* add.f32 of one element: a CAS loop around the soft-float add. */
+static __always_inline u32 ptx_f32_add(u32 *w, u32 s, bool ftz)
+{
+	u32 old = vatom_load32(w), new, seen;
+
+	for (;;) {
+		new = vatom_f32_add(old, s, ftz);
+		if (new == old)
+			return old;
+		seen = vatom_cmpxchg32(w, old, new);
+		if (seen == old)
+			return old;
+		old = seen;
+	}
+}
+
 static u32 ptx_atomic32(const struct drm_vatom_ptx *p, u8 *mem, u32 s, u32 t)
 {
 	u32 *w = (u32 *)mem;
@@ -304,6 +329,8 @@ static u32 ptx_atomic32(const struct drm_vatom_ptx *p, u8 *mem, u32 s, u32 t)
 		if (p->type == DRM_VATOM_PTX_TYPE_U32 ||
 		    p->type == DRM_VATOM_PTX_TYPE_S32)
 			return vatom_fetch_add32(w, s);
+		if (p->type == DRM_VATOM_PTX_TYPE_F32)
+			return ptx_f32_add(w, s, ptx_f32_ftz(p));
 		break;
 	}
 	old = vatom_load32(w);
@@ -368,21 +395,19 @@ static void ptx_atomic128(const struct drm_vatom_ptx *p, u8 *mem, u64 old[2])
 		;
 }
 
-u64 vatom_ptx_execute(const struct drm_vatom_ptx *p,
-		      const struct vatom_bindings *b, u8 *results)
+/* Every form: elements in ascending order, each its own atomic op. */
+static u64 ptx_execute_any(const struct drm_vatom_ptx *p, u8 *mem,
+			   u8 *results)
 {
-	const struct vatom_surface_view *v = b->slot[p->slot];
 	u32 esize = ptx_forms[p->type].esize;
 	u32 n = p->vec ? p->vec : 1;
 	u64 out[2] = { 0, 0 };
-	u8 *mem = v->vaddr + p->addr;
 	u32 i, bit;
 	u64 old;
 
 	if (esize == 16) {
 		ptx_atomic128(p, mem, out);
 	} else {
-		/* Vector elements in ascending order, each its own atomic op. */
 		for (i = 0; i < n; i++, mem += esize) {
 			u64 s = ptx_elem(p->b, esize, i);
 			u64 t = ptx_elem(p->c, esize, i);
@@ -405,4 +430,95 @@ u64 vatom_ptx_execute(const struct drm_vatom_ptx *p,
 	if (esize * n > 8)
 		memcpy(results + 8, &out[1], 8);
 	return n;
+}
+
+#define PTX_KEY(op, type) \
+	((DRM_VATOM_PTX_OP_##op << 4) | DRM_VATOM_PTX_TYPE_##type)
+
+/*
+ * One packet: the scalar forms that workloads repeat most are done here,
+ * straight from the packet (one dispatch on op and type, the atomic, one
+ * 8-byte result store), the same operations ptx_execute_any() would do;
+ * everything else goes there.
+ */
+static __always_inline u64 ptx_execute(const struct drm_vatom_ptx *p,
+				       const struct vatom_bindings *b,
+				       u8 *results)
+{
+	const struct vatom_surface_view *v = b->slot[p->slot];
+	u8 *mem = v->vaddr + p->addr;
+	u32 s = (u32)p->b[0];
+	u64 old;
+
+	switch (p->vec ? 0 : (p->op << 4) | p->type) {
+	case PTX_KEY(ADD, U32):
+	case PTX_KEY(ADD, S32):
+		old = vatom_fetch_add32((u32 *)mem, s);
+		break;
+	case PTX_KEY(ADD, U64):
+		old = vatom_fetch_add64((u64 *)mem, p->b[0]);
+		break;
+	case PTX_KEY(EXCH, B32):
+		old = vatom_xchg32((u32 *)mem, s);
+		break;
+	case PTX_KEY(CAS, B32):
+		old = vatom_cmpxchg32((u32 *)mem, s, (u32)p->c[0]);
+		break;
+	case PTX_KEY(ADD, F32):
+		old = ptx_f32_add((u32 *)mem, s, ptx_f32_ftz(p));
+		break;
+	default:
+		return ptx_execute_any(p, mem, results);
+	}
+	/* A scalar of at most 8 bytes: one region of 8, zero-extended. */
+	memcpy(results, &old, 8);
+	return 1;
+}
+
+u64 vatom_ptx_execute(const struct drm_vatom_ptx *p,
+		      const struct vatom_bindings *b, u8 *results)
+{
+	return ptx_execute(p, b, results);
+}
+
+/**
+ * vatom_ptx_execute_run() - execute consecutive PTX packets of a validated
+ * stream
+ * @stream: the stream
+ * @size: its bytes
+ * @pos: in: offset of a PTX packet; out: offset past the last one executed
+ * @max: most packets to execute (>= 1)
+ * @b: the bindings the stream was validated with
+ * @results: the stream's result destination
+ * @off: in/out: offset in @results of the next packet's region
+ * @elements: accumulates the element operations performed
+ *
+ * Runs packets from *@pos for as long as they are PTX packets, up to @max,
+ * exactly as vatom_ptx_execute() one by one would, without a call and a
+ * type dispatch per packet in the stream walker.
+ *
+ * Return: the packets executed.
+ */
+u32 vatom_ptx_execute_run(const u8 *stream, u32 size, u32 *pos, u32 max,
+			  const struct vatom_bindings *b, u8 *results,
+			  u64 *off, u64 *elements)
+{
+	u32 at = *pos, done = 0;
+	u64 roff = *off, n = 0;
+
+	while (done < max && size - at >= PTX_PACKET_SIZE) {
+		const struct drm_vatom_ptx *p = (const void *)(stream + at);
+
+		if (p->hdr.type != DRM_VATOM_PACKET_PTX ||
+		    p->hdr.size != PTX_PACKET_SIZE)
+			break;
+		n += ptx_execute(p, b, results + roff);
+		roff += ptx_result_bytes(p);
+		at += PTX_PACKET_SIZE;
+		done++;
+	}
+	*pos = at;
+	*off = roff;
+	*elements += n;
+	return done;
 }

@@ -110,52 +110,67 @@ int vatom_stream_validate(const void *stream, u32 size,
  *
  * Packets run in stream order; each gets @results plus the sum of the
  * result bytes of the packets before it. vatom_yield() is called every
- * %VATOM_YIELD_PACKETS packets.
+ * %VATOM_YIELD_PACKETS packets. Runs of PTX packets go to the PTX family's
+ * run executor, which needs no call per packet.
  */
 void vatom_stream_execute(const void *stream, u32 size,
 			  const struct vatom_bindings *b, u8 *results,
 			  struct vatom_stats *stats)
 {
 	const u8 *s = stream;
+	u64 packets[VATOM_FAMILY_COUNT] = { 0 };
+	u64 elements[VATOM_FAMILY_COUNT] = { 0 };
 	u64 off = 0;
-	u32 pos = 0, count = 0;
+	u32 pos = 0, budget = VATOM_YIELD_PACKETS, done;
+	int f;
 
 	while (pos < size) {
 		const struct drm_vatom_packet *hdr = stream_packet(s, size, pos);
 		u8 *res = results ? results + off : NULL;
-		u64 bytes = 0;
-		enum vatom_family fam;
-		u64 elements;
 
 		if (!hdr)	/* not a validated stream */
-			return;
+			break;
 		switch (hdr->type) {
 		case DRM_VATOM_PACKET_VISA:
-			fam = VATOM_FAMILY_VISA;
-			bytes = vatom_visa_result_bytes((const void *)hdr);
-			elements = vatom_visa_execute((const void *)hdr, b, res);
+			off += vatom_visa_result_bytes((const void *)hdr);
+			elements[VATOM_FAMILY_VISA] +=
+				vatom_visa_execute((const void *)hdr, b, res);
+			pos += hdr->size;
+			done = 1;
+			packets[VATOM_FAMILY_VISA]++;
 			break;
 		case DRM_VATOM_PACKET_PTX:
-			fam = VATOM_FAMILY_PTX;
-			bytes = vatom_ptx_result_bytes((const void *)hdr);
-			elements = vatom_ptx_execute((const void *)hdr, b, res);
+			done = vatom_ptx_execute_run(s, size, &pos, budget, b,
+						     results, &off,
+						     &elements[VATOM_FAMILY_PTX]);
+			packets[VATOM_FAMILY_PTX] += done;
 			break;
 		case DRM_VATOM_PACKET_NOC:
-			fam = VATOM_FAMILY_NOC;
-			bytes = VATOM_NOC_RESULT_BYTES;
-			elements = vatom_noc_execute((const void *)hdr, b, res);
+			off += VATOM_NOC_RESULT_BYTES;
+			elements[VATOM_FAMILY_NOC] +=
+				vatom_noc_execute((const void *)hdr, b, res);
+			pos += hdr->size;
+			done = 1;
+			packets[VATOM_FAMILY_NOC]++;
 			break;
 		default:
-			return;
+			done = 0;
+			break;
 		}
-		if (stats) {
-			stats->packets[fam]++;
-			stats->elements[fam] += elements;
-		}
-		off += bytes;
-		pos += hdr->size;
-		if (++count % VATOM_YIELD_PACKETS == 0)
+		if (!done)	/* not a validated stream */
+			break;
+		budget -= done;
+		if (!budget) {
 			vatom_yield();
+			budget = VATOM_YIELD_PACKETS;
+		}
+	}
+
+	if (!stats)
+		return;
+	for (f = 0; f < VATOM_FAMILY_COUNT; f++) {
+		stats->packets[f] += packets[f];
+		stats->elements[f] += elements[f];
 	}
 }
 
