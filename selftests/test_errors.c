@@ -905,48 +905,6 @@ TEST_F(reject, submit_unknown_flags)
 	VT_REJECT_ARGS(&args, EINVAL);
 }
 
-TEST_F(reject, submit_async_unsupported)
-{
-	struct drm_vatom_submit args;
-
-	if (self->fd < 0)
-		return;
-	if (self->caps & DRM_VATOM_CAP_SUBMIT_ASYNC)
-		SKIP(return, "asynchronous submission is implemented");
-	vt_submit_args(&args, &self->s, self->bind, 1, NULL, 0);
-	args.result_handle = self->h;
-	args.result_offset = 1024;
-	args.results_size = 16;
-	args.flags = DRM_VATOM_SUBMIT_ASYNC;
-	VT_REJECT_ARGS(&args, EOPNOTSUPP);
-}
-
-TEST_F(reject, submit_syncobj_unsupported)
-{
-	struct drm_vatom_submit args;
-	struct drm_vatom_sync sync;
-	__u32 syncobj;
-
-	if (self->fd < 0)
-		return;
-	if (self->caps & DRM_VATOM_CAP_SYNCOBJ)
-		SKIP(return, "syncobjs are implemented");
-	ASSERT_EQ(0, drmSyncobjCreate(self->fd, DRM_SYNCOBJ_CREATE_SIGNALED, &syncobj));
-	memset(&sync, 0, sizeof(sync));
-	sync.handle = syncobj;
-
-	vt_submit_args(&args, &self->s, self->bind, 1, self->res, sizeof(self->res));
-	args.in_syncs = vt_u64_ptr(&sync);
-	args.in_sync_count = 1;
-	VT_REJECT_ARGS(&args, EOPNOTSUPP);
-
-	vt_submit_args(&args, &self->s, self->bind, 1, self->res, sizeof(self->res));
-	args.out_syncs = vt_u64_ptr(&sync);
-	args.out_sync_count = 1;
-	VT_REJECT_ARGS(&args, EOPNOTSUPP);
-	drmSyncobjDestroy(self->fd, syncobj);
-}
-
 /* Results go to user memory or to a surface, never both. */
 TEST_F(reject, results_two_destinations)
 {
