@@ -1460,11 +1460,11 @@ TEST_F(async_reject, bad_stream)
  */
 TEST(limit_jobs_in_flight)
 {
-	__u32 h, blk, last, *m;
+	__u32 h, h2, blk, last, *m, *m2;
 	struct va_blocker bl;
 	__u64 max;
 	unsigned int i;
-	int fd;
+	int fd, f2;
 
 	VT_OPEN(fd);
 	ASSERT_EQ(0, vt_get_param(fd, DRM_VATOM_PARAM_MAX_JOBS, 0, &max));
@@ -1481,16 +1481,12 @@ TEST(limit_jobs_in_flight)
 	EXPECT_EQ(-EBUSY, va_add(fd, h, 1, 1, true, 0, 0));
 	EXPECT_EQ(-EBUSY, va_add(fd, h, 1, 1, false, 0, 0));
 	/* Another file has its own count. */
-	{
-		int f2 = vt_open();
-		__u32 h2, *m2;
-
-		ASSERT_LE(0, f2);
-		VT_BUFFER(f2, 4096, h2, m2);
-		EXPECT_EQ(0, va_add(f2, h2, 0, 1, false, 0, 0));
-		EXPECT_EQ(1, m2[0]);
-		close(f2);
-	}
+	f2 = vt_open();
+	ASSERT_LE(0, f2);
+	VT_BUFFER(f2, 4096, h2, m2);
+	EXPECT_EQ(0, va_add(f2, h2, 0, 1, false, 0, 0));
+	EXPECT_EQ(1, m2[0]);
+	close(f2);
 	EXPECT_EQ(0, m[0]);
 
 	ASSERT_EQ(0, va_blocker_signal(&bl));
