@@ -110,8 +110,9 @@ int vatom_stream_validate(const void *stream, u32 size,
  *
  * Packets run in stream order; each gets @results plus the sum of the
  * result bytes of the packets before it. vatom_yield() is called every
- * %VATOM_YIELD_PACKETS packets. Runs of PTX packets go to the PTX family's
- * run executor, which needs no call per packet.
+ * %VATOM_YIELD_PACKETS packets. vISA and PTX packets go to their family's
+ * run executor, which goes on with the packets of the same family that
+ * follow, without a call per packet.
  */
 void vatom_stream_execute(const void *stream, u32 size,
 			  const struct vatom_bindings *b, u8 *results,
@@ -132,12 +133,10 @@ void vatom_stream_execute(const void *stream, u32 size,
 			break;
 		switch (hdr->type) {
 		case DRM_VATOM_PACKET_VISA:
-			off += vatom_visa_result_bytes((const void *)hdr);
-			elements[VATOM_FAMILY_VISA] +=
-				vatom_visa_execute((const void *)hdr, b, res);
-			pos += hdr->size;
-			done = 1;
-			packets[VATOM_FAMILY_VISA]++;
+			done = vatom_visa_execute_run(s, size, &pos, budget, b,
+						      results, &off,
+						      &elements[VATOM_FAMILY_VISA]);
+			packets[VATOM_FAMILY_VISA] += done;
 			break;
 		case DRM_VATOM_PACKET_PTX:
 			done = vatom_ptx_execute_run(s, size, &pos, budget, b,

@@ -13,6 +13,7 @@
 #ifdef __KERNEL__
 
 #include <linux/atomic.h>
+#include <linux/build_bug.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
 #include <linux/sched.h>
@@ -97,6 +98,7 @@ static inline void vatom_yield(void)
 #else /* host */
 
 #include <linux/types.h>
+#include <assert.h>		/* static_assert() */
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>

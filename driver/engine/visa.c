@@ -339,17 +339,6 @@ static u32 visa_check_surface(const struct drm_vatom_visa *p,
 	return DRM_VATOM_ERR_NONE;
 }
 
-u64 vatom_visa_result_bytes(const struct drm_vatom_visa *p)
-{
-	u32 n = 1u << (p->exec_size & DRM_VATOM_VISA_EXEC_SIZE_MASK);
-
-	if (!(p->operands & DRM_VATOM_VISA_OPND_DST))
-		return 0;
-	if (p->opcode == DRM_VATOM_VISA_ADDC)
-		return 2 * vatom_align8(4 * n);
-	return vatom_align8((u64)n * (visa_type_is64(p->type) ? 8 : 4));
-}
-
 /**
  * vatom_visa_validate() - check one vISA packet
  * @p: the packet; its header lies within the stream
@@ -501,15 +490,22 @@ static __always_inline u32 visa_rmw32(u32 op, u32 *p, u32 a, u32 b)
 	case DRM_VATOM_VISA_OP_PREDEC:
 		return vatom_fetch_add32(p, ~0u) - 1;
 	}
+	/*
+	 * The first test outside the loop, the loop itself out of the way:
+	 * min/max-like ops most often change nothing.
+	 */
 	old = vatom_load32(p);
+	new = visa_new32(op, old, a, b);
+	if (__builtin_expect(new == old, 1))
+		return old;
 	for (;;) {
-		new = visa_new32(op, old, a, b);
-		if (new == old)
-			return old;
 		prev = vatom_cmpxchg32(p, old, new);
 		if (prev == old)
 			return old;
 		old = prev;
+		new = visa_new32(op, old, a, b);
+		if (new == old)
+			return old;
 	}
 }
 
@@ -542,14 +538,17 @@ static __always_inline u32 visa_rmw16(u32 op, u16 *h, u32 a, u32 b)
 		return (u16)(vatom_fetch_add16(h, 0xffff) - 1);
 	}
 	old = vatom_load16(h);
+	new = (u16)visa_new16(op, old, a, b);
+	if (__builtin_expect(new == old, 1))
+		return old;
 	for (;;) {
-		new = (u16)visa_new16(op, old, a, b);
-		if (new == old)
-			return old;
 		prev = vatom_cmpxchg16(h, old, new);
 		if (prev == old)
 			return old;
 		old = prev;
+		new = (u16)visa_new16(op, old, a, b);
+		if (new == old)
+			return old;
 	}
 }
 
@@ -574,14 +573,17 @@ static __always_inline u64 visa_rmw64(u32 op, u64 *p, u64 a, u64 b)
 		return vatom_fetch_add64(p, ~0ull) - 1;
 	}
 	old = vatom_load64(p);
+	new = visa_new64(op, old, a, b);
+	if (__builtin_expect(new == old, 1))
+		return old;
 	for (;;) {
-		new = visa_new64(op, old, a, b);
-		if (new == old)
-			return old;
 		prev = vatom_cmpxchg64(p, old, new);
 		if (prev == old)
 			return old;
 		old = prev;
+		new = visa_new64(op, old, a, b);
+		if (new == old)
+			return old;
 	}
 }
 
@@ -592,142 +594,323 @@ static __always_inline u64 visa_rmw64(u32 op, u64 *p, u64 a, u64 b)
 /* Src0/Src1 of an operation that takes none: 32 lanes of 8 bytes. */
 static const u64 visa_zeros[32];
 
-/* One DWORD_ATOMIC lane: the atomic (or 0 when out of bounds), the result. */
-static __always_inline void visa_dword_lane(const struct visa_pkt *d,
-					    u8 *base, u64 size, u8 *res,
-					    u32 op, u32 width, u32 i)
+/*
+ * One DWORD_ATOMIC lane: the atomic (or 0 when out of bounds), the result.
+ * The arrays come as arguments, not through the visa_pkt, so that the
+ * result stores (which may alias anything) do not force them to be
+ * reloaded for every lane.
+ */
+static __always_inline void visa_dword_lane(const u32 *addr, const void *src0,
+					    const void *src1, u8 *base,
+					    u64 lim, u8 *res, u32 op,
+					    u32 width, u64 i)
 {
-	u32 off = d->addr[i];
+	u32 off = addr[i];
 
 	if (width == 64) {
-		const u64 *s0 = d->src0;
-		const u64 *s1 = d->src1;
+		const u64 *s0 = src0;
+		const u64 *s1 = src1;
 		u64 old = 0;
 
-		if ((u64)off + 8 <= size)
+		if (off < lim)
 			old = visa_rmw64(op, (u64 *)(base + off), s0[i], s1[i]);
-		if (res)
-			memcpy(res + 8 * i, &old, 8);
+		memcpy(res + 8 * i, &old, 8);
 	} else {
-		const u32 *s0 = d->src0;
-		const u32 *s1 = d->src1;
+		const u32 *s0 = src0;
+		const u32 *s1 = src1;
 		u32 a = s0[i];
 		u32 b = s1[i];
 		u32 old = 0;
 
-		if (width == 16 && (u64)off + 2 <= size)
-			old = visa_rmw16(op, (u16 *)(base + off), a, b);
-		else if (width == 32 && (u64)off + 4 <= size)
-			old = visa_rmw32(op, (u32 *)(base + off), a, b);
-		if (res)
-			memcpy(res + 4 * i, &old, 4);
+		if (off < lim) {
+			if (width == 16)
+				old = visa_rmw16(op, (u16 *)(base + off), a, b);
+			else
+				old = visa_rmw32(op, (u32 *)(base + off), a, b);
+		}
+		memcpy(res + 4 * i, &old, 4);
 	}
 }
 
 /*
- * DWORD_ATOMIC lanes, instantiated once per (Op, access width) so that each
- * lane is the bare atomic plus a bounds check. Out-of-bounds lanes return 0
- * and write nothing; disabled lanes are not visited, so their result
- * elements stay as they were. .16 results are 4-byte elements, the 16-bit
- * value zero-extended; 64-bit results are 8-byte elements. All lanes
- * enabled, the common case, is a plain counted loop.
+ * DWORD_ATOMIC lanes of one packet, instantiated once per (Op, access
+ * width) so that each lane is the bare atomic plus a bounds check.
+ * Out-of-bounds lanes return 0 and write nothing; disabled lanes are not
+ * visited, so their result elements stay as they were. .16 results are
+ * 4-byte elements, the 16-bit value zero-extended; 64-bit results are 8-byte
+ * elements. All lanes enabled, the common case, is a plain counted loop.
  */
-static __always_inline u64 visa_dword_lanes(const struct visa_pkt *d,
+static __always_inline u64 visa_dword_lanes(const u32 *addr, const void *src0,
+					    const void *src1, u32 n, u32 chen,
 					    u8 *base, u64 size, u8 *res,
 					    u32 op, u32 width)
 {
-	u32 n = d->n, m = d->chen, i;
-	u64 count = 0;
+	/* A lane at offset off is in bounds when off < lim. */
+	u64 lim = size >= width / 8 ? size - width / 8 + 1 : 0;
+	u32 m = chen;
+	u64 count = 0, i;
 
 	if (m == (n >= 32 ? ~0u : (1u << n) - 1)) {
+		/* SIMD16 with a constant count, which gcc unrolls. */
+		if (n == 16) {
+			for (i = 0; i < 16; i++)
+				visa_dword_lane(addr, src0, src1, base, lim,
+						res, op, width, i);
+			return 16;
+		}
 		for (i = 0; i < n; i++)
-			visa_dword_lane(d, base, size, res, op, width, i);
+			visa_dword_lane(addr, src0, src1, base, lim, res, op,
+					width, i);
 		return n;
 	}
 	for (; m; m &= m - 1) {
-		visa_dword_lane(d, base, size, res, op, width,
+		visa_dword_lane(addr, src0, src1, base, lim, res, op, width,
 				__builtin_ctz(m));
 		count++;
 	}
 	return count;
 }
 
-/* One instance of the lane loop per Op of a width. */
-static __always_inline u64 visa_dword_ops(const struct visa_pkt *d, u8 *base,
-					  u64 size, u8 *res, u32 width)
+/**
+ * struct visa_run - consecutive DWORD_ATOMIC packets of one shape
+ * @stream: the stream
+ * @size: its bytes
+ * @at: offset of the packet to run next
+ * @max: most packets to run
+ * @done: packets run
+ * @results: the stream's result destination, or NULL without Dst
+ * @off: offset in @results of the next packet's region
+ *
+ * Packets whose fixed part (struct drm_vatom_visa: header, opcode, Op,
+ * Exec_size, surface, type, operands, masks, flags) is identical have the
+ * same lanes, ChEn, operation and layout: the first one's decoding serves
+ * them all, only the operand arrays move with the packet.
+ */
+struct visa_run {
+	const u8 *stream;
+	u32 size;
+	u32 at;
+	u32 max;
+	u32 done;
+	u8 *results;
+	u64 off;
+};
+
+/* The fixed part of a vISA packet, as 4 words to compare. */
+struct visa_shape {
+	u64 w[4];
+};
+
+static_assert(sizeof(struct drm_vatom_visa) == sizeof(struct visa_shape),
+	      "a shape is the fixed part of a vISA packet");
+
+static __always_inline void visa_shape_of(struct visa_shape *sh,
+					  const u8 *p)
+{
+	memcpy(&sh->w[0], p, 8);
+	memcpy(&sh->w[1], p + 8, 8);
+	memcpy(&sh->w[2], p + 16, 8);
+	memcpy(&sh->w[3], p + 24, 8);
+}
+
+/* Is the packet at @r->at one more of the run's shape @sh (@psize bytes)? */
+static __always_inline bool visa_run_next(const struct visa_run *r,
+					  const struct visa_shape *sh,
+					  u32 psize)
+{
+	struct visa_shape x;
+
+	if (r->done >= r->max || r->size - r->at < psize)
+		return false;
+	visa_shape_of(&x, r->stream + r->at);
+	return !((x.w[0] ^ sh->w[0]) | (x.w[1] ^ sh->w[1]) |
+		 (x.w[2] ^ sh->w[2]) | (x.w[3] ^ sh->w[3]));
+}
+
+/*
+ * The lane loop of one (Op, width) over every packet of a run: @d is the
+ * decoded first packet; the arrays of the others are at the same offsets.
+ */
+static __always_inline u64 visa_dword_run(struct visa_run *r,
+					  const struct visa_pkt *d, u8 *base,
+					  u64 size, u32 op, u32 width)
+{
+	const struct drm_vatom_visa *first =
+		(const void *)(r->stream + r->at);
+	const u8 *p0 = (const u8 *)first;
+	/* Array offsets within a packet; V0 sources stay the zeros. */
+	u32 o_addr = (u32)((const u8 *)d->addr - p0);
+	bool rel0 = d->src0 != visa_zeros, rel1 = d->src1 != visa_zeros;
+	u32 o_s0 = rel0 ? (u32)((const u8 *)d->src0 - p0) : 0;
+	u32 o_s1 = rel1 ? (u32)((const u8 *)d->src1 - p0) : 0;
+	u32 psize = first->hdr.size;
+	u64 rbytes = vatom_visa_result_bytes(first);
+	struct visa_shape sh;
+	u64 scratch[32];
+	u64 count = 0;
+
+	visa_shape_of(&sh, p0);
+	do {
+		const u8 *p = r->stream + r->at;
+		/* Without Dst the results go to a scratch array. */
+		u8 *res = r->results ? r->results + r->off : (u8 *)scratch;
+
+		count += visa_dword_lanes((const u32 *)(p + o_addr),
+					  rel0 ? (const void *)(p + o_s0) : visa_zeros,
+					  rel1 ? (const void *)(p + o_s1) : visa_zeros,
+					  d->n, d->chen, base, size, res, op,
+					  width);
+		r->at += psize;
+		r->off += rbytes;
+		r->done++;
+	} while (visa_run_next(r, &sh, psize));
+	return count;
+}
+
+/* One instance of the run per Op of a width. */
+static __always_inline u64 visa_dword_ops(struct visa_run *r,
+					  const struct visa_pkt *d, u8 *base,
+					  u64 size, u32 width)
 {
 	switch (d->op) {
 	case DRM_VATOM_VISA_OP_ADD:
-		return visa_dword_lanes(d, base, size, res,
-						DRM_VATOM_VISA_OP_ADD, width);
+		return visa_dword_run(r, d, base, size,
+				      DRM_VATOM_VISA_OP_ADD, width);
 	case DRM_VATOM_VISA_OP_SUB:
-		return visa_dword_lanes(d, base, size, res,
-						DRM_VATOM_VISA_OP_SUB, width);
+		return visa_dword_run(r, d, base, size,
+				      DRM_VATOM_VISA_OP_SUB, width);
 	case DRM_VATOM_VISA_OP_INC:
-		return visa_dword_lanes(d, base, size, res,
-						DRM_VATOM_VISA_OP_INC, width);
+		return visa_dword_run(r, d, base, size,
+				      DRM_VATOM_VISA_OP_INC, width);
 	case DRM_VATOM_VISA_OP_DEC:
-		return visa_dword_lanes(d, base, size, res,
-						DRM_VATOM_VISA_OP_DEC, width);
+		return visa_dword_run(r, d, base, size,
+				      DRM_VATOM_VISA_OP_DEC, width);
 	case DRM_VATOM_VISA_OP_MIN:
-		return visa_dword_lanes(d, base, size, res,
-						DRM_VATOM_VISA_OP_MIN, width);
+		return visa_dword_run(r, d, base, size,
+				      DRM_VATOM_VISA_OP_MIN, width);
 	case DRM_VATOM_VISA_OP_MAX:
-		return visa_dword_lanes(d, base, size, res,
-						DRM_VATOM_VISA_OP_MAX, width);
+		return visa_dword_run(r, d, base, size,
+				      DRM_VATOM_VISA_OP_MAX, width);
 	case DRM_VATOM_VISA_OP_XCHG:
-		return visa_dword_lanes(d, base, size, res,
-						DRM_VATOM_VISA_OP_XCHG, width);
+		return visa_dword_run(r, d, base, size,
+				      DRM_VATOM_VISA_OP_XCHG, width);
 	case DRM_VATOM_VISA_OP_CMPXCHG:
-		return visa_dword_lanes(d, base, size, res,
-						DRM_VATOM_VISA_OP_CMPXCHG, width);
+		return visa_dword_run(r, d, base, size,
+				      DRM_VATOM_VISA_OP_CMPXCHG, width);
 	case DRM_VATOM_VISA_OP_AND:
-		return visa_dword_lanes(d, base, size, res,
-						DRM_VATOM_VISA_OP_AND, width);
+		return visa_dword_run(r, d, base, size,
+				      DRM_VATOM_VISA_OP_AND, width);
 	case DRM_VATOM_VISA_OP_OR:
-		return visa_dword_lanes(d, base, size, res,
-						DRM_VATOM_VISA_OP_OR, width);
+		return visa_dword_run(r, d, base, size,
+				      DRM_VATOM_VISA_OP_OR, width);
 	case DRM_VATOM_VISA_OP_XOR:
-		return visa_dword_lanes(d, base, size, res,
-						DRM_VATOM_VISA_OP_XOR, width);
+		return visa_dword_run(r, d, base, size,
+				      DRM_VATOM_VISA_OP_XOR, width);
 	case DRM_VATOM_VISA_OP_IMIN:
-		return visa_dword_lanes(d, base, size, res,
-						DRM_VATOM_VISA_OP_IMIN, width);
+		return visa_dword_run(r, d, base, size,
+				      DRM_VATOM_VISA_OP_IMIN, width);
 	case DRM_VATOM_VISA_OP_IMAX:
-		return visa_dword_lanes(d, base, size, res,
-						DRM_VATOM_VISA_OP_IMAX, width);
+		return visa_dword_run(r, d, base, size,
+				      DRM_VATOM_VISA_OP_IMAX, width);
 	case DRM_VATOM_VISA_OP_PREDEC:
-		return visa_dword_lanes(d, base, size, res,
-						DRM_VATOM_VISA_OP_PREDEC, width);
+		return visa_dword_run(r, d, base, size,
+				      DRM_VATOM_VISA_OP_PREDEC, width);
 	case DRM_VATOM_VISA_OP_FMAX:
-		return visa_dword_lanes(d, base, size, res,
-						DRM_VATOM_VISA_OP_FMAX, width);
+		return visa_dword_run(r, d, base, size,
+				      DRM_VATOM_VISA_OP_FMAX, width);
 	case DRM_VATOM_VISA_OP_FMIN:
-		return visa_dword_lanes(d, base, size, res,
-						DRM_VATOM_VISA_OP_FMIN, width);
+		return visa_dword_run(r, d, base, size,
+				      DRM_VATOM_VISA_OP_FMIN, width);
 	case DRM_VATOM_VISA_OP_FCMPWR:
-		return visa_dword_lanes(d, base, size, res,
-						DRM_VATOM_VISA_OP_FCMPWR, width);
+		return visa_dword_run(r, d, base, size,
+				      DRM_VATOM_VISA_OP_FCMPWR, width);
 	}
 	return 0;
 }
 
 /* DWORD_ATOMIC with UD/D/F data: the hot path. */
-static u64 visa_dword32(const struct visa_pkt *d, u8 *base, u64 size, u8 *res)
+static u64 visa_dword32(struct visa_run *r, const struct visa_pkt *d,
+			u8 *base, u64 size)
 {
-	return visa_dword_ops(d, base, size, res, 32);
+	return visa_dword_ops(r, d, base, size, 32);
 }
 
 /* DWORD_ATOMIC.16: 4-byte unpacked elements, 2-byte accesses. */
-static u64 visa_dword16(const struct visa_pkt *d, u8 *base, u64 size, u8 *res)
+static u64 visa_dword16(struct visa_run *r, const struct visa_pkt *d,
+			u8 *base, u64 size)
 {
-	return visa_dword_ops(d, base, size, res, 16);
+	return visa_dword_ops(r, d, base, size, 16);
 }
 
 /* DWORD_ATOMIC with UQ/Q data: 8-byte elements and accesses. */
-static u64 visa_dword64(const struct visa_pkt *d, u8 *base, u64 size, u8 *res)
+static u64 visa_dword64(struct visa_run *r, const struct visa_pkt *d,
+			u8 *base, u64 size)
 {
-	return visa_dword_ops(d, base, size, res, 64);
+	return visa_dword_ops(r, d, base, size, 64);
+}
+
+/* A run of DWORD_ATOMIC packets from the one at @r->at. */
+static u64 visa_dword(struct visa_run *r, const struct vatom_bindings *b)
+{
+	const struct drm_vatom_visa *p = (const void *)(r->stream + r->at);
+	const struct vatom_surface_view *s = b->slot[p->surface];
+	struct visa_pkt d;
+
+	visa_layout(p, &d, true);
+	/* V0 sources read as zeros, so that lanes need not test for them. */
+	if (!d.src0)
+		d.src0 = visa_zeros;
+	if (!d.src1)
+		d.src1 = visa_zeros;
+	if (!(p->operands & DRM_VATOM_VISA_OPND_DST))
+		r->results = NULL;
+	if (d.is16)
+		return visa_dword16(r, &d, s->vaddr, s->size);
+	if (d.is64)
+		return visa_dword64(r, &d, s->vaddr, s->size);
+	return visa_dword32(r, &d, s->vaddr, s->size);
+}
+
+/**
+ * vatom_visa_execute_run() - execute consecutive vISA packets of a
+ * validated stream
+ * @stream: the stream
+ * @size: its bytes
+ * @pos: in: offset of a vISA packet; out: offset past the last one executed
+ * @max: most packets to execute (>= 1)
+ * @b: the bindings the stream was validated with
+ * @results: the stream's result destination (NULL when it has none)
+ * @off: in/out: offset in @results of the next packet's region
+ * @elements: accumulates the element operations performed
+ *
+ * Executes the packet at *@pos and, for DWORD_ATOMIC, the packets of the
+ * same shape that follow it (struct visa_run), up to @max, exactly as
+ * vatom_visa_execute() one by one would, decoding the shape once.
+ *
+ * Return: the packets executed.
+ */
+u32 vatom_visa_execute_run(const u8 *stream, u32 size, u32 *pos, u32 max,
+			   const struct vatom_bindings *b, u8 *results,
+			   u64 *off, u64 *elements)
+{
+	const struct drm_vatom_visa *p = (const void *)(stream + *pos);
+	struct visa_run r = {
+		.stream = stream, .size = size, .at = *pos, .max = max,
+		.results = results, .off = *off,
+	};
+
+	if (p->opcode != DRM_VATOM_VISA_DWORD_ATOMIC) {
+		*elements += vatom_visa_execute(p, b, results ?
+						results + *off : NULL);
+		*off += vatom_visa_result_bytes(p);
+		*pos += p->hdr.size;
+		return 1;
+	}
+	*elements += visa_dword(&r, b);
+	*pos = r.at;
+	/* Without Dst the offset did not move (result bytes 0). */
+	*off = r.off;
+	return r.done;
 }
 
 /*
@@ -804,9 +987,16 @@ static u64 visa_addc(const struct visa_pkt *d, u8 *res)
 u64 vatom_visa_execute(const struct drm_vatom_visa *p,
 		       const struct vatom_bindings *b, u8 *results)
 {
-	const struct vatom_surface_view *s;
+	struct visa_run r = {
+		.stream = (const u8 *)p, .size = p->hdr.size, .max = 1,
+		.results = results,
+	};
 	struct visa_pkt d;
 	u8 *res;
+
+	/* A run of one packet: the same code as in a stream. */
+	if (p->opcode == DRM_VATOM_VISA_DWORD_ATOMIC)
+		return visa_dword(&r, b);
 
 	visa_layout(p, &d, true);
 	res = (p->operands & DRM_VATOM_VISA_OPND_DST) ? results : NULL;
@@ -821,13 +1011,6 @@ u64 vatom_visa_execute(const struct drm_vatom_visa *p,
 		return visa_addc(&d, res);
 	case DRM_VATOM_VISA_TYPED_ATOMIC:
 		return visa_typed(&d, b->slot[p->surface], res);
-	case DRM_VATOM_VISA_DWORD_ATOMIC:
-		s = b->slot[p->surface];
-		if (d.is16)
-			return visa_dword16(&d, s->vaddr, s->size, res);
-		if (d.is64)
-			return visa_dword64(&d, s->vaddr, s->size, res);
-		return visa_dword32(&d, s->vaddr, s->size, res);
 	}
 	return 0;
 }

@@ -14,7 +14,22 @@
  * same value validate reported, computed from the fixed part alone so that
  * execution does not decode a packet twice.
  */
-u64 vatom_visa_result_bytes(const struct drm_vatom_visa *p);
+static inline u64 vatom_visa_result_bytes(const struct drm_vatom_visa *p)
+{
+	u32 n = 1u << (p->exec_size & DRM_VATOM_VISA_EXEC_SIZE_MASK);
+	bool is64 = p->type == DRM_VATOM_VISA_TYPE_UQ ||
+		    p->type == DRM_VATOM_VISA_TYPE_Q;
+
+	if (!(p->operands & DRM_VATOM_VISA_OPND_DST))
+		return 0;
+	if (p->opcode == DRM_VATOM_VISA_ADDC)
+		return 2 * vatom_align8(4 * n);
+	return vatom_align8((u64)n * (is64 ? 8 : 4));
+}
+
+u32 vatom_visa_execute_run(const u8 *stream, u32 size, u32 *pos, u32 max,
+			   const struct vatom_bindings *b, u8 *results,
+			   u64 *off, u64 *elements);
 
 /*
  * Result bytes of a PTX packet that vatom_ptx_validate() accepted: 8, or 16
