@@ -50,6 +50,8 @@ uptime_s()
 # makes QEMU quit at once (it exits with (value << 1) | 1, i.e. 1 here).
 vm_exit()
 {
+	# Start a fresh line: the command's output may not end with one.
+	echo
 	echo "# vatom-vm: status=$1 cmd=${cmd_rc:--1} splat=${splat:-0}" \
 	     "unload=${unload_fail:-0} boot=${boot_s:-0} run=${run_s:-0}"
 	sync
