@@ -214,9 +214,7 @@ static u64 sf_f64_add_slow(u64 a, u64 b, bool ftz)
  * make mispredict), so that all that follows derives from the larger
  * operand (big) and the smaller one (sml) with no further choice: the
  * result's sign and exponent before normalisation are big's, the alignment
- * distance is never negative and neither is a difference. The common
- * normalisations (a carry, none, one bit of cancellation) are two
- * comparisons; only more cancellation counts bits.
+ * distance is never negative and neither is a difference.
  */
 static __always_inline u64 sf_add(u64 a, u64 b, bool ftz, sf_add_fn slow,
 				  const u32 e, const u32 f)
@@ -256,20 +254,14 @@ static __always_inline u64 sf_add(u64 a, u64 b, bool ftz, sf_add_fn slow,
 	/* Opposite signs subtract: add the two's complement (no branch). */
 	t = -(((a ^ b) & SF_SIGN(e, f)) >> (e + f));
 	sig = sigb + ((sigs ^ t) - t);
+	/* Both normal: only x + (-x) is zero, and that is +0. */
+	if (__builtin_expect(sig == 0, 0))
+		return 0;
 	/*
-	 * Bring the leading bit to SF_TOP: it is there (a carry), one below,
-	 * or after one bit of cancellation two below; more cancellation
-	 * (opposite signs, d <= 1) counts the bits.
+	 * Bring the leading bit to SF_TOP (as in sf_add_slow()); 62 - bsr(sig)
+	 * is clz(sig) - 1 in one instruction fewer.
 	 */
-	if (__builtin_expect(sig >= 1ull << (SF_TOP - 2), 1)) {
-		k = (sig < 1ull << SF_TOP) + (sig < 1ull << (SF_TOP - 1));
-	} else {
-		/* Both normal: only x + (-x) is zero, and that is +0. */
-		if (sig == 0)
-			return 0;
-		/* 62 - bsr(sig) is clz(sig) - 1 in one instruction fewer. */
-		k = SF_TOP - (63 ^ (u32)__builtin_clzll(sig));
-	}
+	k = SF_TOP - (63 ^ (u32)__builtin_clzll(sig));
 	/* Below exponent 1 the result is subnormal before rounding: slow. */
 	exp = (s32)eb + 1 - (s32)k;
 	if (__builtin_expect(exp < 1, 0))
@@ -313,7 +305,39 @@ u16 vatom_bf16_add(u16 a, u16 b, bool ftz)
  */
 u32 vatom_f32_add(u32 a, u32 b, bool ftz)
 {
-	return (u32)sf_add(a, b, ftz, sf_f32_add_slow, 8, 23);
+	u32 ma = a & 0x7fffffff, mb = b & 0x7fffffff;
+	u32 swap = -(u32)(ma < mb);
+	u32 t = (a ^ b) & swap;
+	u32 big = a ^ t, sml = b ^ t;
+	u32 mbig = big & 0x7fffffff, msml = sml & 0x7fffffff;
+	u32 eb, d, k;
+	u64 sigb, sigs, sig, neg;
+	s32 exp;
+
+	/*
+	 * sf_add() written out for binary32 in 32-bit operations where they
+	 * suffice (the adder of a CAS loop the workloads use most), with the
+	 * same steps and the same slow path.
+	 */
+	if (__builtin_expect(msml < 0x00800000 || mbig >= 0x7f800000, 0))
+		return (u32)sf_f32_add_slow(a, b, ftz);
+	eb = mbig >> 23;
+	d = eb - (msml >> 23);
+	if (__builtin_expect(d > 63, 0))
+		return (u32)sf_f32_add_slow(a, b, ftz);
+	/* Hidden bit at bit 31, then at SF_HIDDEN: 38 guard bits. */
+	sigb = (u64)((big << 8) | 0x80000000u) << (SF_HIDDEN - 31);
+	sigs = ((u64)((sml << 8) | 0x80000000u) << (SF_HIDDEN - 31)) >> d;
+	neg = -(u64)((a ^ b) >> 31);
+	sig = sigb + ((sigs ^ neg) - neg);
+	if (__builtin_expect(sig == 0, 0))
+		return 0;
+	k = SF_TOP - (63 ^ (u32)__builtin_clzll(sig));
+	exp = (s32)eb + 1 - (s32)k;
+	if (__builtin_expect(exp < 1, 0))
+		return (u32)sf_f32_add_slow(a, b, ftz);
+	return (u32)sf_round_pack(big & 0x80000000u, exp, sig << k, false,
+				  8, 23);
 }
 
 /**
