@@ -29,12 +29,16 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 
+#include <xmmintrin.h>
+
 #include "vatom_engine.h"
+#include "tile_grid.h"
 
 #define SLOT		1		/* binding slot of the buffer */
 #define BUF_BYTES	(64 * 1024)	/* surface: L2-resident, like the native loop */
 #define LANES		16		/* vISA exec size 16 */
 #define MAX_REPS	64
+#define MXCSR_FTZ_DAZ	0x8040		/* flush-to-zero, denormals-are-zero */
 
 /* A growable byte buffer for streams. */
 struct sbuf {
@@ -113,6 +117,9 @@ struct bcase {
 	u8 op, type;
 	/* PTX */
 	u8 ptx_op, ptx_type, ptx_space;
+	u8 vec;			/* PTX elements per packet (0: scalar) */
+	/* NoC: Blackhole parallel add, 4 fp32 per packet (family _NOC) */
+	bool ftz;		/* the engine flushes: native runs with FTZ|DAZ */
 	u32 w;			/* bytes accessed per element */
 	bool src1;
 	bool is_float;
@@ -227,6 +234,43 @@ static void nat_ptx_fadd32(u8 *buf, const struct opdata *d, u8 *res)
 	}
 }
 
+/* PTX vectors: 4 bytes of result per element, no padding. */
+static void nat_ptx_fadd32_vec(u8 *buf, const struct opdata *d, u8 *res)
+{
+	for (u32 i = 0; i < d->n; i++) {
+		u32 *p = (u32 *)(buf + d->offs[i]);
+		u32 old = __atomic_load_n(p, __ATOMIC_RELAXED), nw;
+		float f, b;
+
+		memcpy(&b, &d->src0[4 * (size_t)i], 4);
+		do {
+			memcpy(&f, &old, 4);
+			f += b;
+			memcpy(&nw, &f, 4);
+		} while (!__atomic_compare_exchange_n(p, &old, nw, false,
+						      SEQ, SEQ));
+		*(u32 *)(res + 4 * (size_t)i) = old;
+	}
+}
+
+/* NoC posted parallel add: nothing is returned. */
+static void nat_fadd32_noret(u8 *buf, const struct opdata *d, u8 *res)
+{
+	for (u32 i = 0; i < d->n; i++) {
+		u32 *p = (u32 *)(buf + d->offs[i]);
+		u32 old = __atomic_load_n(p, __ATOMIC_RELAXED), nw;
+		float f, b;
+
+		memcpy(&b, &d->src0[4 * (size_t)i], 4);
+		do {
+			memcpy(&f, &old, 4);
+			f += b;
+			memcpy(&nw, &f, 4);
+		} while (!__atomic_compare_exchange_n(p, &old, nw, false,
+						      SEQ, SEQ));
+	}
+}
+
 static const struct bcase cases[] = {
 	{ "vISA DWORD_ATOMIC.ADD UD (16)", "lock xadd (__atomic_fetch_add)",
 	  VATOM_FAMILY_VISA, DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_TYPE_UD,
@@ -261,6 +305,17 @@ static const struct bcase cases[] = {
 	  .ptx_space = DRM_VATOM_PTX_SPACE_SHARED_CTA,
 	  .w = 4, .is_float = true, .native_fn = nat_ptx_fadd32,
 	  .res_stride = 8 },
+	{ "PTX atom.global.v4.f32.add (soft-float, ftz)",
+	  "float add + cmpxchg loop per element, FTZ|DAZ",
+	  VATOM_FAMILY_PTX, .ptx_op = DRM_VATOM_PTX_OP_ADD,
+	  .ptx_type = DRM_VATOM_PTX_TYPE_F32,
+	  .ptx_space = DRM_VATOM_PTX_SPACE_GLOBAL, .vec = 4, .ftz = true,
+	  .w = 4, .is_float = true, .native_fn = nat_ptx_fadd32_vec,
+	  .res_stride = 4 },
+	{ "NoC Blackhole parallel add Fmt 0 (4 fp32, ftz)",
+	  "float add + cmpxchg loop per element, FTZ|DAZ",
+	  VATOM_FAMILY_NOC, .ftz = true, .w = 4, .is_float = true,
+	  .native_fn = nat_fadd32_noret, .res_stride = 0 },
 };
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -287,7 +342,11 @@ static void make_opdata(const struct bcase *c, u32 n, struct opdata *d)
 		u64 r = rng();
 
 		d->offs[i] = (i % words) * c->w;
-		if (c->is_float) {
+		if (c->is_float && c->family == VATOM_FAMILY_NOC && i % 4) {
+			/* one D per packet, tiled onto its 4 fp32 lanes */
+			memcpy(&d->src0[4 * (size_t)i],
+			       &d->src0[4 * (size_t)(i - i % 4)], 4);
+		} else if (c->is_float) {
 			memcpy(&d->src0[4 * (size_t)i], &fv[r % 8], 4);
 		} else if (c->rising) {
 			/* above every earlier operand of the same word */
@@ -360,18 +419,38 @@ static void build_stream(const struct bcase *c, const struct opdata *d,
 				memcpy(q, d->src1 + first * ew,
 				       (size_t)ew * LANES);
 		}
-	} else {
-		for (u32 i = 0; i < d->n; i++) {
+	} else if (c->family == VATOM_FAMILY_PTX) {
+		u32 per = c->vec ? c->vec : 1;
+
+		for (u32 i = 0; i < d->n; i += per) {
 			struct drm_vatom_ptx *x = sb_put(s, sizeof(*x));
 
 			x->hdr.type = DRM_VATOM_PACKET_PTX;
 			x->hdr.size = sizeof(*x);
 			x->op = c->ptx_op;
 			x->type = c->ptx_type;
+			x->vec = c->vec;
 			x->space = c->ptx_space;
 			x->slot = SLOT;
 			x->addr = d->offs[i];
-			memcpy(&x->b[0], &d->src0[4 * (size_t)i], 4);
+			/* elements follow each other in b as in memory */
+			memcpy(x->b, &d->src0[4 * (size_t)i], 4 * per);
+		}
+	} else {
+		/* posted unicast from tile (0, 0) to tile (1, 0) of a 2 x 1 grid */
+		for (u32 i = 0; i < d->n; i += 4) {
+			struct drm_vatom_noc *x = sb_put(s, sizeof(*x));
+
+			x->hdr.type = DRM_VATOM_PACKET_NOC;
+			x->hdr.size = sizeof(*x);
+			x->slot = SLOT;
+			x->targ_addr_lo = d->offs[i];
+			x->targ_addr_hi = 1;		/* x = 1, y = 0 */
+			x->ctrl = DRM_VATOM_NOC_CTRL_REQ_ATOMIC;
+			x->at_len_be = DRM_VATOM_NOC_AT_ACC <<
+				       DRM_VATOM_NOC_AT_OPCODE_SHIFT |
+				       DRM_VATOM_NOC_ACC_FP32;
+			memcpy(&x->at_data, &d->src0[4 * (size_t)i], 4);
 		}
 	}
 }
@@ -409,6 +488,56 @@ struct row {
 	bool same;
 };
 
+/* A 2 x 1 Blackhole grid of Tensix tiles with BUF_BYTES of L1 each. */
+static struct vatom_tile_grid grid;
+
+static u8 *grid_surface(struct vatom_surface_view *view, u8 **l1)
+{
+	static const u8 types[2] = { DRM_VATOM_TILE_TENSIX,
+				     DRM_VATOM_TILE_TENSIX };
+	struct drm_vatom_tile_grid_desc gd = {
+		.profile = DRM_VATOM_NOC_PROFILE_BLACKHOLE,
+		.width = 2, .height = 1,
+	};
+	u8 *mem;
+
+	gd.l1_size[DRM_VATOM_TILE_TENSIX] = BUF_BYTES;
+	if (vatom_tile_grid_layout_init(&grid, &gd, types, 1 << 24)) {
+		fprintf(stderr, "tile grid layout failed\n");
+		exit(2);
+	}
+	mem = aligned_alloc(64, (grid.size + 63) & ~63ull);
+	if (!mem) {
+		perror("malloc");
+		exit(2);
+	}
+	memset(mem, 0, grid.size);
+	view->vaddr = mem;
+	view->size = grid.size;
+	view->kind = DRM_VATOM_SURFACE_TILE_GRID;
+	view->grid = &grid;
+	*l1 = mem + grid.l1_offset[vatom_tile_index(&grid, 1, 0)];
+	return mem;
+}
+
+/* Element operations per statistics element (NoC: per recipient). */
+static u32 per_stat(const struct bcase *c)
+{
+	return c->family == VATOM_FAMILY_NOC ? 4 : 1;
+}
+
+static void native_run(const struct bcase *c, u8 *buf,
+		       const struct opdata *d, u8 *res)
+{
+	unsigned int csr = _mm_getcsr();
+
+	if (c->ftz)
+		_mm_setcsr(csr | MXCSR_FTZ_DAZ);
+	c->native_fn(buf, d, res);
+	if (c->ftz)
+		_mm_setcsr(csr);
+}
+
 static void run_case(const struct bcase *c, u32 n, int reps, struct row *row)
 {
 	struct vatom_surface_view view = { .kind = DRM_VATOM_SURFACE_BUFFER,
@@ -418,7 +547,7 @@ static void run_case(const struct bcase *c, u32 n, int reps, struct row *row)
 	struct vatom_stats st;
 	struct opdata d;
 	struct sbuf s = { NULL, 0, 0 };
-	u8 *init, *bufe, *bufn, *rese, *resn;
+	u8 *init, *surf, *bufe, *bufn, *rese, *resn;
 	double te[MAX_REPS], tn[MAX_REPS], tr[MAX_REPS], t0;
 	u64 need = 0, want;
 	int ret;
@@ -429,17 +558,23 @@ static void run_case(const struct bcase *c, u32 n, int reps, struct row *row)
 	build_stream(c, &d, &s);
 
 	init = aligned_alloc(64, BUF_BYTES);
-	bufe = aligned_alloc(64, BUF_BYTES);
 	bufn = aligned_alloc(64, BUF_BYTES);
+	/* The engine's data: the buffer surface, or the target tile's L1. */
+	if (c->family == VATOM_FAMILY_NOC) {
+		surf = grid_surface(&view, &bufe);
+	} else {
+		surf = aligned_alloc(64, BUF_BYTES);
+		bufe = surf;
+		view.vaddr = bufe;
+	}
 	want = (u64)n * c->res_stride;
-	rese = calloc(1, want);
-	resn = calloc(1, want);
-	if (!init || !bufe || !bufn || !rese || !resn) {
+	rese = calloc(1, want + 8);
+	resn = calloc(1, want + 8);
+	if (!init || !surf || !bufn || !rese || !resn) {
 		perror("malloc");
 		exit(2);
 	}
 	init_buffer(c, init);
-	view.vaddr = bufe;
 	b.slot[SLOT] = &view;
 
 	t0 = now_s();
@@ -463,19 +598,20 @@ static void run_case(const struct bcase *c, u32 n, int reps, struct row *row)
 	memcpy(bufn, init, BUF_BYTES);
 	memset(&st, 0, sizeof(st));
 	vatom_stream_execute(s.p, s.len, &b, rese, &st);
-	c->native_fn(bufn, &d, resn);
+	native_run(c, bufn, &d, resn);
 	row->same = !memcmp(bufe, bufn, BUF_BYTES);
-	for (u64 i = 0; row->same && i < n; i++)
+	for (u64 i = 0; row->same && c->res_stride && i < n; i++)
 		row->same = !memcmp(rese + i * c->res_stride,
 				    resn + i * c->res_stride,
 				    c->w == 2 ? 2 : c->w);
 	if (!row->same) {
 		snprintf(row->why, sizeof(row->why),
 			 "engine and native results differ");
-	} else if (st.elements[c->family] != n) {
+	} else if (st.elements[c->family] * per_stat(c) != n) {
 		snprintf(row->why, sizeof(row->why),
 			 "stats count %llu element ops, expected %u",
-			 (unsigned long long)st.elements[c->family], n);
+			 (unsigned long long)st.elements[c->family] *
+			 per_stat(c), n);
 		row->same = false;
 	}
 
@@ -489,7 +625,7 @@ static void run_case(const struct bcase *c, u32 n, int reps, struct row *row)
 
 		memcpy(bufn, init, BUF_BYTES);
 		t0 = now_s();
-		c->native_fn(bufn, &d, resn);
+		native_run(c, bufn, &d, resn);
 		tn[r] = n / (now_s() - t0) / 1e6;
 		tr[r] = te[r] / tn[r];
 	}
@@ -503,7 +639,7 @@ out:
 	free(d.src0);
 	free(d.src1);
 	free(init);
-	free(bufe);
+	free(surf);
 	free(bufn);
 	free(rese);
 	free(resn);
@@ -597,9 +733,9 @@ int main(int argc, char **argv)
 			snprintf(r->why, sizeof(r->why), "not run (-c)");
 			continue;
 		}
-		/* A PTX packet is 72 bytes per op: a quarter as many ops. */
-		run_case(&cases[i], cases[i].family == VATOM_FAMILY_PTX ?
-			 n / 4 / LANES * LANES : n, reps, r);
+		/* A scalar PTX packet is 72 bytes per op: a quarter as many. */
+		run_case(&cases[i], cases[i].family == VATOM_FAMILY_PTX &&
+			 !cases[i].vec ? n / 4 / LANES * LANES : n, reps, r);
 		if (!r->ran) {
 			printf("%-38s %s\n", cases[i].name, r->why);
 			bad = 1;

@@ -432,6 +432,33 @@ static u64 ptx_execute_any(const struct drm_vatom_ptx *p, u8 *mem,
 	return n;
 }
 
+/*
+ * Vector forms: add.v2/.v4.f32 straight from the packet, elements in
+ * ascending order, each its own CAS loop (vectors are .global and have no
+ * .noftz: they flush); the others through ptx_execute_any().
+ */
+static __always_inline u64 ptx_execute_vec(const struct drm_vatom_ptx *p,
+					   u8 *mem, u8 *results)
+{
+	u32 *w = (u32 *)mem;
+	u64 out;
+	bool ftz;
+
+	if (p->op != DRM_VATOM_PTX_OP_ADD || p->type != DRM_VATOM_PTX_TYPE_F32)
+		return ptx_execute_any(p, mem, results);
+	ftz = ptx_f32_ftz(p);
+	/* Results as whole words (no 4-byte stores read back as 8). */
+	out = ptx_f32_add(&w[0], (u32)p->b[0], ftz);
+	out |= (u64)ptx_f32_add(&w[1], (u32)(p->b[0] >> 32), ftz) << 32;
+	memcpy(results, &out, 8);
+	if (p->vec == 2)
+		return 2;
+	out = ptx_f32_add(&w[2], (u32)p->b[1], ftz);
+	out |= (u64)ptx_f32_add(&w[3], (u32)(p->b[1] >> 32), ftz) << 32;
+	memcpy(results + 8, &out, 8);
+	return 4;
+}
+
 #define PTX_KEY(op, type) \
 	((DRM_VATOM_PTX_OP_##op << 4) | DRM_VATOM_PTX_TYPE_##type)
 
@@ -450,7 +477,9 @@ static __always_inline u64 ptx_execute(const struct drm_vatom_ptx *p,
 	u32 s = (u32)p->b[0];
 	u64 old;
 
-	switch (p->vec ? 0 : (p->op << 4) | p->type) {
+	if (p->vec)
+		return ptx_execute_vec(p, mem, results);
+	switch ((p->op << 4) | p->type) {
 	case PTX_KEY(ADD, U32):
 	case PTX_KEY(ADD, S32):
 		old = vatom_fetch_add32((u32 *)mem, s);
