@@ -53,9 +53,10 @@ int vatom_stream_validate(const void *stream, u32 size,
 	err->index = 0;
 	err->reason = DRM_VATOM_ERR_NONE;
 
-	for (; pos < size; index++) {
+	while (pos < size) {
 		const struct drm_vatom_packet *hdr = stream_packet(s, size, pos);
 		u64 bytes = 0;
+		u32 n = 1;
 
 		if (!hdr) {
 			reason = DRM_VATOM_ERR_PACKET_SIZE;
@@ -63,8 +64,16 @@ int vatom_stream_validate(const void *stream, u32 size,
 		}
 		switch (hdr->type) {
 		case DRM_VATOM_PACKET_VISA:
-			reason = vatom_visa_validate((const void *)hdr, b, &bytes);
-			break;
+			/* This packet and those of its shape that follow. */
+			reason = vatom_visa_validate_run(s, size, &pos, b, &n,
+							 &bytes);
+			index += n;
+			if (!reason && bytes > ~(u64)0 - total)
+				reason = DRM_VATOM_ERR_RESULTS;
+			if (reason)
+				break;
+			total += bytes;
+			continue;
 		case DRM_VATOM_PACKET_PTX:
 			reason = vatom_ptx_validate((const void *)hdr, b, &bytes);
 			break;
@@ -88,6 +97,7 @@ int vatom_stream_validate(const void *stream, u32 size,
 		}
 		total += bytes;
 		pos += hdr->size;
+		index++;
 	}
 
 	if (reason) {

@@ -302,6 +302,41 @@ static u32 visa_decode(const struct drm_vatom_visa *p, struct visa_pkt *d)
 	return DRM_VATOM_ERR_NONE;
 }
 
+/* The fixed part of a vISA packet, as 4 words to compare. */
+struct visa_shape {
+	u64 w[4];
+};
+
+static_assert(sizeof(struct drm_vatom_visa) == sizeof(struct visa_shape),
+	      "a shape is the fixed part of a vISA packet");
+
+static __always_inline void visa_shape_of(struct visa_shape *sh,
+					  const u8 *p)
+{
+	memcpy(&sh->w[0], p, 8);
+	memcpy(&sh->w[1], p + 8, 8);
+	memcpy(&sh->w[2], p + 16, 8);
+	memcpy(&sh->w[3], p + 24, 8);
+}
+
+/*
+ * Is there a packet at @at of @stream (@size bytes) whose fixed part is
+ * @sh, i.e. one more packet of @psize bytes of the same shape?
+ */
+static __always_inline bool visa_shape_next(const u8 *stream, u32 size,
+					    u32 at,
+					    const struct visa_shape *sh,
+					    u32 psize)
+{
+	struct visa_shape x;
+
+	if (size - at < psize)
+		return false;
+	visa_shape_of(&x, stream + at);
+	return !((x.w[0] ^ sh->w[0]) | (x.w[1] ^ sh->w[1]) |
+		 (x.w[2] ^ sh->w[2]) | (x.w[3] ^ sh->w[3]));
+}
+
 /* Checks against the bound surface (DWORD_ATOMIC, TYPED_ATOMIC). */
 static u32 visa_check_surface(const struct drm_vatom_visa *p,
 			      const struct vatom_bindings *b,
@@ -359,6 +394,95 @@ u32 vatom_visa_validate(const struct drm_vatom_visa *p,
 		reason = visa_check_surface(p, b, &d);
 	if (!reason)
 		*result_bytes = vatom_visa_result_bytes(p);
+	return reason;
+}
+
+/*
+ * The checks left for a packet whose fixed part is identical to that of a
+ * packet vatom_visa_validate() accepted with the same bindings: everything
+ * decided by the fixed part (reserved fields, Op, Exec_size, type, operand
+ * presence, exact size, the slot and its surface kind) passed already, so
+ * what remains is what the operand arrays hold, checked in the same order
+ * as there: the padding of a one-element array, then each enabled lane's
+ * DWORD_ATOMIC alignment.
+ */
+static u32 visa_validate_same_shape(const struct drm_vatom_visa *p)
+{
+	struct visa_pkt d;
+	u32 esz, isz, amask, m;
+
+	visa_layout(p, &d, true);
+	esz = d.is64 ? 8 : 4;
+	isz = 4 * d.n;
+	if (!visa_pad_ok(d.addr, isz) || !visa_pad_ok(d.v, isz) ||
+	    !visa_pad_ok(d.r, isz) || !visa_pad_ok(d.lod, isz) ||
+	    !visa_pad_ok(d.src0, d.imm0 ? esz : esz * d.n) ||
+	    !visa_pad_ok(d.src1, d.imm1 ? esz : esz * d.n))
+		return DRM_VATOM_ERR_RESERVED;
+	if (p->opcode != DRM_VATOM_VISA_DWORD_ATOMIC)
+		return DRM_VATOM_ERR_NONE;
+	amask = d.is16 ? 1 : d.is64 ? 7 : 3;
+	if (d.chen == (d.n >= 32 ? ~0u : (1u << d.n) - 1)) {
+		/* All lanes enabled: one test of all offsets ORed. */
+		u32 any = 0, i;
+
+		for (i = 0; i < d.n; i++)
+			any |= d.addr[i];
+		return any & amask ? DRM_VATOM_ERR_ALIGN : DRM_VATOM_ERR_NONE;
+	}
+	for (m = d.chen; m; m &= m - 1)
+		if (d.addr[__builtin_ctz(m)] & amask)
+			return DRM_VATOM_ERR_ALIGN;
+	return DRM_VATOM_ERR_NONE;
+}
+
+/**
+ * vatom_visa_validate_run() - validate the vISA packet at *@pos and the
+ * packets of the same shape that follow it
+ * @stream: the stream
+ * @size: its bytes
+ * @pos: in: offset of a vISA packet whose header lies within the stream;
+ *	out: offset past the last packet accepted
+ * @b: the submission's bindings
+ * @count: out, packets accepted (the failing one, if any, not included)
+ * @result_bytes: out, result bytes of the packets accepted
+ *
+ * The first packet gets vatom_visa_validate(); each following packet whose
+ * 32-byte fixed part is identical to it only gets the checks that depend
+ * on its operand arrays (visa_validate_same_shape()), and has the same
+ * result bytes. The reasons are those vatom_visa_validate() would give
+ * packet by packet.
+ *
+ * Return: 0, or the DRM_VATOM_ERR_* reason of packet *@count of the run.
+ */
+u32 vatom_visa_validate_run(const u8 *stream, u32 size, u32 *pos,
+			    const struct vatom_bindings *b, u32 *count,
+			    u64 *result_bytes)
+{
+	const struct drm_vatom_visa *first = (const void *)(stream + *pos);
+	u32 psize = first->hdr.size, at = *pos, n = 0, reason;
+	struct visa_shape sh;
+	u64 rb;
+
+	*count = 0;
+	*result_bytes = 0;
+	reason = vatom_visa_validate(first, b, &rb);
+	if (reason)
+		return reason;
+	visa_shape_of(&sh, (const u8 *)first);
+	do {
+		if (n) {
+			reason = visa_validate_same_shape((const void *)
+							  (stream + at));
+			if (reason)
+				break;
+		}
+		at += psize;
+		n++;
+	} while (visa_shape_next(stream, size, at, &sh, psize));
+	*pos = at;
+	*count = n;
+	*result_bytes = rb * n;
 	return reason;
 }
 
@@ -696,35 +820,13 @@ struct visa_run {
 	u64 off;
 };
 
-/* The fixed part of a vISA packet, as 4 words to compare. */
-struct visa_shape {
-	u64 w[4];
-};
-
-static_assert(sizeof(struct drm_vatom_visa) == sizeof(struct visa_shape),
-	      "a shape is the fixed part of a vISA packet");
-
-static __always_inline void visa_shape_of(struct visa_shape *sh,
-					  const u8 *p)
-{
-	memcpy(&sh->w[0], p, 8);
-	memcpy(&sh->w[1], p + 8, 8);
-	memcpy(&sh->w[2], p + 16, 8);
-	memcpy(&sh->w[3], p + 24, 8);
-}
-
 /* Is the packet at @r->at one more of the run's shape @sh (@psize bytes)? */
 static __always_inline bool visa_run_next(const struct visa_run *r,
 					  const struct visa_shape *sh,
 					  u32 psize)
 {
-	struct visa_shape x;
-
-	if (r->done >= r->max || r->size - r->at < psize)
-		return false;
-	visa_shape_of(&x, r->stream + r->at);
-	return !((x.w[0] ^ sh->w[0]) | (x.w[1] ^ sh->w[1]) |
-		 (x.w[2] ^ sh->w[2]) | (x.w[3] ^ sh->w[3]));
+	return r->done < r->max &&
+	       visa_shape_next(r->stream, r->size, r->at, sh, psize);
 }
 
 /*
