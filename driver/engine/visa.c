@@ -464,14 +464,41 @@ u32 vatom_visa_validate_run(const u8 *stream, u32 size, u32 *pos,
 	struct visa_shape sh;
 	u64 rb;
 
+	struct visa_pkt d;
+	u32 o_addr = 0, amask = 0;
+
 	*count = 0;
 	*result_bytes = 0;
 	reason = vatom_visa_validate(first, b, &rb);
 	if (reason)
 		return reason;
 	visa_shape_of(&sh, (const u8 *)first);
+	/*
+	 * The common run: DWORD_ATOMIC, every lane enabled, no one-element
+	 * array (so no padding to check): only the lane offsets' alignment
+	 * is left, tested on all of them ORed, two at a time.
+	 */
+	visa_layout(first, &d, true);
+	if (first->opcode == DRM_VATOM_VISA_DWORD_ATOMIC && d.n >= 2 &&
+	    d.chen == (d.n >= 32 ? ~0u : (1u << d.n) - 1)) {
+		o_addr = (u32)((const u8 *)d.addr - (const u8 *)first);
+		amask = d.is16 ? 1 : d.is64 ? 7 : 3;
+	}
 	do {
-		if (n) {
+		if (n && o_addr) {
+			const u8 *a = stream + at + o_addr;
+			u64 any = 0, w;
+			u32 i;
+
+			for (i = 0; i < d.n; i += 2, a += 8) {
+				memcpy(&w, a, 8);
+				any |= w;
+			}
+			if ((u32)(any | any >> 32) & amask) {
+				reason = DRM_VATOM_ERR_ALIGN;
+				break;
+			}
+		} else if (n) {
 			reason = visa_validate_same_shape((const void *)
 							  (stream + at));
 			if (reason)
