@@ -1,0 +1,55 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Assemble bench/results.md from one run: the host engine table
+# (results-host.md, engine_bench) and the VM sections (DIR/vm.md, and the
+# "P1 x" / "KNEE n name" lines vm_bench prints) of DIR = the vm_bench output.
+#
+#   bench/mkresults.sh HOST_MD VM_DIR > bench/results.md
+
+set -eu
+host_md=$1
+vm=$2
+
+val() { awk -v k="$1" '$1 == k { print $2; exit }' "$vm/stdout.txt"; }
+verdict()
+{
+	awk -v v="$1" -v t="$2" -v op="$3" 'BEGIN {
+		if (v == "") { print "not measured"; exit }
+		ok = (op == ">=") ? (v + 0 >= t) : (v + 0 <= t)
+		print ok ? "met" : "**missed**" }'
+}
+
+cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+cat <<HDR
+# vatom benchmarks: results of one \`make bench\` run
+
+Generated $(date -u '+%Y-%m-%d %H:%M UTC') by \`make bench\` on $cpu,
+$(nproc) CPUs, $(uname -s) $(uname -r). How to run, what is measured and
+what was changed to get here: [README.md](README.md).
+
+## Targets
+
+| measure | ratio | target | |
+|---|---|---|---|
+| P1 batch: DWORD_ATOMIC.ADD SIMD16, 1 Mi lanes, device vs native loop in the VM | $(val P1) | >= 0.8 | $(verdict "$(val P1)" 0.8 ">=") |
+| P2 latency: 1-packet synchronous SUBMIT vs null ioctl in the VM | $(val P2) | <= 1.5 | $(verdict "$(val P2)" 1.5 "<=") |
+| P3 soft-float: PTX .v4.f32 add vs hardware-float CAS loop in the VM | $(val P3) | >= 0.5 | $(verdict "$(val P3)" 0.5 ">=") |
+| P4 scaling: 2 submitting threads vs 1 in the VM | $(val P4) | >= 1.8 | $(verdict "$(val P4)" 1.8 ">=") |
+
+Host engine ratios (no VM, hardware figures) are in the table below; the
+integer forms' target is >= 0.80, the soft-float f32 add's >= 0.50.
+
+Batch-size knee (smallest packets per submission within 10 % of the best
+throughput), from the sweep below:
+$(awk '$1 == "KNEE" { n = $2; $1 = ""; $2 = ""; sub(/^  /, ""); printf "%s: **%s** packets; ", $0, n }' "$vm/stdout.txt" | sed 's/; $/./')
+
+![throughput against batch size](results-batch.png)
+
+## Host engine (\`engine_bench\`, no VM)
+
+HDR
+# results-host.md without its title
+sed '1{/^# /d}' "$host_md"
+echo
+cat "$vm/vm.md"

@@ -1,0 +1,1167 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Benchmark of the device path, run inside the test VM against the loaded
+ * vatom.ko (scripts/vm-run.sh -o DIR -- build/bench/vm_bench -o /out):
+ * the same work through DRM_IOCTL_VATOM_SUBMIT and as a native loop of CPU
+ * atomics on the same mmap'ed surface memory, in one run, as ratios.
+ *
+ *   P1  batch throughput: DWORD_ATOMIC.ADD UD, exec size 16, 1 Mi lanes in
+ *       one submission, vs native lock xadd (old values stored), lanes/s
+ *   P2  latency: one synchronous 1-packet submission vs a null ioctl
+ *       (GET_PARAM)
+ *   P3  soft-float f32 add through the device vs a hardware-float CAS loop
+ *   P4  scaling: two submitting threads (own file, own surface, pinned to
+ *       vCPU 0 and 1) vs one
+ *   sweep: element operations/s against packets per submission, for
+ *       vISA int add, PTX f32 add, PTX cas and NoC increment
+ *
+ * Every figure is the median of several repetitions with min-max; device
+ * and native runs alternate. Before P1 and P3 are timed, one device run and
+ * one native run from the same memory must leave the same memory and
+ * return the same values.
+ *
+ * Writes DIR/vm.md (the VM section of bench/results.md) and DIR/sweep.dat
+ * (the plot's data); prints the same tables on stdout.
+ *
+ * Raw ioctls, no libdrm calls: a static binary for the minimal guest.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <xmmintrin.h>
+
+#include "drm/vatom_drm.h"
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+
+#define SLOT		1
+#define BUF_BYTES	(64 * 1024)	/* surface: as the host engine bench */
+#define LANES		16
+#define MAX_REPS	64
+#define SEQ		__ATOMIC_SEQ_CST
+#define MXCSR_FTZ_DAZ	0x8040
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+static int reps = 7;
+static double min_time = 0.1;	/* seconds per sweep measurement */
+static FILE *md;		/* DIR/vm.md */
+static u64 max_stream;
+
+/* ---- output: every table goes to stdout and to vm.md ---- */
+
+static void out(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	if (md) {
+		va_start(ap, fmt);
+		vfprintf(md, fmt, ap);
+		va_end(ap);
+	}
+	fflush(stdout);
+}
+
+static void die(const char *what, int err)
+{
+	fprintf(stderr, "vm_bench: %s: %s\n", what, strerror(err));
+	exit(1);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static u64 rng_state = 0x9e3779b97f4a7c15ull;
+
+static u64 rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static void *xmalloc(size_t n)
+{
+	void *p = aligned_alloc(64, (n + 63) & ~(size_t)63);
+
+	if (!p)
+		die("malloc", ENOMEM);
+	memset(p, 0, n);
+	return p;
+}
+
+struct summary {
+	double med, min, max;
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static struct summary summarize(const double *v, int n)
+{
+	double t[MAX_REPS];
+	struct summary s;
+
+	memcpy(t, v, sizeof(double) * n);
+	qsort(t, n, sizeof(double), cmp_double);
+	s.min = t[0];
+	s.max = t[n - 1];
+	s.med = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+	return s;
+}
+
+/* ---- the device ---- */
+
+static int xioctl(int fd, unsigned long req, void *arg)
+{
+	int ret;
+
+	do {
+		ret = ioctl(fd, req, arg);
+	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
+	return ret == -1 ? -errno : 0;
+}
+
+static int open_device(void)
+{
+	char path[64];
+	int i, fd;
+
+	for (i = 128; i < 192; i++) {
+		struct drm_vatom_get_param gp = {
+			.param = DRM_VATOM_PARAM_UAPI_VERSION,
+		};
+
+		snprintf(path, sizeof(path), "/dev/dri/renderD%d", i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		/* vgem is loaded too: the vatom node answers GET_PARAM. */
+		if (!xioctl(fd, DRM_IOCTL_VATOM_GET_PARAM, &gp))
+			return fd;
+		close(fd);
+	}
+	die("no vatom render node", ENODEV);
+	return -1;
+}
+
+static u64 get_param(int fd, u32 param)
+{
+	struct drm_vatom_get_param gp = { .param = param };
+	int ret = xioctl(fd, DRM_IOCTL_VATOM_GET_PARAM, &gp);
+
+	if (ret)
+		die("GET_PARAM", -ret);
+	return gp.value;
+}
+
+struct surface {
+	u32 handle;
+	u64 size;
+	u8 *map;
+};
+
+static void surface_map(int fd, struct surface *s)
+{
+	struct drm_vatom_surface_mmap_offset mo = { .handle = s->handle };
+	int ret = xioctl(fd, DRM_IOCTL_VATOM_SURFACE_MMAP_OFFSET, &mo);
+
+	if (ret)
+		die("SURFACE_MMAP_OFFSET", -ret);
+	s->map = mmap(NULL, s->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		      mo.offset);
+	if (s->map == MAP_FAILED)
+		die("mmap", errno);
+}
+
+static struct surface buffer_create(int fd, u64 size)
+{
+	struct drm_vatom_surface_create sc = {
+		.kind = DRM_VATOM_SURFACE_BUFFER, .size = size,
+	};
+	struct surface s;
+	int ret = xioctl(fd, DRM_IOCTL_VATOM_SURFACE_CREATE, &sc);
+
+	if (ret)
+		die("SURFACE_CREATE buffer", -ret);
+	s.handle = sc.handle;
+	s.size = sc.size;
+	surface_map(fd, &s);
+	return s;
+}
+
+/* A 2 x 1 Blackhole grid of Tensix tiles with BUF_BYTES of L1 each. */
+static struct surface grid_create(int fd, u8 **l1_target)
+{
+	static const u8 types[2] = { DRM_VATOM_TILE_TENSIX,
+				     DRM_VATOM_TILE_TENSIX };
+	struct drm_vatom_tile_grid_desc gd = {
+		.profile = DRM_VATOM_NOC_PROFILE_BLACKHOLE,
+		.width = 2, .height = 1,
+		.tile_types = (uintptr_t)types,
+	};
+	struct drm_vatom_surface_create sc = {
+		.kind = DRM_VATOM_SURFACE_TILE_GRID,
+		.desc = (uintptr_t)&gd, .desc_size = sizeof(gd),
+	};
+	struct surface s;
+	int ret;
+
+	gd.l1_size[DRM_VATOM_TILE_TENSIX] = BUF_BYTES;
+	ret = xioctl(fd, DRM_IOCTL_VATOM_SURFACE_CREATE, &sc);
+	if (ret)
+		die("SURFACE_CREATE tile grid", -ret);
+	s.handle = sc.handle;
+	s.size = sc.size;
+	surface_map(fd, &s);
+	/* docs/semantics-noc.md: counters (512 bytes a tile), then the L1s */
+	*l1_target = s.map + 2 * 512 + BUF_BYTES;
+	return s;
+}
+
+/*
+ * One synchronous submission; results to user memory, or with @rhandle to
+ * that result surface at offset @roff (no bounce copies).
+ */
+static int submit_to(int fd, const void *stream, u32 size, u32 handle,
+		     void *results, u64 results_size, u32 rhandle, u64 roff)
+{
+	struct drm_vatom_binding bind = { .slot = SLOT, .handle = handle };
+	struct drm_vatom_submit sub = {
+		.stream = (uintptr_t)stream, .stream_size = size,
+		.bindings = (uintptr_t)&bind, .binding_count = 1,
+		.results = rhandle ? 0 : (uintptr_t)results,
+		.results_size = results_size,
+		.result_handle = rhandle, .result_offset = rhandle ? roff : 0,
+	};
+	int ret = xioctl(fd, DRM_IOCTL_VATOM_SUBMIT, &sub);
+
+	if (ret)
+		fprintf(stderr, "SUBMIT: %s (packet %u, reason %u)\n",
+			strerror(-ret), sub.error_index, sub.error_reason);
+	return ret;
+}
+
+static int submit(int fd, const void *stream, u32 size, u32 handle,
+		  void *results, u64 results_size)
+{
+	return submit_to(fd, stream, size, handle, results, results_size, 0, 0);
+}
+
+/* ---- workloads: streams and the equivalent native loops ---- */
+
+enum kind { K_INT, K_INT_NODST, K_F32_V4, K_F32, K_CAS, K_NOC_INCR, K_NOC_ACC };
+
+struct work {
+	enum kind kind;
+	u32 elems;		/* element operations */
+	u32 per_packet;		/* elements per packet */
+	u32 *offs;		/* byte offset of each element */
+	u32 *src0, *src1;	/* operands */
+	u8 *stream;
+	u32 stream_size;	/* bytes of one packet * packets */
+	u32 pkt_size;
+	u64 res_size;		/* results of the whole stream */
+};
+
+static const char *kind_name(enum kind k)
+{
+	switch (k) {
+	case K_INT: return "vISA DWORD_ATOMIC.ADD UD SIMD16, Dst";
+	case K_INT_NODST: return "vISA DWORD_ATOMIC.ADD UD SIMD16, no Dst";
+	case K_F32_V4: return "PTX atom.global.v4.f32.add (ftz)";
+	case K_F32: return "PTX atom.shared.add.f32";
+	case K_CAS: return "PTX atom.global.cas.b32";
+	case K_NOC_INCR: return "NoC increment (posted unicast)";
+	case K_NOC_ACC: return "NoC parallel add Fmt 0 (4 fp32, ftz)";
+	}
+	return "?";
+}
+
+static u32 packet_size(enum kind k)
+{
+	switch (k) {
+	case K_INT:
+	case K_INT_NODST:
+		return sizeof(struct drm_vatom_visa) + 4 * LANES + 4 * LANES;
+	case K_F32_V4:
+	case K_F32:
+	case K_CAS:
+		return sizeof(struct drm_vatom_ptx);
+	default:
+		return sizeof(struct drm_vatom_noc);
+	}
+}
+
+static u32 elems_per_packet(enum kind k)
+{
+	switch (k) {
+	case K_INT:
+	case K_INT_NODST:
+		return LANES;
+	case K_F32_V4:
+	case K_NOC_ACC:
+		return 4;
+	default:
+		return 1;
+	}
+}
+
+static bool kind_float(enum kind k)
+{
+	return k == K_F32_V4 || k == K_F32 || k == K_NOC_ACC;
+}
+
+/* @packets packets of @k; offsets walk the 64 KiB word by word. */
+static void work_build(struct work *w, enum kind k, u32 packets)
+{
+	static const float fv[] = { 0.5f, 1.25f, -3.0f, 1e-3f, 7.75f,
+				    -0.1f, 1024.0f, 3.0e-5f };
+	u32 per = elems_per_packet(k), n = packets * per, i, p;
+
+	memset(w, 0, sizeof(*w));
+	w->kind = k;
+	w->elems = n;
+	w->per_packet = per;
+	w->pkt_size = packet_size(k);
+	w->offs = xmalloc(4 * (size_t)n);
+	w->src0 = xmalloc(4 * (size_t)n);
+	w->src1 = xmalloc(4 * (size_t)n);
+	for (i = 0; i < n; i++) {
+		u64 r = rng();
+
+		w->offs[i] = (i % (BUF_BYTES / 4)) * 4;
+		if (k == K_NOC_ACC && i % 4) {
+			w->src0[i] = w->src0[i - i % 4];	/* one D a packet */
+		} else if (kind_float(k)) {
+			memcpy(&w->src0[i], &fv[r % 8], 4);
+		} else {
+			w->src0[i] = (u32)(r >> 20);
+			w->src1[i] = (u32)(r & 3);	/* cas: compare 0..3 */
+		}
+	}
+	w->stream_size = packets * w->pkt_size;
+	w->stream = xmalloc(w->stream_size);
+	for (p = 0; p < packets; p++) {
+		u8 *q = w->stream + (size_t)p * w->pkt_size;
+		u32 e = p * per;
+
+		switch (k) {
+		case K_INT:
+		case K_INT_NODST: {
+			struct drm_vatom_visa *v = (void *)q;
+
+			v->hdr.type = DRM_VATOM_PACKET_VISA;
+			v->hdr.size = w->pkt_size;
+			v->opcode = DRM_VATOM_VISA_DWORD_ATOMIC;
+			v->op = DRM_VATOM_VISA_OP_ADD;
+			v->exec_size = DRM_VATOM_VISA_EXEC_16;
+			v->surface = SLOT;
+			v->type = DRM_VATOM_VISA_TYPE_UD;
+			v->operands = DRM_VATOM_VISA_OPND_ADDR |
+				      DRM_VATOM_VISA_OPND_SRC0 |
+				      (k == K_INT ? DRM_VATOM_VISA_OPND_DST : 0);
+			v->emask = 0xffff;
+			memcpy(v + 1, &w->offs[e], 4 * LANES);
+			memcpy((u8 *)(v + 1) + 4 * LANES, &w->src0[e],
+			       4 * LANES);
+			break;
+		}
+		case K_F32_V4:
+		case K_F32:
+		case K_CAS: {
+			struct drm_vatom_ptx *x = (void *)q;
+
+			x->hdr.type = DRM_VATOM_PACKET_PTX;
+			x->hdr.size = w->pkt_size;
+			x->slot = SLOT;
+			x->addr = w->offs[e];
+			if (k == K_CAS) {
+				x->op = DRM_VATOM_PTX_OP_CAS;
+				x->type = DRM_VATOM_PTX_TYPE_B32;
+				x->space = DRM_VATOM_PTX_SPACE_GLOBAL;
+				x->b[0] = w->src1[e];	/* compare */
+				x->c[0] = w->src0[e];	/* new */
+			} else {
+				x->op = DRM_VATOM_PTX_OP_ADD;
+				x->type = DRM_VATOM_PTX_TYPE_F32;
+				x->vec = k == K_F32_V4 ? 4 : 0;
+				x->space = k == K_F32_V4 ?
+					   DRM_VATOM_PTX_SPACE_GLOBAL :
+					   DRM_VATOM_PTX_SPACE_SHARED_CTA;
+				memcpy(x->b, &w->src0[e], 4 * per);
+			}
+			break;
+		}
+		default: {
+			struct drm_vatom_noc *x = (void *)q;
+
+			x->hdr.type = DRM_VATOM_PACKET_NOC;
+			x->hdr.size = w->pkt_size;
+			x->slot = SLOT;
+			/* from tile (0, 0) to tile (1, 0) */
+			x->targ_addr_lo = w->offs[e] & ~15u;
+			x->targ_addr_hi = 1;
+			x->ctrl = DRM_VATOM_NOC_CTRL_REQ_ATOMIC;
+			if (k == K_NOC_ACC) {
+				x->at_len_be = DRM_VATOM_NOC_AT_ACC <<
+					       DRM_VATOM_NOC_AT_OPCODE_SHIFT |
+					       DRM_VATOM_NOC_ACC_FP32;
+			} else {
+				/* IntWidth 31 (a plain 32-bit add), Ofs 0 */
+				x->at_len_be = DRM_VATOM_NOC_AT_INCR <<
+					       DRM_VATOM_NOC_AT_OPCODE_SHIFT |
+					       31 << DRM_VATOM_NOC_AT_INT_WIDTH_SHIFT;
+			}
+			x->at_data = w->src0[e];
+			break;
+		}
+		}
+	}
+	switch (k) {
+	case K_INT:
+		w->res_size = 4 * (u64)n;
+		break;
+	case K_F32_V4:
+		w->res_size = 16 * (u64)packets;
+		break;
+	case K_F32:
+	case K_CAS:
+		w->res_size = 8 * (u64)packets;
+		break;
+	default:
+		w->res_size = 0;
+	}
+}
+
+static void work_free(struct work *w)
+{
+	free(w->offs);
+	free(w->src0);
+	free(w->src1);
+	free(w->stream);
+}
+
+/*
+ * Native loops: the same element operations on the same surface memory,
+ * with their addresses and operands read from the very stream the device
+ * is given (packet by packet, as the device reads them) and their old
+ * values stored where the device stores them, so that both sides touch the
+ * same bytes.
+ */
+static void native_int(u8 *mem, const struct work *w, u32 *res, bool dst)
+{
+	const u8 *p = w->stream, *end = w->stream + w->stream_size;
+
+	for (; p < end; p += w->pkt_size, res += LANES) {
+		const u32 *addr = (const u32 *)(p + sizeof(struct drm_vatom_visa));
+		const u32 *src0 = addr + LANES;
+
+		for (u32 i = 0; i < LANES; i++) {
+			u32 old = __atomic_fetch_add((u32 *)(mem + addr[i]),
+						     src0[i], SEQ);
+
+			if (dst)
+				res[i] = old;
+		}
+	}
+}
+
+/* Hardware-float CAS loop on one element. */
+static inline u32 native_fadd1(u32 *p, u32 bits)
+{
+	u32 old = __atomic_load_n(p, __ATOMIC_RELAXED), nw;
+	float f, b;
+
+	memcpy(&b, &bits, 4);
+	do {
+		memcpy(&f, &old, 4);
+		f += b;
+		memcpy(&nw, &f, 4);
+	} while (!__atomic_compare_exchange_n(p, &old, nw, false, SEQ, SEQ));
+	return old;
+}
+
+/* PTX add.f32, scalar (8-byte result regions) or .v4 (16-byte ones). */
+static void native_ptx_fadd(u8 *mem, const struct work *w, u32 *res)
+{
+	const u8 *p = w->stream, *end = w->stream + w->stream_size;
+
+	for (; p < end; p += w->pkt_size) {
+		const struct drm_vatom_ptx *x = (const void *)p;
+		u32 *a = (u32 *)(mem + x->addr);
+
+		res[0] = native_fadd1(&a[0], (u32)x->b[0]);
+		if (!x->vec) {
+			res += 2;
+			continue;
+		}
+		res[1] = native_fadd1(&a[1], (u32)(x->b[0] >> 32));
+		res[2] = native_fadd1(&a[2], (u32)x->b[1]);
+		res[3] = native_fadd1(&a[3], (u32)(x->b[1] >> 32));
+		res += 4;
+	}
+}
+
+/* NoC parallel add: D onto the 4 fp32 of the target block, no result. */
+static void native_noc_fadd(u8 *mem, const struct work *w)
+{
+	const u8 *p = w->stream, *end = w->stream + w->stream_size;
+
+	for (; p < end; p += w->pkt_size) {
+		const struct drm_vatom_noc *x = (const void *)p;
+		u32 *a = (u32 *)(mem + x->targ_addr_lo);
+
+		for (u32 i = 0; i < 4; i++)
+			native_fadd1(&a[i], x->at_data);
+	}
+}
+
+static void native_run(u8 *mem, const struct work *w, u32 *res)
+{
+	unsigned int csr = _mm_getcsr();
+
+	switch (w->kind) {
+	case K_INT:
+	case K_INT_NODST:
+		native_int(mem, w, res, w->kind == K_INT);
+		break;
+	case K_F32:
+		native_ptx_fadd(mem, w, res);
+		break;
+	case K_F32_V4:
+	case K_NOC_ACC:
+		/* both flush subnormals: the hardware does too */
+		_mm_setcsr(csr | MXCSR_FTZ_DAZ);
+		if (w->kind == K_F32_V4)
+			native_ptx_fadd(mem, w, res);
+		else
+			native_noc_fadd(mem, w);
+		_mm_setcsr(csr);
+		break;
+	default:
+		break;
+	}
+}
+
+static void init_memory(u8 *mem, bool is_float)
+{
+	u64 save = rng_state;
+
+	rng_state = 0x1234567;
+	for (u32 i = 0; i < BUF_BYTES / 4; i++) {
+		u32 v = (u32)(rng() & 3);
+
+		if (is_float) {
+			float f = (float)(i % 100) * 0.75f;
+
+			memcpy(&v, &f, 4);
+		}
+		memcpy(mem + 4 * i, &v, 4);
+	}
+	rng_state = save;
+}
+
+/*
+ * Device vs native on the same mapped memory, @reps times alternating;
+ * element operations per second. Returns false if a check failed.
+ */
+struct ratio_row {
+	struct summary dev, nat, ratio;
+	bool same;
+};
+
+/* Submit all of @w in chunks of at most max_stream bytes. */
+static void submit_all(int fd, const struct work *w, u32 packets, u32 handle,
+		       u8 *res, const struct surface *rs)
+{
+	u32 chunk = (u32)(max_stream / w->pkt_size) * w->pkt_size, done;
+
+	for (done = 0; done < w->stream_size; done += chunk) {
+		u32 len = w->stream_size - done < chunk ?
+			  w->stream_size - done : chunk;
+		u64 roff = w->res_size ? (u64)done / w->pkt_size *
+			   (w->res_size / packets) : 0;
+
+		if (submit_to(fd, w->stream + done, len, handle,
+			      w->res_size ? res + roff : NULL,
+			      w->res_size ? w->res_size - roff : 0,
+			      rs ? rs->handle : 0, roff))
+			exit(1);
+	}
+}
+
+static bool compare_run(int fd, enum kind k, u32 packets, bool rsurf,
+			struct ratio_row *row)
+{
+	struct work w;
+	struct surface s, rs;
+	u8 *mem, *init = xmalloc(BUF_BYTES);
+	u32 *res_dev, *res_nat;
+	double td[MAX_REPS], tn[MAX_REPS], tr[MAX_REPS], t0;
+	u32 i;
+
+	work_build(&w, k, packets);
+	if (k == K_NOC_ACC)
+		s = grid_create(fd, &mem);
+	else
+		s = buffer_create(fd, BUF_BYTES), mem = s.map;
+	if (rsurf) {
+		/* results straight into a mapped surface */
+		rs = buffer_create(fd, w.res_size);
+		res_dev = (u32 *)rs.map;
+	} else {
+		res_dev = xmalloc(w.res_size + 8);
+	}
+	res_nat = xmalloc(w.res_size + 8);
+	init_memory(init, kind_float(k));
+
+	/* Same memory, same results (native into a zeroed copy here). */
+	memcpy(mem, init, BUF_BYTES);
+	memset(res_dev, 0, w.res_size);
+	submit_all(fd, &w, packets, s.handle, (u8 *)res_dev,
+		   rsurf ? &rs : NULL);
+	{
+		u8 *copy = xmalloc(BUF_BYTES);
+
+		memcpy(copy, mem, BUF_BYTES);
+		memcpy(mem, init, BUF_BYTES);
+		native_run(mem, &w, res_nat);
+		row->same = !memcmp(copy, mem, BUF_BYTES) &&
+			    !memcmp(res_dev, res_nat, w.res_size);
+		free(copy);
+	}
+
+	for (i = 0; i < (u32)reps; i++) {
+		memcpy(mem, init, BUF_BYTES);
+		t0 = now_s();
+		submit_all(fd, &w, packets, s.handle, (u8 *)res_dev,
+			   rsurf ? &rs : NULL);
+		td[i] = w.elems / (now_s() - t0);
+
+		memcpy(mem, init, BUF_BYTES);
+		t0 = now_s();
+		native_run(mem, &w, res_dev);
+		tn[i] = w.elems / (now_s() - t0);
+		tr[i] = td[i] / tn[i];
+	}
+	row->dev = summarize(td, reps);
+	row->nat = summarize(tn, reps);
+	row->ratio = summarize(tr, reps);
+	munmap(s.map, s.size);
+	if (rsurf)
+		munmap(rs.map, rs.size);
+	else
+		free(res_dev);
+	free(init);
+	free(res_nat);
+	work_free(&w);
+	return row->same;
+}
+
+static void print_ratio_row(const char *what, const char *native,
+			    const struct ratio_row *r, const char *target,
+			    bool met)
+{
+	out("| %s | %s | %.2f (%.2f-%.2f) | %.2f (%.2f-%.2f) | **%.2f** "
+	    "(%.2f-%.2f) | %s%s | %s |\n", what, native, r->dev.med / 1e6,
+	    r->dev.min / 1e6, r->dev.max / 1e6, r->nat.med / 1e6,
+	    r->nat.min / 1e6, r->nat.max / 1e6, r->ratio.med, r->ratio.min,
+	    r->ratio.max, target, *target ? (met ? " met" : " **missed**") : "",
+	    r->same ? "yes" : "**NO**");
+}
+
+/* ---- P2: latency ---- */
+
+static void p2_latency(int fd)
+{
+	struct surface s = buffer_create(fd, BUF_BYTES);
+	struct drm_vatom_ptx x = {
+		.hdr = { DRM_VATOM_PACKET_PTX, sizeof(x) },
+		.op = DRM_VATOM_PTX_OP_ADD, .type = DRM_VATOM_PTX_TYPE_U32,
+		.space = DRM_VATOM_PTX_SPACE_GLOBAL, .slot = SLOT, .b = { 1 },
+	};
+	struct work w;
+	const int per = 200, blocks = 3 * reps;
+	double tg[MAX_REPS * 3], ts[MAX_REPS * 3], tv[MAX_REPS * 3];
+	double tr[MAX_REPS * 3], t0;
+	struct summary g, sp, sv, r;
+	u64 res[8];
+	int b, i;
+
+	/* one 16-lane vISA packet too, for comparison */
+	work_build(&w, K_INT, 1);
+	for (b = 0; b < blocks; b++) {
+		t0 = now_s();
+		for (i = 0; i < per; i++)
+			get_param(fd, DRM_VATOM_PARAM_UAPI_VERSION);
+		tg[b] = (now_s() - t0) / per;
+
+		t0 = now_s();
+		for (i = 0; i < per; i++)
+			if (submit(fd, &x, sizeof(x), s.handle, res, 8))
+				exit(1);
+		ts[b] = (now_s() - t0) / per;
+
+		t0 = now_s();
+		for (i = 0; i < per; i++)
+			if (submit(fd, w.stream, w.stream_size, s.handle, res,
+				   64))
+				exit(1);
+		tv[b] = (now_s() - t0) / per;
+		tr[b] = ts[b] / tg[b];
+	}
+	g = summarize(tg, blocks);
+	sp = summarize(ts, blocks);
+	sv = summarize(tv, blocks);
+	r = summarize(tr, blocks);
+	out("\n### P2: latency of one synchronous submission\n\n"
+	    "%d blocks of %d calls each, alternating; per call, median "
+	    "(min-max) over the blocks.\n\n"
+	    "| call | us per call | ratio to GET_PARAM | target |\n"
+	    "|---|---|---|---|\n", blocks, per);
+	out("| GET_PARAM UAPI_VERSION (null ioctl) | %.2f (%.2f-%.2f) | 1 | |\n",
+	    g.med * 1e6, g.min * 1e6, g.max * 1e6);
+	out("| SUBMIT, 1 PTX atom.global.add.u32 packet, 8 bytes of results "
+	    "| %.2f (%.2f-%.2f) | **%.2f** (paired %.2f, %.2f-%.2f) | <= 1.5%s |\n",
+	    sp.med * 1e6, sp.min * 1e6, sp.max * 1e6, sp.med / g.med, r.med,
+	    r.min, r.max, sp.med / g.med <= 1.5 ? " met" : " **missed**");
+	out("| SUBMIT, 1 vISA DWORD_ATOMIC.ADD SIMD16 packet, 64 bytes of "
+	    "results | %.2f (%.2f-%.2f) | %.2f | |\n", sv.med * 1e6,
+	    sv.min * 1e6, sv.max * 1e6, sv.med / g.med);
+	printf("P2 %.3f\n", sp.med / g.med);
+	work_free(&w);
+	munmap(s.map, s.size);
+}
+
+/* ---- P4: scaling ---- */
+
+struct thr {
+	pthread_barrier_t *bar;
+	int cpu;
+	u32 submits;
+	double t;
+	struct work *w;
+};
+
+static void *thr_main(void *arg)
+{
+	struct thr *t = arg;
+	int fd = open_device();
+	struct surface s = buffer_create(fd, BUF_BYTES);
+	u32 *res = xmalloc(t->w->res_size);
+	cpu_set_t set;
+	double t0;
+
+	CPU_ZERO(&set);
+	CPU_SET(t->cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	init_memory(s.map, false);
+	/* warm up: page in the stream, surface and results */
+	if (submit(fd, t->w->stream, t->w->stream_size, s.handle, res,
+		   t->w->res_size))
+		exit(1);
+	pthread_barrier_wait(t->bar);
+	t0 = now_s();
+	for (u32 i = 0; i < t->submits; i++)
+		if (submit(fd, t->w->stream, t->w->stream_size, s.handle, res,
+			   t->w->res_size))
+			exit(1);
+	t->t = now_s() - t0;
+	munmap(s.map, s.size);
+	free(res);
+	close(fd);
+	return NULL;
+}
+
+/* The same lanes natively: each thread on its own 64 KiB, pinned. */
+static void *nat_thr_main(void *arg)
+{
+	struct thr *t = arg;
+	u8 *mem = xmalloc(BUF_BYTES);
+	u32 *res = xmalloc(4 * (size_t)t->w->elems);
+	cpu_set_t set;
+	double t0;
+
+	CPU_ZERO(&set);
+	CPU_SET(t->cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	init_memory(mem, false);
+	native_int(mem, t->w, res, true);
+	pthread_barrier_wait(t->bar);
+	t0 = now_s();
+	for (u32 i = 0; i < t->submits; i++)
+		native_int(mem, t->w, res, true);
+	t->t = now_s() - t0;
+	free(mem);
+	free(res);
+	return NULL;
+}
+
+/* lanes/s of @n threads on vCPUs 0..n-1, each with its own file. */
+static double p4_run(struct work *w, int n, u32 submits, bool native)
+{
+	pthread_barrier_t bar;
+	pthread_t th[2];
+	struct thr t[2];
+	double tmax = 0;
+	int i;
+
+	pthread_barrier_init(&bar, NULL, n);
+	for (i = 0; i < n; i++) {
+		t[i] = (struct thr){ .bar = &bar, .cpu = i, .submits = submits,
+				     .w = w };
+		pthread_create(&th[i], NULL, native ? nat_thr_main : thr_main,
+			       &t[i]);
+	}
+	for (i = 0; i < n; i++) {
+		pthread_join(th[i], NULL);
+		if (t[i].t > tmax)
+			tmax = t[i].t;
+	}
+	pthread_barrier_destroy(&bar);
+	return (double)n * submits * w->elems / tmax;
+}
+
+static void p4_scaling(void)
+{
+	struct work w;
+	double t1[MAX_REPS], t2[MAX_REPS], tr[MAX_REPS];
+	double n1[MAX_REPS], n2[MAX_REPS], nr[MAX_REPS];
+	struct summary s1, s2, r, ns1, ns2, nsr;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int i;
+
+	out("\n### P4: two submitting threads vs one\n\n");
+	if (cpus < 2) {
+		out("Skipped: %ld online vCPU (VM_SMP=2 or more needed).\n",
+		    cpus);
+		return;
+	}
+	/* 4096 packets (65536 lanes) per submission, 16 submissions */
+	work_build(&w, K_INT, 4096);
+	for (i = 0; i < reps; i++) {
+		t1[i] = p4_run(&w, 1, 16, false);
+		t2[i] = p4_run(&w, 2, 16, false);
+		tr[i] = t2[i] / t1[i];
+		n1[i] = p4_run(&w, 1, 16, true);
+		n2[i] = p4_run(&w, 2, 16, true);
+		nr[i] = n2[i] / n1[i];
+	}
+	s1 = summarize(t1, reps);
+	s2 = summarize(t2, reps);
+	r = summarize(tr, reps);
+	ns1 = summarize(n1, reps);
+	ns2 = summarize(n2, reps);
+	nsr = summarize(nr, reps);
+	out("Each thread: its own file (context) and 64 KiB surface, pinned "
+	    "to vCPU 0 or 1, 16 synchronous submissions of 4096 vISA "
+	    "DWORD_ATOMIC.ADD SIMD16 packets with Dst (65536 lanes each); "
+	    "%ld vCPUs online. Throughput = all lanes / time of the slowest "
+	    "thread. The native rows are the same lanes as a userspace loop "
+	    "per thread on its own memory: what the VM and its host give two "
+	    "threads at all.\n\n"
+	    "| threads | M lanes/s | scaling | target |\n|---|---|---|---|\n",
+	    cpus);
+	out("| 1, device | %.2f (%.2f-%.2f) | 1 | |\n", s1.med / 1e6,
+	    s1.min / 1e6, s1.max / 1e6);
+	out("| 2, device | %.2f (%.2f-%.2f) | **%.2f** (paired %.2f, "
+	    "%.2f-%.2f) | >= 1.8%s |\n", s2.med / 1e6, s2.min / 1e6,
+	    s2.max / 1e6, s2.med / s1.med, r.med, r.min, r.max,
+	    s2.med / s1.med >= 1.8 ? " met" : " **missed**");
+	out("| 1, native | %.2f (%.2f-%.2f) | 1 | |\n", ns1.med / 1e6,
+	    ns1.min / 1e6, ns1.max / 1e6);
+	out("| 2, native | %.2f (%.2f-%.2f) | %.2f (paired %.2f, %.2f-%.2f) "
+	    "| |\n", ns2.med / 1e6, ns2.min / 1e6, ns2.max / 1e6,
+	    ns2.med / ns1.med, nsr.med, nsr.min, nsr.max);
+	printf("P4 %.3f\n", s2.med / s1.med);
+	work_free(&w);
+}
+
+/* ---- sweep: throughput against packets per submission ---- */
+
+static const u32 batches[] = { 1, 3, 10, 30, 100, 300, 1000, 3000, 10000,
+			       30000, 100000 };
+static const enum kind sweep_kinds[] = { K_INT, K_F32_V4, K_CAS,
+					 K_NOC_INCR };
+
+static void sweep(int fd, const char *dat_path)
+{
+	struct summary res[ARRAY_SIZE(sweep_kinds)][ARRAY_SIZE(batches)];
+	u32 knee[ARRAY_SIZE(sweep_kinds)];
+	FILE *dat = dat_path ? fopen(dat_path, "w") : NULL;
+	size_t ki, bi;
+	int r;
+
+	for (ki = 0; ki < ARRAY_SIZE(sweep_kinds); ki++) {
+		enum kind k = sweep_kinds[ki];
+		struct surface s;
+		u8 *l1 = NULL;
+		double best = 0;
+
+		if (k == K_NOC_INCR)
+			s = grid_create(fd, &l1);
+		else
+			s = buffer_create(fd, BUF_BYTES);
+		for (bi = 0; bi < ARRAY_SIZE(batches); bi++) {
+			struct work w;
+			double v[MAX_REPS];
+			u8 *results;
+
+			work_build(&w, k, batches[bi]);
+			if (w.stream_size > max_stream) {
+				res[ki][bi] = (struct summary){ 0, 0, 0 };
+				work_free(&w);
+				continue;
+			}
+			results = xmalloc(w.res_size + 8);
+			for (r = 0; r < reps; r++) {
+				double t0 = now_s(), t;
+				u64 n = 0;
+
+				do {
+					if (submit(fd, w.stream, w.stream_size,
+						   s.handle, results,
+						   w.res_size))
+						exit(1);
+					n += w.elems;
+					t = now_s() - t0;
+				} while (t < min_time);
+				v[r] = n / t;
+			}
+			res[ki][bi] = summarize(v, reps);
+			if (res[ki][bi].med > best)
+				best = res[ki][bi].med;
+			free(results);
+			work_free(&w);
+		}
+		/* knee: the smallest batch within 10 % of the best */
+		knee[ki] = 0;
+		for (bi = 0; bi < ARRAY_SIZE(batches); bi++)
+			if (res[ki][bi].med >= 0.9 * best) {
+				knee[ki] = batches[bi];
+				break;
+			}
+		munmap(s.map, s.size);
+	}
+
+	out("\n### Throughput against batch size\n\n"
+	    "Element operations per second (millions), synchronous "
+	    "submissions of N packets each, back to back for at least "
+	    "%.0f ms per measurement; median (min-max) of %d. Elements per "
+	    "packet: int add 16, f32 add 4, cas 1, NoC increment 1.\n\n"
+	    "| packets per submission |", min_time * 1e3, reps);
+	for (ki = 0; ki < ARRAY_SIZE(sweep_kinds); ki++)
+		out(" %s |", kind_name(sweep_kinds[ki]));
+	out("\n|---|");
+	for (ki = 0; ki < ARRAY_SIZE(sweep_kinds); ki++)
+		out("---|");
+	out("\n");
+	for (bi = 0; bi < ARRAY_SIZE(batches); bi++) {
+		out("| %u |", batches[bi]);
+		for (ki = 0; ki < ARRAY_SIZE(sweep_kinds); ki++) {
+			struct summary *x = &res[ki][bi];
+
+			if (x->med == 0)
+				out(" (stream over the limit) |");
+			else
+				out(" %.3f (%.3f-%.3f) |", x->med / 1e6,
+				    x->min / 1e6, x->max / 1e6);
+		}
+		out("\n");
+	}
+	out("| **knee** (smallest N within 10 %% of the best) |");
+	for (ki = 0; ki < ARRAY_SIZE(sweep_kinds); ki++)
+		out(" **%u** |", knee[ki]);
+	out("\n");
+
+	if (dat) {
+		fprintf(dat, "# packets");
+		for (ki = 0; ki < ARRAY_SIZE(sweep_kinds); ki++)
+			fprintf(dat, " | %s: med min max (M elements/s)",
+				kind_name(sweep_kinds[ki]));
+		fprintf(dat, "\n");
+		for (bi = 0; bi < ARRAY_SIZE(batches); bi++) {
+			fprintf(dat, "%u", batches[bi]);
+			for (ki = 0; ki < ARRAY_SIZE(sweep_kinds); ki++)
+				fprintf(dat, " %.6f %.6f %.6f",
+					res[ki][bi].med / 1e6,
+					res[ki][bi].min / 1e6,
+					res[ki][bi].max / 1e6);
+			fprintf(dat, "\n");
+		}
+		fclose(dat);
+	}
+	for (ki = 0; ki < ARRAY_SIZE(sweep_kinds); ki++)
+		printf("KNEE %u %s\n", knee[ki], kind_name(sweep_kinds[ki]));
+}
+
+static void read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	snprintf(buf, len, "?");
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = 0;
+	fclose(f);
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: vm_bench [-o DIR] [-r reps] [-t seconds] "
+		"[-s sections]\n  sections: any of 1234w (default all)\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = NULL, *sections = "1234w";
+	char path[512], when[64], cmdline[512], clksrc[64];
+	struct ratio_row row;
+	struct utsname u;
+	time_t now = time(NULL);
+	int fd, opt;
+	bool ok = true;
+
+	while ((opt = getopt(argc, argv, "o:r:t:s:")) != -1) {
+		switch (opt) {
+		case 'o':
+			dir = optarg;
+			break;
+		case 'r':
+			reps = atoi(optarg);
+			break;
+		case 't':
+			min_time = atof(optarg);
+			break;
+		case 's':
+			sections = optarg;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (reps < 1 || reps > MAX_REPS || min_time <= 0)
+		usage();
+	if (dir) {
+		snprintf(path, sizeof(path), "%s/vm.md", dir);
+		md = fopen(path, "w");
+		if (!md)
+			die(path, errno);
+	}
+
+	fd = open_device();
+	max_stream = get_param(fd, DRM_VATOM_PARAM_MAX_STREAM_SIZE);
+	read_line("/proc/cmdline", cmdline, sizeof(cmdline));
+	read_line("/sys/devices/system/clocksource/clocksource0/"
+		  "current_clocksource", clksrc, sizeof(clksrc));
+	uname(&u);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", gmtime(&now));
+	out("## Device path, inside the VM\n\n"
+	    "`build/bench/vm_bench` in the test VM (QEMU TCG, %ld vCPUs, "
+	    "guest kernel %s) against the loaded vatom.ko, %s; %d repetitions, "
+	    "device and native runs alternating; median (min-max). "
+	    "**TCG emulates the guest CPU: absolute numbers are not hardware "
+	    "figures, only the ratios (both sides emulated alike) mean "
+	    "something.** Native: the same element operations as a userspace "
+	    "loop of CPU atomics in the same VM, on the same mmap'ed surface "
+	    "memory, reading its addresses and operands from the same stream "
+	    "bytes the device is given.\n\n"
+	    "Guest kernel command line: `%s`; clocksource %s.\n",
+	    sysconf(_SC_NPROCESSORS_ONLN), u.release, when, reps, cmdline,
+	    clksrc);
+
+	if (strchr(sections, '1')) {
+		out("\n### P1: batch throughput\n\n"
+		    "1 Mi lanes (65536 packets of 16 lanes) in one synchronous "
+		    "submission, 64 KiB surface, lane offsets walking it word "
+		    "by word; device time is the whole SUBMIT ioctl (stream "
+		    "copy-in, validation, execution, results copy-out).\n\n"
+		    "| device | native | device M lanes/s | native M lanes/s | "
+		    "ratio (paired) | target | identical |\n"
+		    "|---|---|---|---|---|---|---|\n");
+		ok &= compare_run(fd, K_INT, 65536, true, &row);
+		print_ratio_row("vISA DWORD_ATOMIC.ADD UD SIMD16, Dst to a "
+				"result surface",
+				"lock xadd, old values stored", &row, ">= 0.8",
+				row.ratio.med >= 0.8);
+		printf("P1 %.3f\n", row.ratio.med);
+		ok &= compare_run(fd, K_INT, 65536, false, &row);
+		print_ratio_row("vISA DWORD_ATOMIC.ADD UD SIMD16, Dst to user "
+				"memory (bounce buffer)",
+				"lock xadd, old values stored", &row, "", false);
+		ok &= compare_run(fd, K_INT_NODST, 65536, false, &row);
+		print_ratio_row(kind_name(K_INT_NODST), "lock add", &row, "",
+				false);
+	}
+	if (strchr(sections, '2'))
+		p2_latency(fd);
+	if (strchr(sections, '3')) {
+		out("\n### P3: soft-float f32 add\n\n"
+		    "1 Mi f32 adds (operands and memory as in the host engine "
+		    "bench) in submissions of at most %llu stream bytes, vs a "
+		    "hardware-float CAS loop per element (MXCSR FTZ|DAZ for the "
+		    "flushing forms). Under TCG the guest's SSE float add is "
+		    "itself emulated in software, which makes the native side "
+		    "slower than on hardware: the host engine bench is the "
+		    "hardware figure.\n\n"
+		    "| device | native | device M adds/s | native M adds/s | "
+		    "ratio (paired) | target | identical |\n"
+		    "|---|---|---|---|---|---|---|\n",
+		    (unsigned long long)max_stream);
+		ok &= compare_run(fd, K_F32_V4, 1 << 18, true, &row);
+		print_ratio_row(kind_name(K_F32_V4), "float add + cmpxchg loop",
+				&row, ">= 0.5", row.ratio.med >= 0.5);
+		printf("P3 %.3f\n", row.ratio.med);
+		ok &= compare_run(fd, K_F32, 1 << 20, true, &row);
+		print_ratio_row(kind_name(K_F32), "float add + cmpxchg loop",
+				&row, "", false);
+		ok &= compare_run(fd, K_NOC_ACC, 1 << 18, false, &row);
+		print_ratio_row(kind_name(K_NOC_ACC), "float add + cmpxchg loop",
+				&row, "", false);
+	}
+	if (strchr(sections, '4'))
+		p4_scaling();
+	if (strchr(sections, 'w')) {
+		if (dir)
+			snprintf(path, sizeof(path), "%s/sweep.dat", dir);
+		sweep(fd, dir ? path : NULL);
+	}
+	if (!ok)
+		out("\n**Device and native results differed** (see "
+		    "\"identical\").\n");
+	if (md)
+		fclose(md);
+	close(fd);
+	return ok ? 0 : 1;
+}
