@@ -5,6 +5,7 @@
 #   make              module, libvatom, the vatom tool, selftests
 #   make check        every test (host engine tests, VM selftests, checkpatch)
 #   make demo         boot the VM, load vatom.ko, run the demo
+#   make bench        host engine and in-VM device benchmarks: bench/results.md
 #
 # The target kernel is never the running one: KVER defaults to the newest
 # installed 6.1 -amd64 headers.
@@ -47,6 +48,9 @@ check:
 
 demo:
 	scripts/demo.sh
+
+bench: module
+	$(MAKE) -C bench bench
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
