@@ -510,6 +510,66 @@ u64 vatom_ptx_execute(const struct drm_vatom_ptx *p,
 	return ptx_execute(p, b, results);
 }
 
+/*
+ * The part of a PTX packet before @addr: header, op, type, vec, space, sem,
+ * scope, slot, flags. Packets that agree on it do the same operation on the
+ * same surface.
+ */
+#define PTX_HEAD	24
+
+static __always_inline bool ptx_same_head(const u8 *p, const u64 head[3])
+{
+	u64 x[3];
+
+	memcpy(x, p, sizeof(x));
+	return !((x[0] ^ head[0]) | (x[1] ^ head[1]) | (x[2] ^ head[2]));
+}
+
+/*
+ * A run of scalar packets with one head and one of the forms ptx_execute()
+ * does inline (@key, a constant): the same operations, with the dispatch
+ * and the surface lookup done once for the run.
+ */
+static __always_inline u32 ptx_run_scalar(const u8 *stream, u32 size, u32 at,
+					  u32 max, u8 *base, u8 *results,
+					  u64 *roff, u32 key, bool ftz)
+{
+	u64 head[3], ro = *roff, old;
+	u32 done = 0;
+
+	memcpy(head, stream + at, sizeof(head));
+	do {
+		const struct drm_vatom_ptx *p = (const void *)(stream + at);
+		u8 *mem = base + p->addr;
+		u32 s = (u32)p->b[0];
+
+		switch (key) {
+		case PTX_KEY(ADD, U32):
+			old = vatom_fetch_add32((u32 *)mem, s);
+			break;
+		case PTX_KEY(ADD, U64):
+			old = vatom_fetch_add64((u64 *)mem, p->b[0]);
+			break;
+		case PTX_KEY(EXCH, B32):
+			old = vatom_xchg32((u32 *)mem, s);
+			break;
+		case PTX_KEY(CAS, B32):
+			old = vatom_cmpxchg32((u32 *)mem, s, (u32)p->c[0]);
+			break;
+		default: /* PTX_KEY(ADD, F32) */
+			old = ptx_f32_add((u32 *)mem, s, ftz);
+			break;
+		}
+		memcpy(results + ro, &old, 8);
+		ro += 8;
+		at += PTX_PACKET_SIZE;
+		done++;
+	} while (done < max && size - at >= PTX_PACKET_SIZE &&
+		 ptx_same_head(stream + at, head));
+	*roff = ro;
+	return done;
+}
+
 /**
  * vatom_ptx_execute_run() - execute consecutive PTX packets of a validated
  * stream
@@ -524,7 +584,9 @@ u64 vatom_ptx_execute(const struct drm_vatom_ptx *p,
  *
  * Runs packets from *@pos for as long as they are PTX packets, up to @max,
  * exactly as vatom_ptx_execute() one by one would, without a call and a
- * type dispatch per packet in the stream walker.
+ * type dispatch per packet in the stream walker; consecutive scalar packets
+ * of one of ptx_execute()'s inline forms with the same head (PTX_HEAD) are
+ * one loop, dispatched and resolved to their surface once.
  *
  * Return: the packets executed.
  */
@@ -532,19 +594,55 @@ u32 vatom_ptx_execute_run(const u8 *stream, u32 size, u32 *pos, u32 max,
 			  const struct vatom_bindings *b, u8 *results,
 			  u64 *off, u64 *elements)
 {
-	u32 at = *pos, done = 0;
+	u32 at = *pos, done = 0, k;
 	u64 roff = *off, n = 0;
 
 	while (done < max && size - at >= PTX_PACKET_SIZE) {
 		const struct drm_vatom_ptx *p = (const void *)(stream + at);
+		u8 *base;
 
 		if (p->hdr.type != DRM_VATOM_PACKET_PTX ||
 		    p->hdr.size != PTX_PACKET_SIZE)
 			break;
-		n += ptx_execute(p, b, results + roff);
-		roff += ptx_result_bytes(p);
-		at += PTX_PACKET_SIZE;
-		done++;
+		base = b->slot[p->slot]->vaddr;
+		switch (p->vec ? 0 : (p->op << 4) | p->type) {
+		case PTX_KEY(ADD, U32):
+		case PTX_KEY(ADD, S32):
+			k = ptx_run_scalar(stream, size, at, max - done, base,
+					   results, &roff, PTX_KEY(ADD, U32),
+					   false);
+			break;
+		case PTX_KEY(ADD, U64):
+			k = ptx_run_scalar(stream, size, at, max - done, base,
+					   results, &roff, PTX_KEY(ADD, U64),
+					   false);
+			break;
+		case PTX_KEY(EXCH, B32):
+			k = ptx_run_scalar(stream, size, at, max - done, base,
+					   results, &roff, PTX_KEY(EXCH, B32),
+					   false);
+			break;
+		case PTX_KEY(CAS, B32):
+			k = ptx_run_scalar(stream, size, at, max - done, base,
+					   results, &roff, PTX_KEY(CAS, B32),
+					   false);
+			break;
+		case PTX_KEY(ADD, F32):
+			k = ptx_run_scalar(stream, size, at, max - done, base,
+					   results, &roff, PTX_KEY(ADD, F32),
+					   ptx_f32_ftz(p));
+			break;
+		default:
+			n += ptx_execute(p, b, results + roff);
+			roff += ptx_result_bytes(p);
+			at += PTX_PACKET_SIZE;
+			done++;
+			continue;
+		}
+		/* A scalar run: one element per packet. */
+		n += k;
+		at += k * PTX_PACKET_SIZE;
+		done += k;
 	}
 	*pos = at;
 	*off = roff;
