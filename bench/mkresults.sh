@@ -40,8 +40,9 @@ what was changed to get here: [README.md](README.md).
 Host engine ratios (no VM, hardware figures) are in the table below; the
 integer forms' target is >= 0.80, the soft-float f32 add's >= 0.50.
 
-Batch-size knee (smallest packets per submission within 10 % of the best
-throughput), from the sweep below:
+Batch-size knee (the smallest packets per submission reaching 90 % of the
+throughput of large submissions, i.e. where the per-submission cost falls
+under 10 %), from the sweep below:
 $(awk '$1 == "KNEE" { n = $2; $1 = ""; $2 = ""; sub(/^  /, ""); printf "%s: **%s** packets; ", $0, n }' "$vm/stdout.txt" | sed 's/; $/./')
 
 ![throughput against batch size](results-batch.png)

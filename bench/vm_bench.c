@@ -916,7 +916,8 @@ static const enum kind sweep_kinds[] = { K_INT, K_F32_V4, K_CAS,
 static void sweep(int fd, const char *dat_path)
 {
 	struct summary res[ARRAY_SIZE(sweep_kinds)][ARRAY_SIZE(batches)];
-	u32 knee[ARRAY_SIZE(sweep_kinds)];
+	u32 knee[ARRAY_SIZE(sweep_kinds)], half[ARRAY_SIZE(sweep_kinds)];
+	double plateau[ARRAY_SIZE(sweep_kinds)];
 	FILE *dat = dat_path ? fopen(dat_path, "w") : NULL;
 	size_t ki, bi;
 	int r;
@@ -925,7 +926,8 @@ static void sweep(int fd, const char *dat_path)
 		enum kind k = sweep_kinds[ki];
 		struct surface s;
 		u8 *l1 = NULL;
-		double best = 0;
+		double top[5];
+		int nt = 0;
 
 		if (k == K_NOC_INCR)
 			s = grid_create(fd, &l1);
@@ -958,18 +960,26 @@ static void sweep(int fd, const char *dat_path)
 				v[r] = n / t;
 			}
 			res[ki][bi] = summarize(v, reps);
-			if (res[ki][bi].med > best)
-				best = res[ki][bi].med;
+			if (batches[bi] >= 1000 && nt < 5)
+				top[nt++] = res[ki][bi].med;
 			free(results);
 			work_free(&w);
 		}
-		/* knee: the smallest batch within 10 % of the best */
+		/*
+		 * plateau: the median of the batches of 1000 packets and
+		 * more; knee: the smallest batch at 90 % of it (per-submission
+		 * overhead below 10 %), half: the smallest at 50 %.
+		 */
+		plateau[ki] = nt ? summarize(top, nt).med : 0;
 		knee[ki] = 0;
-		for (bi = 0; bi < ARRAY_SIZE(batches); bi++)
-			if (res[ki][bi].med >= 0.9 * best) {
+		half[ki] = 0;
+		/* the first batch size, from 1 up, to reach each level */
+		for (bi = ARRAY_SIZE(batches); bi-- > 0;) {
+			if (res[ki][bi].med >= 0.9 * plateau[ki])
 				knee[ki] = batches[bi];
-				break;
-			}
+			if (res[ki][bi].med >= 0.5 * plateau[ki])
+				half[ki] = batches[bi];
+		}
 		munmap(s.map, s.size);
 	}
 
@@ -998,10 +1008,18 @@ static void sweep(int fd, const char *dat_path)
 		}
 		out("\n");
 	}
-	out("| **knee** (smallest N within 10 %% of the best) |");
+	out("| plateau (median of N >= 1000) |");
+	for (ki = 0; ki < ARRAY_SIZE(sweep_kinds); ki++)
+		out(" %.3f |", plateau[ki] / 1e6);
+	out("\n| N at 50 %% of the plateau |");
+	for (ki = 0; ki < ARRAY_SIZE(sweep_kinds); ki++)
+		out(" %u |", half[ki]);
+	out("\n| **knee**: N at 90 %% of the plateau |");
 	for (ki = 0; ki < ARRAY_SIZE(sweep_kinds); ki++)
 		out(" **%u** |", knee[ki]);
-	out("\n");
+	out("\n\nThe knee is where the per-submission cost has fallen "
+	    "under 10 %% of a submission's time; past it, larger "
+	    "submissions buy nothing.\n");
 
 	if (dat) {
 		fprintf(dat, "# packets");
