@@ -716,44 +716,6 @@ TEST_F(reject, visa_misaligned_16_64)
 		SKIP(return, "no .16 or 64-bit DWORD_ATOMIC");
 }
 
-/*
- * Families the device does not implement (their capability bit clear) are
- * -EOPNOTSUPP with DRM_VATOM_ERR_UNSUPPORTED for an otherwise valid packet.
- */
-TEST_F(reject, unsupported_family)
-{
-	struct drm_vatom_ptx ptx;
-	struct drm_vatom_noc noc;
-	bool tested = false;
-
-	if (self->fd < 0)
-		return;
-	if (!(self->caps & DRM_VATOM_CAP_PTX_ATOM)) {
-		memset(&ptx, 0, sizeof(ptx));
-		ptx.hdr.type = DRM_VATOM_PACKET_PTX;
-		ptx.hdr.size = sizeof(ptx);
-		ptx.op = DRM_VATOM_PTX_OP_ADD;
-		ptx.type = DRM_VATOM_PTX_TYPE_U32;
-		ptx.space = DRM_VATOM_PTX_SPACE_GLOBAL;
-		ptx.addr = 64;
-		ptx.b[0] = 1;
-		vt_add_raw(&self->s, &ptx, sizeof(ptx));
-		VT_REJECT(EOPNOTSUPP, 1, DRM_VATOM_ERR_UNSUPPORTED);
-		self->s.size -= sizeof(ptx);
-		tested = true;
-	}
-	if (!(self->caps & DRM_VATOM_CAP_NOC_ATOMIC)) {
-		memset(&noc, 0, sizeof(noc));
-		noc.hdr.type = DRM_VATOM_PACKET_NOC;
-		noc.hdr.size = sizeof(noc);
-		vt_add_raw(&self->s, &noc, sizeof(noc));
-		VT_REJECT(EOPNOTSUPP, 1, DRM_VATOM_ERR_UNSUPPORTED);
-		tested = true;
-	}
-	if (!tested)
-		SKIP(return, "PTX and NoC are both implemented");
-}
-
 /* TYPED_ATOMIC needs a typed surface: a buffer is the wrong kind. */
 TEST_F(reject, typed_atomic_on_buffer)
 {
