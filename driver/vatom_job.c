@@ -132,6 +132,59 @@ void vatom_gem_handle_close(struct drm_gem_object *obj, struct drm_file *file)
 static void vatom_job_work(struct work_struct *work);
 
 /**
+ * vatom_file_stream_get() - a buffer for the kernel copy of a stream
+ * @vfile: the submitting file
+ * @size: bytes needed, at most %VATOM_MAX_STREAM_SIZE
+ * @alloc: out, bytes of the buffer
+ *
+ * Large streams come from vmalloc, whose fresh pages cost a fault and a
+ * clear each under TCG and more than the atomics themselves on real CPUs:
+ * the file's previous stream buffer is reused when it is large enough. The
+ * buffer only ever holds this file's own streams and is overwritten up to
+ * @size before it is read.
+ *
+ * Return: the buffer (free with vatom_file_stream_put()), or NULL.
+ */
+void *vatom_file_stream_get(struct vatom_file *vfile, u32 size, u32 *alloc)
+{
+	void *buf = NULL;
+
+	spin_lock(&vfile->spare_lock);
+	if (vfile->spare && vfile->spare_size >= size) {
+		buf = vfile->spare;
+		*alloc = vfile->spare_size;
+		vfile->spare = NULL;
+		vfile->spare_size = 0;
+	}
+	spin_unlock(&vfile->spare_lock);
+	if (buf)
+		return buf;
+
+	*alloc = size;
+	return kvmalloc(size, GFP_KERNEL);
+}
+
+/*
+ * Give a stream buffer back: the file keeps the larger of it and its spare
+ * (one buffer of at most VATOM_MAX_STREAM_SIZE) and the other is freed.
+ */
+static void vatom_file_stream_put(struct vatom_file *vfile, void *buf, u32 alloc)
+{
+	void *drop = buf;
+
+	if (!buf)
+		return;
+	spin_lock(&vfile->spare_lock);
+	if (alloc > vfile->spare_size) {
+		drop = vfile->spare;
+		vfile->spare = buf;
+		vfile->spare_size = alloc;
+	}
+	spin_unlock(&vfile->spare_lock);
+	kvfree(drop);
+}
+
+/**
  * vatom_job_alloc() - a new job of @vfile, counted against its limits
  * @vfile: the submitting file
  * @async: an asynchronous submission
@@ -243,7 +296,7 @@ void vatom_job_free(struct vatom_job *job)
 			drm_gem_object_put(&job->bound[i]->shmem.base);
 	if (job->result_surf)
 		drm_gem_object_put(&job->result_surf->shmem.base);
-	kvfree(job->stream);
+	vatom_file_stream_put(vfile, job->stream, job->stream_alloc);
 	kvfree(job->bounce);
 	kfree(job);
 
@@ -522,6 +575,7 @@ int vatom_file_open(struct drm_device *dev, struct drm_file *file)
 		return -ENOMEM;
 	vfile->vdev = to_vatom_device(dev);
 	mutex_init(&vfile->lock);
+	spin_lock_init(&vfile->spare_lock);
 	INIT_LIST_HEAD(&vfile->jobs);
 	vfile->context = dma_fence_context_alloc(1);
 	atomic_set(&vfile->live, 1);
@@ -553,6 +607,7 @@ void vatom_file_postclose(struct drm_device *dev, struct drm_file *file)
 	/* Handles are closed and jobs freed: nothing may remain charged. */
 	WARN_ON(atomic64_read(&vfile->mem));
 	dma_fence_put(vfile->last_fence);
+	kvfree(vfile->spare);
 	mutex_destroy(&vfile->lock);
 	kfree(vfile);
 	file->driver_priv = NULL;

@@ -51,6 +51,9 @@ struct vatom_fence {
  * @idle: completed when @live drops to zero
  * @mem: bytes charged against the memory cap (surfaces with a handle in
  *	this file, kernel copies of in-flight streams and results)
+ * @spare_lock: protects @spare and @spare_size
+ * @spare: one stream buffer kept for the file's next submission, or NULL
+ * @spare_size: bytes of @spare
  */
 struct vatom_file {
 	struct vatom_device *vdev;
@@ -63,6 +66,9 @@ struct vatom_file {
 	atomic_t live;
 	struct completion idle;
 	atomic64_t mem;
+	spinlock_t spare_lock; /* protects spare, spare_size */
+	void *spare;
+	u32 spare_size;
 };
 
 /**
@@ -117,6 +123,7 @@ struct vatom_out_sync {
  * @results: where results are written (surface or @bounce)
  * @stream: kernel copy of the command stream
  * @stream_size: bytes of @stream
+ * @stream_alloc: bytes allocated at @stream (>= @stream_size)
  * @bounce: kernel copy of the user result region
  */
 struct vatom_job {
@@ -144,6 +151,7 @@ struct vatom_job {
 	u8 *results;
 	void *stream;
 	u32 stream_size;
+	u32 stream_alloc;
 	u8 *bounce;
 };
 
@@ -164,6 +172,7 @@ void vatom_file_uncharge(struct vatom_file *vfile, u64 bytes);
 struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 				  unsigned int in_syncs, unsigned int out_syncs);
 int vatom_job_charge(struct vatom_job *job, u64 bytes);
+void *vatom_file_stream_get(struct vatom_file *vfile, u32 size, u32 *alloc);
 void vatom_job_free(struct vatom_job *job);
 void vatom_job_push(struct vatom_job *job);
 int vatom_job_wait_deps(struct vatom_job *job);

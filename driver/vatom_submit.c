@@ -72,7 +72,8 @@ static int vatom_job_copy_stream(struct vatom_job *job,
 	ret = vatom_job_charge(job, args->stream_size);
 	if (ret)
 		return ret;
-	job->stream = kvmalloc(args->stream_size, GFP_KERNEL);
+	job->stream = vatom_file_stream_get(job->vfile, args->stream_size,
+					    &job->stream_alloc);
 	if (!job->stream)
 		return -ENOMEM;
 	job->stream_size = args->stream_size;
