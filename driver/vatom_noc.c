@@ -57,7 +57,6 @@ int vatom_ioctl_noc_counters(struct drm_device *dev, void *data,
 	const struct vatom_tile_grid *g;
 	struct vatom_surface *surf;
 	u64 clear = 0;
-	u32 *cnt, i;
 	int ret;
 
 	ret = vatom_noc_counters_check(args);
@@ -96,13 +95,8 @@ int vatom_ioctl_noc_counters(struct drm_device *dev, void *data,
 		clear = (u64)args->id_mask <<
 			DRM_VATOM_NOC_MST_REQS_OUTSTANDING_ID(0);
 
-	cnt = vatom_tile_counters(g, view->vaddr, args->x, args->y, args->noc);
-	for (i = 0; i < DRM_VATOM_NOC_NIU_COUNTERS; i++) {
-		if (clear & (1ull << i))
-			vals[i] = vatom_xchg32(&cnt[i], 0);
-		else
-			vals[i] = vatom_load32(&cnt[i]);
-	}
+	vatom_tile_grid_counters_take(g, view->vaddr, args->x, args->y,
+				      args->noc, clear, vals);
 
 	if ((args->flags & DRM_VATOM_NOC_COUNTERS_READ) &&
 	    copy_to_user(ucnt, vals, args->count * sizeof(u32)))

@@ -85,17 +85,31 @@ int vatom_tile_grid_layout_init(struct vatom_tile_grid *g,
 	return 0;
 }
 
+void vatom_tile_grid_counters_take(const struct vatom_tile_grid *g, u8 *vaddr,
+				   u32 x, u32 y, u32 noc, u64 clear, u32 *vals)
+{
+	u32 *cnt = vatom_tile_counters(g, vaddr, x, y, noc);
+	u32 i, v;
+
+	for (i = 0; i < DRM_VATOM_NOC_NIU_COUNTERS; i++) {
+		if (clear & (1ull << i))
+			v = vatom_xchg32(&cnt[i], 0);
+		else
+			v = vatom_load32(&cnt[i]);
+		if (vals)
+			vals[i] = v;
+	}
+}
+
 void vatom_tile_grid_clear_outstanding(const struct vatom_tile_grid *g,
 				       u8 *vaddr, u32 x, u32 y, u32 noc,
 				       u32 mask)
 {
-	u32 *cnt;
-	u32 i;
+	u64 ids = mask & ((1u << DRM_VATOM_NOC_TXN_IDS) - 1);
 
 	if (x >= g->width || y >= g->height || noc >= VATOM_NOC_NIUS)
 		return;
-	cnt = vatom_tile_counters(g, vaddr, x, y, noc);
-	for (i = 0; i < DRM_VATOM_NOC_TXN_IDS; i++)
-		if (mask & (1u << i))
-			vatom_store32(&cnt[DRM_VATOM_NOC_MST_REQS_OUTSTANDING_ID(i)], 0);
+	vatom_tile_grid_counters_take(g, vaddr, x, y, noc,
+				      ids << DRM_VATOM_NOC_MST_REQS_OUTSTANDING_ID(0),
+				      NULL);
 }

@@ -79,6 +79,23 @@ int vatom_tile_grid_layout_init(struct vatom_tile_grid *g,
 				const u8 *types, u64 max_size);
 
 /**
+ * vatom_tile_grid_counters_take() - read a tile NIU's counters, clearing some
+ * @g: the grid
+ * @vaddr: the surface mapping
+ * @x: tile X, < @g->width
+ * @y: tile Y, < @g->height
+ * @noc: 0 or 1
+ * @clear: bit i set zeroes counter i (an atomic exchange, so an update by a
+ *	concurrent request is either in the value returned or kept)
+ * @vals: out, the %DRM_VATOM_NOC_NIU_COUNTERS values before the clear, or
+ *	NULL
+ *
+ * The caller checks the tile and NoC range.
+ */
+void vatom_tile_grid_counters_take(const struct vatom_tile_grid *g, u8 *vaddr,
+				   u32 x, u32 y, u32 noc, u64 clear, u32 *vals);
+
+/**
  * vatom_tile_grid_clear_outstanding() - the NIU's per-ID clear register
  * @g: the grid
  * @vaddr: the surface mapping
