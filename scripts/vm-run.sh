@@ -23,6 +23,9 @@
 #   VM_SMP, VM_MEM   vCPUs and memory (2, 1G)
 #   VM_MODULES       more modules of the kernel image to load (names)
 #   VM_APPEND        more kernel command line
+#   VM_FILES         more host programs or files to copy into the guest at
+#                    their host paths, with the shared libraries they need
+#                    (e.g. VM_FILES=/usr/bin/perf to profile in the guest)
 #   VM_CONSOLE=1     print the guest's kernel console at the end
 #
 # Exit status: CMD's exit status; 1 if the kernel log shows a bug, warning,
@@ -148,6 +151,11 @@ while IFS= read -r -d '' f; do
 done < <(find "$VATOM_ROOT"/userlib "$VATOM_ROOT"/tools "$VATOM_ROOT"/selftests \
 	      "$VATOM_ROOT"/bench -maxdepth 3 -type f \
 	      \( -perm -u+x -o -name '*.so*' \) -print0 2>/dev/null)
+
+for f in ${VM_FILES:-}; do
+	add_file "$f"
+	is_elf "$f" && add_elf_deps "$f"
+done
 
 # --- modules: the image's, in dependency order (modprobe reads the
 # modules.dep deps.sh built), then the module under test.
