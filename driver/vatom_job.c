@@ -184,6 +184,34 @@ static void vatom_file_stream_put(struct vatom_file *vfile, void *buf, u32 alloc
 	kvfree(drop);
 }
 
+/* Free a job whose members from fence_mem on are clean. */
+static void vatom_job_destroy(struct vatom_job *job)
+{
+	if (!job)
+		return;
+	kfree(job->fence_mem);
+	kfree(job);
+}
+
+/*
+ * A released job becomes the file's spare, for its next submission (its
+ * head cleared; fence_mem, if unused, and the emptied slot tables kept),
+ * unless the file has one already.
+ */
+static void vatom_job_keep(struct vatom_job *job)
+{
+	struct vatom_file *vfile = job->vfile;
+
+	memset(job, 0, offsetof(struct vatom_job, fence_mem));
+	spin_lock(&vfile->spare_lock);
+	if (!vfile->spare_job) {
+		vfile->spare_job = job;
+		job = NULL;
+	}
+	spin_unlock(&vfile->spare_lock);
+	vatom_job_destroy(job);
+}
+
 /**
  * vatom_job_alloc() - a new job of @vfile, counted against its limits
  * @vfile: the submitting file
@@ -205,11 +233,18 @@ struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 		return ERR_PTR(-EBUSY);
 	}
 
-	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	spin_lock(&vfile->spare_lock);
+	job = vfile->spare_job;
+	vfile->spare_job = NULL;
+	spin_unlock(&vfile->spare_lock);
 	if (!job) {
-		atomic_dec(&vfile->inflight);
-		return ERR_PTR(-ENOMEM);
+		job = kzalloc(sizeof(*job), GFP_KERNEL);
+		if (!job) {
+			atomic_dec(&vfile->inflight);
+			return ERR_PTR(-ENOMEM);
+		}
 	}
+	/* A kept job arrives with its head cleared (vatom_job_keep()). */
 	job->vfile = vfile;
 	job->inflight = true;
 	job->async = async;
@@ -220,9 +255,13 @@ struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 	atomic_inc(&vfile->live);
 	atomic64_inc(&vfile->vdev->stats.jobs);
 
+	if (!job->fence_mem)
+		job->fence_mem = kzalloc(sizeof(*job->fence_mem), GFP_KERNEL);
 	/* One more dependency for the file's previous job. */
-	job->fence_mem = kzalloc(sizeof(*job->fence_mem), GFP_KERNEL);
-	job->deps = kcalloc(in_syncs + 1, sizeof(*job->deps), GFP_KERNEL);
+	if (in_syncs)
+		job->deps = kcalloc(in_syncs + 1, sizeof(*job->deps), GFP_KERNEL);
+	else
+		job->deps = &job->dep_prev;
 	if (out_syncs)
 		job->outs = kcalloc(out_syncs, sizeof(*job->outs), GFP_KERNEL);
 	if (!job->fence_mem || !job->deps || (out_syncs && !job->outs)) {
@@ -230,6 +269,41 @@ struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 		return ERR_PTR(-ENOMEM);
 	}
 	return job;
+}
+
+/**
+ * vatom_job_bind_slot() - bind a surface to a slot of the job
+ * @job: the job, not yet pushed
+ * @slot: the slot, < %DRM_VATOM_MAX_SLOTS
+ * @surf: the surface, whose reference the job takes over
+ *
+ * Return: 0, or -EINVAL when @slot is bound already (the caller keeps its
+ * reference).
+ */
+int vatom_job_bind_slot(struct vatom_job *job, u32 slot,
+			struct vatom_surface *surf)
+{
+	if (job->bound[slot])
+		return -EINVAL;
+	job->bound[slot] = surf;
+	job->bound_slot[job->nbound++] = slot;
+	return 0;
+}
+
+/**
+ * vatom_job_bounce() - the job's kernel copy of a user result region
+ * @job: the job, not yet pushed
+ * @size: bytes, at most %VATOM_MAX_RESULTS_SIZE and charged by the caller
+ *
+ * Return: the buffer, freed with the job, or NULL.
+ */
+u8 *vatom_job_bounce(struct vatom_job *job, u64 size)
+{
+	if (size <= sizeof(job->bounce_small))
+		job->bounce = job->bounce_small;
+	else
+		job->bounce = kvmalloc(size, GFP_KERNEL);
+	return job->bounce;
 }
 
 /**
@@ -268,7 +342,7 @@ void vatom_job_free(struct vatom_job *job)
 {
 	struct vatom_file *vfile = job->vfile;
 	struct vatom_device *vdev = vfile->vdev;
-	unsigned int i;
+	unsigned int i, slot;
 
 	if (job->fence) {
 		mutex_lock(&vfile->lock);
@@ -276,13 +350,12 @@ void vatom_job_free(struct vatom_job *job)
 		mutex_unlock(&vfile->lock);
 		dma_fence_put(&job->fence->base);
 	}
-	kfree(job->fence_mem);
 	vatom_job_unaccount(job);
 
-	if (job->deps)
-		for (i = 0; i < job->ndeps; i++)
-			dma_fence_put(job->deps[i].fence);
-	kfree(job->deps);
+	for (i = 0; i < job->ndeps; i++)
+		dma_fence_put(job->deps[i].fence);
+	if (job->deps != &job->dep_prev)
+		kfree(job->deps);
 	if (job->outs) {
 		for (i = 0; i < job->nouts; i++) {
 			dma_fence_chain_free(job->outs[i].chain);
@@ -291,14 +364,19 @@ void vatom_job_free(struct vatom_job *job)
 	}
 	kfree(job->outs);
 
-	for (i = 0; i < DRM_VATOM_MAX_SLOTS; i++)
-		if (job->bound[i])
-			drm_gem_object_put(&job->bound[i]->shmem.base);
+	for (i = 0; i < job->nbound; i++) {
+		slot = job->bound_slot[i];
+		drm_gem_object_put(&job->bound[slot]->shmem.base);
+		job->bound[slot] = NULL;
+		job->bindings.slot[slot] = NULL;
+	}
+	job->nbound = 0;
 	if (job->result_surf)
 		drm_gem_object_put(&job->result_surf->shmem.base);
 	vatom_file_stream_put(vfile, job->stream, job->stream_alloc);
-	kvfree(job->bounce);
-	kfree(job);
+	if (job->bounce != job->bounce_small)
+		kvfree(job->bounce);
+	vatom_job_keep(job);
 
 	atomic64_dec(&vdev->stats.jobs);
 	/* Last: the file's release may free @vfile as soon as this completes. */
@@ -491,6 +569,38 @@ int vatom_job_wait_deps(struct vatom_job *job)
 }
 
 /**
+ * vatom_job_run_direct() - execute a synchronous job at once, without a
+ * fence, if its file has no job pending
+ * @job: a prepared synchronous job without in- or out-syncobjs, not pushed
+ *
+ * Such a job has nothing to wait for and nothing to signal but its place
+ * in the file's order. When every job pushed before it has completed, it
+ * executes under the file's lock: jobs pushed later take that lock first,
+ * so they come after it, as its fence would have made them. This saves
+ * the fence, the dependency callbacks and the completion of the general
+ * path (vatom_job_push(), vatom_job_run_sync()), most of the cost of a
+ * small synchronous submission.
+ *
+ * Return: true when the job executed (free it, it was never pushed);
+ * false when a job of the file is still pending: push it and run it with
+ * vatom_job_run_sync().
+ */
+bool vatom_job_run_direct(struct vatom_job *job)
+{
+	struct vatom_file *vfile = job->vfile;
+	bool idle;
+
+	if (WARN_ON_ONCE(job->async || job->ndeps || job->nouts))
+		return false;
+	mutex_lock(&vfile->lock);
+	idle = !vfile->last_fence || dma_fence_is_signaled(vfile->last_fence);
+	if (idle)
+		vatom_job_execute(job);
+	mutex_unlock(&vfile->lock);
+	return idle;
+}
+
+/**
  * vatom_job_run_sync() - wait for a pushed synchronous job's dependencies,
  * execute it and signal its fence and out-syncobjs
  * @job: the job
@@ -608,6 +718,7 @@ void vatom_file_postclose(struct drm_device *dev, struct drm_file *file)
 	WARN_ON(atomic64_read(&vfile->mem));
 	dma_fence_put(vfile->last_fence);
 	kvfree(vfile->spare);
+	vatom_job_destroy(vfile->spare_job);
 	mutex_destroy(&vfile->lock);
 	kfree(vfile);
 	file->driver_priv = NULL;

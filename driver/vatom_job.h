@@ -51,9 +51,10 @@ struct vatom_fence {
  * @idle: completed when @live drops to zero
  * @mem: bytes charged against the memory cap (surfaces with a handle in
  *	this file, kernel copies of in-flight streams and results)
- * @spare_lock: protects @spare and @spare_size
+ * @spare_lock: protects @spare, @spare_size and @spare_job
  * @spare: one stream buffer kept for the file's next submission, or NULL
  * @spare_size: bytes of @spare
+ * @spare_job: one freed job kept for the file's next submission, or NULL
  */
 struct vatom_file {
 	struct vatom_device *vdev;
@@ -66,9 +67,10 @@ struct vatom_file {
 	atomic_t live;
 	struct completion idle;
 	atomic64_t mem;
-	spinlock_t spare_lock; /* protects spare, spare_size */
+	spinlock_t spare_lock; /* protects spare, spare_size, spare_job */
 	void *spare;
 	u32 spare_size;
+	struct vatom_job *spare_job;
 };
 
 /**
@@ -100,6 +102,9 @@ struct vatom_out_sync {
 	u64 point;
 };
 
+/* Results up to this size need no bounce allocation (vatom_job.bounce_small). */
+#define VATOM_JOB_BOUNCE_SMALL	128
+
 /**
  * struct vatom_job - one submission, synchronous or asynchronous
  * @vfile: the submitting file
@@ -113,18 +118,30 @@ struct vatom_out_sync {
  * @cancelled: the file was closed while an in-syncobj was unsignalled
  * @inflight: the job holds one of the file's in-flight slots
  * @fence: the job's fence, once submitted
- * @fence_mem: the fence before it is initialised
- * @deps: @ndeps fences to wait for: in-syncobjs, then the previous job
- * @outs: @nouts syncobjs to signal
+ * @ndeps: entries used in @deps
+ * @deps: fences to wait for: in-syncobjs, then the previous job
+ * @dep_prev: @deps of a job without in-syncobjs
+ * @nouts: entries used in @outs
+ * @outs: syncobjs to signal
  * @charged: bytes charged to @vfile->mem
- * @bindings: slot table handed to the engine
- * @bound: surfaces referenced by the binding table, by slot
  * @result_surf: result surface, if results go to one
  * @results: where results are written (surface or @bounce)
  * @stream: kernel copy of the command stream
  * @stream_size: bytes of @stream
  * @stream_alloc: bytes allocated at @stream (>= @stream_size)
- * @bounce: kernel copy of the user result region
+ * @bounce: kernel copy of the user result region (@bounce_small or
+ *	allocated)
+ * @fence_mem: the fence before it is initialised
+ * @nbound: slots bound, listed in @bound_slot
+ * @bound_slot: the slots bound, in binding-table order
+ * @bindings: slot table handed to the engine
+ * @bound: surfaces referenced by the binding table, by slot
+ * @bounce_small: @bounce of small result regions
+ *
+ * A freed job is kept by its file for the next submission: the members
+ * from @fence_mem on are then not cleared but left clean (unused
+ * @fence_mem, no slot bound), which saves clearing two 2 KiB slot tables
+ * per submission.
  */
 struct vatom_job {
 	struct vatom_file *vfile;
@@ -138,21 +155,26 @@ struct vatom_job {
 	bool cancelled;
 	bool inflight;
 	struct vatom_fence *fence;
-	struct vatom_fence *fence_mem;
 	unsigned int ndeps;
 	struct vatom_dep *deps;
+	struct vatom_dep dep_prev;
 	unsigned int nouts;
 	struct vatom_out_sync *outs;
 	u64 charged;
-
-	struct vatom_bindings bindings;
-	struct vatom_surface *bound[DRM_VATOM_MAX_SLOTS];
 	struct vatom_surface *result_surf;
 	u8 *results;
 	void *stream;
 	u32 stream_size;
 	u32 stream_alloc;
 	u8 *bounce;
+
+	/* Kept clean across reuse: see above. */
+	struct vatom_fence *fence_mem;
+	unsigned int nbound;
+	u8 bound_slot[DRM_VATOM_MAX_SLOTS];
+	struct vatom_bindings bindings;
+	struct vatom_surface *bound[DRM_VATOM_MAX_SLOTS];
+	u8 bounce_small[VATOM_JOB_BOUNCE_SMALL] __aligned(8);
 };
 
 /* vatom_fence.c */
@@ -172,10 +194,13 @@ void vatom_file_uncharge(struct vatom_file *vfile, u64 bytes);
 struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 				  unsigned int in_syncs, unsigned int out_syncs);
 int vatom_job_charge(struct vatom_job *job, u64 bytes);
+int vatom_job_bind_slot(struct vatom_job *job, u32 slot, struct vatom_surface *surf);
+u8 *vatom_job_bounce(struct vatom_job *job, u64 size);
 void *vatom_file_stream_get(struct vatom_file *vfile, u32 size, u32 *alloc);
 void vatom_job_free(struct vatom_job *job);
 void vatom_job_push(struct vatom_job *job);
 int vatom_job_wait_deps(struct vatom_job *job);
+bool vatom_job_run_direct(struct vatom_job *job);
 int vatom_job_run_sync(struct vatom_job *job, bool *abandoned);
 
 #endif /* _VATOM_JOB_H_ */

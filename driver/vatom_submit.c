@@ -9,7 +9,9 @@
  * Synchronous and asynchronous submissions share all of this. A
  * synchronous one then waits for its dependencies, executes in the calling
  * thread and copies results back; an asynchronous one returns at once and
- * executes on the device's workqueue.
+ * executes on the device's workqueue. A small synchronous one without
+ * syncobjs, on a file with no job pending, executes at once without a
+ * fence (vatom_job_run_direct()).
  *
  * Nothing a user passes is trusted: sizes are bounded before anything is
  * allocated and every handle is looked up (and referenced) before use.
@@ -19,6 +21,7 @@
 
 #include <linux/dma-fence-chain.h>
 #include <linux/overflow.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -28,6 +31,13 @@
 
 #include "vatom_drv.h"
 #include "vatom_job.h"
+
+/*
+ * Largest stream a synchronous submission executes under its file's lock
+ * (vatom_job_run_direct()): other submitters of the file wait for that
+ * lock uninterruptibly, so only streams that execute in microseconds.
+ */
+#define VATOM_DIRECT_MAX_STREAM	SZ_64K
 
 static int vatom_job_bind(struct vatom_job *job, struct drm_file *file,
 			  const struct drm_vatom_submit *args)
@@ -50,7 +60,7 @@ static int vatom_job_bind(struct vatom_job *job, struct drm_file *file,
 		surf = vatom_surface_lookup(file, bind.handle);
 		if (!surf)
 			return -ENOENT;
-		job->bound[bind.slot] = surf;
+		vatom_job_bind_slot(job, bind.slot, surf);
 
 		ret = vatom_surface_view(surf, &view);
 		if (ret)
@@ -129,8 +139,7 @@ static int vatom_job_results(struct vatom_job *job, struct drm_file *file,
 	ret = vatom_job_charge(job, args->results_needed);
 	if (ret)
 		return ret;
-	job->bounce = kvmalloc(args->results_needed, GFP_KERNEL);
-	if (!job->bounce)
+	if (!vatom_job_bounce(job, args->results_needed))
 		return -ENOMEM;
 	if (copy_from_user(job->bounce, u64_to_user_ptr(args->results),
 			   args->results_needed))
@@ -283,12 +292,18 @@ int vatom_ioctl_submit(struct drm_device *dev, void *data,
 	}
 
 	ret = vatom_job_prepare(job, file, args);
+	if (ret)
+		goto free;
+	if (!async && !job->ndeps && !job->nouts &&
+	    args->stream_size <= VATOM_DIRECT_MAX_STREAM &&
+	    vatom_job_run_direct(job))
+		goto copy_out;
+
 	/* A synchronous job waits here: interrupted, it leaves nothing. */
-	if (!ret && !async)
+	if (!async) {
 		ret = vatom_job_wait_deps(job);
-	if (ret) {
-		vatom_job_free(job);
-		goto out;
+		if (ret)
+			goto free;
 	}
 
 	/* The point of no return. */
@@ -299,10 +314,12 @@ int vatom_ioctl_submit(struct drm_device *dev, void *data,
 	ret = vatom_job_run_sync(job, &abandoned);
 	if (abandoned)
 		goto out;	/* cancelled; the workqueue completes it */
+copy_out:
 	if (!ret && job->bounce &&
 	    copy_to_user(u64_to_user_ptr(args->results), job->bounce,
 			 args->results_needed))
 		ret = -EFAULT;
+free:
 	vatom_job_free(job);
 out:
 	if (ret)

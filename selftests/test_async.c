@@ -568,6 +568,100 @@ TEST(sync_waits_for_earlier_async)
 	close(fd);
 }
 
+/*
+ * A synchronous submission without syncobjs on an idle file executes
+ * without a fence (the direct path, docs/async.md): the live fence count
+ * does not move. With an out-syncobj it gets one, which the file and the
+ * syncobj keep. After an asynchronous job has completed, a direct one sees
+ * its effect.
+ */
+TEST(sync_direct_without_fence)
+{
+	struct va_counts base;
+	char path[128];
+	__u32 h, out, *m;
+	int fd;
+
+	VT_OPEN(fd);
+	if (!vt_stats_path(path, sizeof(path)))
+		SKIP(close(fd); return, "no vatom_stats in debugfs");
+	va_counts(path, &base);
+	VT_BUFFER(fd, 4096, h, m);
+
+	ASSERT_EQ(0, va_add(fd, h, 0, 1, false, 0, 0));
+	ASSERT_EQ(0, va_add(fd, h, 0, 2, false, 0, 0));
+	EXPECT_EQ(3, m[0]);
+	EXPECT_EQ(base.fences, va_stat_settle(path, "fences", base.fences));
+
+	out = va_syncobj(fd, false);
+	ASSERT_NE(0, out);
+	ASSERT_EQ(0, va_add(fd, h, 0, 4, false, 0, out));
+	EXPECT_EQ(7, m[0]);
+	EXPECT_EQ(base.fences + 1,
+		  va_stat_settle(path, "fences", base.fences + 1));
+
+	ASSERT_EQ(0, va_add(fd, h, 1, 10, true, 0, out));
+	ASSERT_EQ(0, va_wait_ms(fd, out, 0, 5000));
+	ASSERT_EQ(0, va_add(fd, h, 1, 20, false, 0, 0));
+	EXPECT_EQ(30, m[1]);
+
+	drmSyncobjDestroy(fd, out);
+	munmap(m, 4096);
+	close(fd);
+	VA_EXPECT_COUNTS(path, &base);
+}
+
+/*
+ * A file reuses its last job's memory for the next submission: a slot
+ * bound by the previous submission must not be bound in the next one
+ * (-EINVAL, DRM_VATOM_ERR_SLOT), and its surface is not written.
+ */
+TEST(sync_slots_not_inherited)
+{
+	struct drm_vatom_binding bind[2];
+	struct drm_vatom_submit args;
+	__u32 h0, h5, *m0, *m5, addr = 0, val = 1, res[2];
+	struct vt_stream s;
+	struct vt_visa v;
+	int fd;
+
+	VT_OPEN(fd);
+	VT_BUFFER(fd, 4096, h0, m0);
+	VT_BUFFER(fd, 4096, h5, m5);
+	bind[0].slot = 0;
+	bind[0].handle = h0;
+	bind[0].flags = 0;
+	bind[0].pad = 0;
+	bind[1] = bind[0];
+	bind[1].slot = 5;
+	bind[1].handle = h5;
+
+	/* Packet 0 adds on slot 0, packet 1 on slot 5: both bound. */
+	vt_stream_init(&s);
+	vt_dword(&v, DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_EXEC_1,
+		 DRM_VATOM_VISA_TYPE_UD, &addr, &val, NULL, false);
+	vt_add_visa(&s, &v);
+	v.surface = 5;
+	vt_add_visa(&s, &v);
+	vt_submit_args(&args, &s, bind, 2, res, sizeof(res));
+	ASSERT_EQ(0, vt_submit(fd, &args));
+	EXPECT_EQ(1, m0[0]);
+	EXPECT_EQ(1, m5[0]);
+
+	/* The same stream with only slot 0 bound. */
+	vt_submit_args(&args, &s, bind, 1, res, sizeof(res));
+	EXPECT_EQ(-1, vt_submit(fd, &args));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(1, args.error_index);
+	EXPECT_EQ(DRM_VATOM_ERR_SLOT, args.error_reason);
+	EXPECT_EQ(1, m0[0]);
+	EXPECT_EQ(1, m5[0]);
+
+	munmap(m0, 4096);
+	munmap(m5, 4096);
+	close(fd);
+}
+
 /* Add @iters times to 16 words, alternately sync and async; see below. */
 struct va_mix {
 	int fd;
