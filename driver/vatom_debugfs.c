@@ -11,6 +11,7 @@
  */
 
 #include <linux/debugfs.h>
+#include <linux/percpu.h>
 #include <linux/seq_file.h>
 
 #include <drm/drm_debugfs.h>
@@ -24,24 +25,44 @@ static const char * const vatom_family_names[VATOM_FAMILY_COUNT] = {
 	[VATOM_FAMILY_NOC] = "noc",
 };
 
+/* The sums of the per-CPU counters. */
+static void vatom_stats_sum(struct vatom_device *vdev, struct vatom_stats_pcpu *sum)
+{
+	const struct vatom_stats_pcpu *c;
+	int cpu, f;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		c = per_cpu_ptr(vdev->pcpu, cpu);
+		sum->submissions += READ_ONCE(c->submissions);
+		sum->jobs += READ_ONCE(c->jobs);
+		for (f = 0; f < VATOM_FAMILY_COUNT; f++) {
+			sum->packets[f] += READ_ONCE(c->packets[f]);
+			sum->elements[f] += READ_ONCE(c->elements[f]);
+		}
+	}
+}
+
 static int vatom_stats_show(struct seq_file *m, void *unused)
 {
 	struct drm_info_node *node = m->private;
 	struct vatom_device *vdev = to_vatom_device(node->minor->dev);
 	struct vatom_stats_counters *st = &vdev->stats;
+	struct vatom_stats_pcpu sum;
 	int f;
 
-	seq_printf(m, "submissions %lld\n", atomic64_read(&st->submissions));
+	vatom_stats_sum(vdev, &sum);
+	seq_printf(m, "submissions %llu\n", sum.submissions);
 	seq_printf(m, "errors %lld\n", atomic64_read(&st->errors));
 	seq_printf(m, "surfaces %lld\n", atomic64_read(&st->surfaces));
-	seq_printf(m, "jobs_in_flight %lld\n", atomic64_read(&st->jobs));
+	seq_printf(m, "jobs_in_flight %lld\n", sum.jobs);
 	seq_printf(m, "fences %lld\n", atomic64_read(&st->fences));
 	seq_printf(m, "jobs_cancelled %lld\n", atomic64_read(&st->cancelled));
 	for (f = 0; f < VATOM_FAMILY_COUNT; f++) {
-		seq_printf(m, "packets_%s %lld\n", vatom_family_names[f],
-			   atomic64_read(&st->packets[f]));
-		seq_printf(m, "elements_%s %lld\n", vatom_family_names[f],
-			   atomic64_read(&st->elements[f]));
+		seq_printf(m, "packets_%s %llu\n", vatom_family_names[f],
+			   sum.packets[f]);
+		seq_printf(m, "elements_%s %llu\n", vatom_family_names[f],
+			   sum.elements[f]);
 	}
 	return 0;
 }

@@ -19,6 +19,7 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_ioctl.h>
+#include <drm/drm_managed.h>
 
 #include "vatom_drv.h"
 #include "vatom_job.h"
@@ -66,6 +67,11 @@ static const struct drm_driver vatom_driver = {
 	.minor	= DRIVER_MINOR,
 };
 
+static void vatom_free_pcpu(struct drm_device *drm, void *unused)
+{
+	free_percpu(to_vatom_device(drm)->pcpu);
+}
+
 static struct vatom_device *vatom_device_create(int id)
 {
 	struct platform_device *pdev;
@@ -93,6 +99,15 @@ static struct vatom_device *vatom_device_create(int id)
 		goto out_devres;
 	}
 	vdev->platform = pdev;
+
+	vdev->pcpu = alloc_percpu(struct vatom_stats_pcpu);
+	if (!vdev->pcpu) {
+		ret = -ENOMEM;
+		goto out_devres;
+	}
+	ret = drmm_add_action_or_reset(&vdev->drm, vatom_free_pcpu, NULL);
+	if (ret)
+		goto out_devres;
 
 	vdev->wq = alloc_workqueue("vatom%d", WQ_UNBOUND, 0, id);
 	if (!vdev->wq) {

@@ -10,6 +10,7 @@
 #include <linux/atomic.h>
 #include <linux/iosys-map.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/platform_device.h>
 
 #include <drm/drm_device.h>
@@ -31,25 +32,36 @@
 #define VATOM_MAX_RESULTS_SIZE	(64ull << 20)
 
 /**
- * struct vatom_stats_counters - debugfs counters of one device
- * @submissions: successful submissions
- * @packets: packets executed per engine family
- * @elements: element operations per engine family
+ * struct vatom_stats_counters - debugfs counters of one device, off the
+ * submission path
  * @errors: rejected submissions (any errno)
  * @surfaces: live surfaces (created or imported, not yet freed)
- * @jobs: live jobs (submitted, synchronous or not, and not yet freed)
  * @fences: live job fences (a fence can outlive its job and file)
  * @cancelled: jobs completed as cancelled, not executed
  */
 struct vatom_stats_counters {
-	atomic64_t submissions;
-	atomic64_t packets[VATOM_FAMILY_COUNT];
-	atomic64_t elements[VATOM_FAMILY_COUNT];
 	atomic64_t errors;
 	atomic64_t surfaces;
-	atomic64_t jobs;
 	atomic64_t fences;
 	atomic64_t cancelled;
+};
+
+/**
+ * struct vatom_stats_pcpu - debugfs counters every submission updates, per
+ * CPU: a this_cpu_*() operation instead of a locked one on a shared line;
+ * debugfs shows the sums
+ * @submissions: successful submissions
+ * @jobs: live jobs (submitted, synchronous or not, and not yet freed); a
+ *	job may be counted on one CPU and uncounted on another, so only the
+ *	sum means something
+ * @packets: packets executed per engine family
+ * @elements: element operations per engine family
+ */
+struct vatom_stats_pcpu {
+	u64 submissions;
+	s64 jobs;
+	u64 packets[VATOM_FAMILY_COUNT];
+	u64 elements[VATOM_FAMILY_COUNT];
 };
 
 /**
@@ -57,12 +69,14 @@ struct vatom_stats_counters {
  * @drm: the DRM device, embedded
  * @platform: the platform device it hangs off
  * @stats: debugfs counters
+ * @pcpu: debugfs counters of the submission path
  * @wq: executes asynchronous jobs (vatom_job.c)
  */
 struct vatom_device {
 	struct drm_device drm;
 	struct platform_device *platform;
 	struct vatom_stats_counters stats;
+	struct vatom_stats_pcpu __percpu *pcpu;
 	struct workqueue_struct *wq;
 };
 

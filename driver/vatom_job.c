@@ -253,7 +253,7 @@ struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 	init_completion(&job->ready);
 	atomic_set(&job->state, VATOM_JOB_WAITING);
 	atomic_inc(&vfile->live);
-	atomic64_inc(&vfile->vdev->stats.jobs);
+	this_cpu_inc(vfile->vdev->pcpu->jobs);
 
 	if (!job->fence_mem)
 		job->fence_mem = kzalloc(sizeof(*job->fence_mem), GFP_KERNEL);
@@ -378,7 +378,7 @@ void vatom_job_free(struct vatom_job *job)
 		kvfree(job->bounce);
 	vatom_job_keep(job);
 
-	atomic64_dec(&vdev->stats.jobs);
+	this_cpu_dec(vdev->pcpu->jobs);
 	/* Last: the file's release may free @vfile as soon as this completes. */
 	if (atomic_dec_and_test(&vfile->live))
 		complete(&vfile->idle);
@@ -388,10 +388,12 @@ static void vatom_account(struct vatom_device *vdev, const struct vatom_stats *s
 {
 	int f;
 
-	atomic64_inc(&vdev->stats.submissions);
+	this_cpu_inc(vdev->pcpu->submissions);
 	for (f = 0; f < VATOM_FAMILY_COUNT; f++) {
-		atomic64_add(st->packets[f], &vdev->stats.packets[f]);
-		atomic64_add(st->elements[f], &vdev->stats.elements[f]);
+		if (!st->packets[f])
+			continue;
+		this_cpu_add(vdev->pcpu->packets[f], st->packets[f]);
+		this_cpu_add(vdev->pcpu->elements[f], st->elements[f]);
 	}
 }
 
