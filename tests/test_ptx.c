@@ -4,7 +4,9 @@
  * formulas at their corners, cas success and failure, b128, f32 flush rules
  * per space and .noftz, every validation reason, and atomicity under
  * threads. Expected values are worked out by hand from the PTX ISA text
- * (float bit patterns included); none comes from the engine.
+ * (float bit patterns included); none comes from the engine, except in the
+ * differential tests of runs through the stream walker, whose reference is
+ * the packet-by-packet path that the hand-checked tests cover.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -740,6 +742,425 @@ static void test_result_bytes(void)
 	}
 }
 
+/* --- runs through the stream walker vs packet by packet ----------------- */
+
+/*
+ * vatom_stream_validate() validates runs of same-head PTX packets with only
+ * their address and operand checks, and vatom_stream_execute() runs them in
+ * one loop. Both must agree with the packet-by-packet entry points, which
+ * the tests above check by hand, on every stream: the reference here walks
+ * the stream itself and calls vatom_ptx_validate() / vatom_ptx_execute() on
+ * each packet alone.
+ */
+
+#define SLOT_SMALL	7	/* a 101-byte buffer: bounds at odd places */
+#define SMALL_SIZE	101
+#define MAX_PKTS	700
+
+static struct vatom_surface_view small = {
+	.vaddr = mem, .size = SMALL_SIZE, .kind = DRM_VATOM_SURFACE_BUFFER,
+};
+
+static u64 rng_state;
+
+static u64 rnd(void)
+{
+	/* xorshift64*: deterministic, so a failure can be replayed. */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dull;
+}
+
+static u32 rndn(u32 n)
+{
+	return (u32)(rnd() % n);
+}
+
+/* Valid heads: every access size, cas and not, hint and not, two surfaces. */
+static const struct {
+	u8 op, type, vec, space, slot;
+	u32 flags;
+} forms[] = {
+	{ OP(ADD), TY(U32), 0, GLOBAL, SLOT, 0 },
+	{ OP(CAS), TY(B32), 0, GLOBAL, SLOT, 0 },
+	{ OP(CAS), TY(B16), 0, GENERIC, SLOT, 0 },
+	{ OP(CAS), TY(B64), 0, SH_CTA, SLOT, 0 },
+	{ OP(CAS), TY(B128), 0, GLOBAL, SLOT, 0 },
+	{ OP(EXCH), TY(B128), 0, GLOBAL, SLOT, HINT },
+	{ OP(ADD), TY(F16), 0, GLOBAL, SLOT, NOFTZ },
+	{ OP(ADD), TY(F32), 4, GLOBAL, SLOT, 0 },
+	{ OP(ADD), TY(F32), 2, GENERIC, SLOT, 0 },
+	{ OP(ADD), TY(F32), 4, GLOBAL, SLOT, HINT },
+	{ OP(ADD), TY(F16), 8, GLOBAL, SLOT, NOFTZ },
+	{ OP(MAX), TY(F16X2), 2, GLOBAL, SLOT, NOFTZ },
+	{ OP(ADD), TY(U64), 0, GLOBAL, SLOT, HINT },
+	{ OP(ADD), TY(F32), 0, SH_CLU, SLOT, NOFTZ },
+	{ OP(MIN), TY(S64), 0, GLOBAL, SLOT, 0 },
+	{ OP(ADD), TY(U32), 0, GLOBAL, SLOT_SMALL, 0 },
+	{ OP(ADD), TY(F32), 4, GLOBAL, SLOT_SMALL, 0 },
+	{ OP(XOR), TY(B64), 0, GENERIC, SLOT_SMALL, HINT },
+	{ OP(CAS), TY(B16), 0, GLOBAL, SLOT_SMALL, 0 },
+};
+
+#define NFORMS	(sizeof(forms) / sizeof(forms[0]))
+
+/* Access size of a form, from the PTX ISA's element sizes (§2). */
+static u32 form_size(u32 f)
+{
+	static const u8 esize[15] = {
+		[TY(B16)] = 2, [TY(B32)] = 4, [TY(B64)] = 8, [TY(B128)] = 16,
+		[TY(U32)] = 4, [TY(U64)] = 8, [TY(S32)] = 4, [TY(S64)] = 8,
+		[TY(F16)] = 2, [TY(BF16)] = 2, [TY(F16X2)] = 4,
+		[TY(BF16X2)] = 4, [TY(F32)] = 4, [TY(F64)] = 8,
+	};
+
+	return esize[forms[f].type] * (forms[f].vec ? forms[f].vec : 1);
+}
+
+static u64 form_surface(u32 f)
+{
+	return forms[f].slot == SLOT_SMALL ? SMALL_SIZE : MEM_SIZE;
+}
+
+/* Operand bits of an access of @size bytes. */
+static void fill_operand(u64 v[2], u32 size)
+{
+	v[0] = rnd();
+	v[1] = rnd();
+	if (size < 16)
+		v[1] = 0;
+	if (size < 8)
+		v[0] &= (1ull << (8 * size)) - 1;
+}
+
+/* A valid packet of form @f at a random aligned, in-bounds address. */
+static struct drm_vatom_ptx valid_pkt(u32 f)
+{
+	struct drm_vatom_ptx p = pk(forms[f].op, forms[f].type, forms[f].vec,
+				    forms[f].space, 0, forms[f].flags);
+	u32 size = form_size(f);
+	u64 slots = form_surface(f) / size;
+
+	p.slot = forms[f].slot;
+	/* Often the first or last place, otherwise anywhere. */
+	switch (rndn(4)) {
+	case 0:
+		p.addr = 0;
+		break;
+	case 1:
+		p.addr = (slots - 1) * size;
+		break;
+	default:
+		p.addr = rndn(slots) * size;
+		break;
+	}
+	fill_operand(p.b, size);
+	if (p.op == OP(CAS))
+		fill_operand(p.c, size);
+	if (p.flags & HINT)
+		p.cache_policy = rnd();
+	return p;
+}
+
+enum fault {
+	F_MISALIGN, F_OOB, F_OOB_MISALIGN, F_HUGE_ADDR, F_CACHE_POLICY,
+	F_B_BIT, F_C_BIT, F_C_LO, F_SEM, F_SLOT, F_PAD, F_FLAGS, F_OP,
+	F_VEC, F_FORM, F_HDR_TYPE, F_HDR_SIZE, F_SPACE, F_COUNT,
+};
+
+/* One fault (which may be no fault at all, e.g. a b bit inside the access). */
+static void fault(struct drm_vatom_ptx *p, u32 f, u32 kind)
+{
+	u32 size = form_size(f);
+	u64 surf = form_surface(f);
+
+	switch (kind) {
+	case F_MISALIGN:
+		p->addr |= size > 1 ? 1 + rndn(size - 1) : 0;
+		break;
+	case F_OOB:
+		/* The first aligned address past the end, or further. */
+		p->addr = (surf + size - 1) / size * size + size * rndn(3);
+		break;
+	case F_OOB_MISALIGN:
+		p->addr = surf - size + 1 + rndn(size);
+		break;
+	case F_HUGE_ADDR:
+		p->addr = ~0ull - rndn(64) * size - (size - 1) * rndn(2);
+		break;
+	case F_CACHE_POLICY:
+		p->cache_policy |= 1ull << rndn(64);
+		break;
+	case F_B_BIT:
+		p->b[rndn(2)] |= 1ull << rndn(64);
+		break;
+	case F_C_BIT:
+		p->c[rndn(2)] |= 1ull << rndn(64);
+		break;
+	case F_C_LO:
+		p->c[0] |= 1;
+		break;
+	case F_SEM:	/* valid, but another head */
+		p->sem = (p->sem + 1 + rndn(3)) & 3;
+		p->scope = rndn(4);
+		break;
+	case F_SLOT:	/* unbound, typed, or the other buffer */
+		p->slot = (const u8[]){ 4, 5, SLOT, SLOT_SMALL, 255 }[rndn(5)];
+		break;
+	case F_PAD:
+		if (rndn(2))
+			p->pad = 1 + rndn(255);
+		else
+			p->pad2 = 1u << rndn(32);
+		break;
+	case F_FLAGS:
+		p->flags ^= (const u32[]){ NOFTZ, HINT, 4, 0x80000000 }[rndn(4)];
+		break;
+	case F_OP:
+		p->op = rndn(12);
+		break;
+	case F_VEC:
+		p->vec = (const u8[]){ 0, 1, 2, 4, 8, 16 }[rndn(6)];
+		break;
+	case F_FORM:	/* a valid packet of another form, at the same place */
+		*p = valid_pkt(rndn(NFORMS));
+		break;
+	case F_HDR_TYPE:
+		p->hdr.type = 77;
+		break;
+	case F_HDR_SIZE:
+		p->hdr.size = rndn(2) ? 64 : 80;
+		break;
+	case F_SPACE:
+		p->space = rndn(5);
+		break;
+	}
+}
+
+/*
+ * The reference: the stream walker's framing (header within the stream,
+ * size a multiple of 8 and at least 8), then vatom_ptx_validate() on each
+ * packet alone.
+ */
+static u32 ref_validate(const u8 *s, u32 len, u32 *index, u64 *need)
+{
+	u32 pos = 0, i = 0, r;
+	u64 rb;
+
+	*need = 0;
+	*index = 0;
+	while (pos < len) {
+		struct drm_vatom_packet h;
+
+		*index = i;
+		if (len - pos < sizeof(h))
+			return DRM_VATOM_ERR_PACKET_SIZE;
+		memcpy(&h, s + pos, sizeof(h));
+		if (h.size < 8 || h.size % 8 || h.size > len - pos)
+			return DRM_VATOM_ERR_PACKET_SIZE;
+		if (h.type != DRM_VATOM_PACKET_PTX)
+			return DRM_VATOM_ERR_PACKET_TYPE;
+		r = vatom_ptx_validate((const void *)(s + pos), &bind, &rb);
+		if (r)
+			return r;
+		*need += rb;
+		pos += h.size;
+		i++;
+	}
+	*index = 0;
+	return 0;
+}
+
+static u64 vstream[MAX_PKTS * 9 + 16];
+static u32 vdiff_streams, vdiff_errors;
+
+/* The engine's walker against the reference on the first @len bytes. */
+static void vdiff(u32 len, const char *what, u32 a, u32 b)
+{
+	struct vatom_stream_error err = { 0xbad, 0xbad };
+	u32 want, windex;
+	u64 need = 0xbad, wneed;
+	int ret;
+
+	want = ref_validate((const u8 *)vstream, len, &windex, &wneed);
+	ret = vatom_stream_validate(vstream, len, &bind, &need, &err);
+	VT_EXPECT_EQ_MSG(err.reason, want, "%s %u %u reason", what, a, b);
+	VT_EXPECT_EQ_MSG(err.index, windex, "%s %u %u index", what, a, b);
+	VT_EXPECT_EQ_MSG(ret, want ? -EINVAL : 0, "%s %u %u ret", what, a, b);
+	VT_EXPECT_EQ_MSG(need, want ? 0 : wneed, "%s %u %u need", what, a, b);
+	vdiff_streams++;
+	vdiff_errors += !!want;
+}
+
+static void put_pkt(u32 i, const struct drm_vatom_ptx *p)
+{
+	memcpy((u8 *)vstream + i * sizeof(*p), p, sizeof(*p));
+}
+
+/* Every form x run length x faulty packet x fault, then random streams. */
+static void test_validate_runs_diff(void)
+{
+	static const u32 lens[] = { 1, 2, 3, 5, 8, 17 };
+	struct drm_vatom_ptx p;
+	u32 f, l, at, kind, i, n, t, tot;
+
+	rng_state = 0x9e3779b97f4a7c15ull;
+	vdiff_streams = 0;
+	vdiff_errors = 0;
+	for (f = 0; f < NFORMS; f++) {
+		for (l = 0; l < sizeof(lens) / sizeof(lens[0]); l++) {
+			n = lens[l];
+			for (i = 0; i < n; i++)
+				put_pkt(i, &(struct drm_vatom_ptx){ 0 });
+			for (i = 0; i < n; i++) {
+				p = valid_pkt(f);
+				put_pkt(i, &p);
+			}
+			vdiff(n * 72, "valid run", f, n);
+			/* Cut short: a partial last packet. */
+			vdiff(n * 72 - 8 * (1 + rndn(8)), "cut", f, n);
+			for (at = 0; at < n; at++) {
+				for (kind = 0; kind < F_COUNT; kind++) {
+					struct drm_vatom_ptx q;
+
+					memcpy(&q, (u8 *)vstream + at * 72, 72);
+					p = q;
+					fault(&p, f, kind);
+					put_pkt(at, &p);
+					vdiff(n * 72, "fault", f, at * 100 + kind);
+					/* A second fault later: the first wins. */
+					if (at + 1 < n) {
+						struct drm_vatom_ptx r2;
+
+						memcpy(&r2, (u8 *)vstream + (n - 1) * 72, 72);
+						p = r2;
+						fault(&p, f, rndn(F_COUNT));
+						put_pkt(n - 1, &p);
+						vdiff(n * 72, "two faults", f,
+						      at * 100 + kind);
+						put_pkt(n - 1, &r2);
+					}
+					put_pkt(at, &q);
+				}
+			}
+		}
+	}
+
+	/* Random streams: runs of random forms, rare faults anywhere. */
+	for (t = 0; t < 20000; t++) {
+		n = 1 + rndn(t % 10 ? 40 : MAX_PKTS);
+		tot = 0;
+		while (tot < n) {
+			u32 run = 1 + rndn(t % 3 ? 12 : 300);
+
+			f = rndn(NFORMS);
+			for (i = 0; i < run && tot < n; i++, tot++) {
+				p = valid_pkt(f);
+				if (!rndn(n < 40 ? 30 : 3 * n))
+					fault(&p, f, rndn(F_COUNT));
+				put_pkt(tot, &p);
+			}
+		}
+		vdiff(n * 72 - (rndn(20) ? 0 : 8 * rndn(9)), "random", t, n);
+	}
+	/* The faults must have produced both outcomes, often. */
+	VT_EXPECT(vdiff_errors > vdiff_streams / 4);
+	VT_EXPECT(vdiff_streams - vdiff_errors > vdiff_streams / 10);
+}
+
+/*
+ * A run of @n packets @tmpl at 0x100 + 16 * i, each returning @per bytes,
+ * with one change to packet @at.
+ */
+#define RUN_AT(n, at, mod, want_reason) do {				\
+	struct vatom_stream_error err = { 0xbad, 0xbad };		\
+	u64 need = 0xbad;						\
+	u32 i_;								\
+									\
+	for (i_ = 0; i_ < (n); i_++) {					\
+		p = tmpl;						\
+		p.addr = 0x100 + 16 * i_;				\
+		if (i_ == (at))						\
+			mod;						\
+		put_pkt(i_, &p);					\
+	}								\
+	VT_EXPECT_EQ_MSG(vatom_stream_validate(vstream, (n) * 72, &bind, \
+					       &need, &err),		\
+			 (want_reason) ? -EINVAL : 0, "%s", #mod);	\
+	VT_EXPECT_EQ_MSG(err.reason, want_reason, "%s", #mod);		\
+	VT_EXPECT_EQ_MSG(err.index, (want_reason) ? (at) : 0, "%s", #mod); \
+	VT_EXPECT_EQ_MSG(need, (want_reason) ? 0 : per * (n), "%s", #mod); \
+} while (0)
+
+/* The same through the walker, with reasons worked out by hand. */
+static void test_validate_runs_hand(void)
+{
+	struct drm_vatom_ptx p, tmpl;
+	u32 per = 16;
+
+	tmpl = pk(OP(ADD), TY(F32), 4, GLOBAL, 0, 0);
+	tmpl.b[0] = 0x3f8000003f800000ull;
+
+	RUN_AT(6, 0, (void)0, 0);
+	RUN_AT(6, 3, p.addr += 4, DRM_VATOM_ERR_ALIGN);
+	RUN_AT(6, 5, p.addr = MEM_SIZE - 16, 0);
+	RUN_AT(6, 5, p.addr = MEM_SIZE, DRM_VATOM_ERR_BOUNDS);
+	RUN_AT(6, 1, p.addr = 0xfffffffffffffff0ull, DRM_VATOM_ERR_BOUNDS);
+	RUN_AT(6, 2, p.cache_policy = 1, DRM_VATOM_ERR_RESERVED);
+	/* 16-byte access: every bit of b is the operand's. */
+	RUN_AT(6, 2, p.b[1] = ~0ull, 0);
+	RUN_AT(6, 4, p.c[1] = 0x8000000000000000ull, DRM_VATOM_ERR_RESERVED);
+	RUN_AT(6, 1, p.c[0] = 1, DRM_VATOM_ERR_RESERVED);
+	/* Reserved before alignment before bounds, as packet by packet. */
+	RUN_AT(6, 4, (p.addr = MEM_SIZE + 4, p.c[0] = 1), DRM_VATOM_ERR_RESERVED);
+	RUN_AT(6, 4, p.addr = MEM_SIZE + 4, DRM_VATOM_ERR_ALIGN);
+	/* Another head: a new run, fully validated. */
+	RUN_AT(6, 2, p.sem = 1, 0);
+	RUN_AT(6, 2, p.slot = 4, DRM_VATOM_ERR_SLOT);
+	RUN_AT(6, 2, p.slot = 5, DRM_VATOM_ERR_SURFACE_KIND);
+	RUN_AT(6, 2, p.flags = NOFTZ, DRM_VATOM_ERR_QUALIFIER);
+	RUN_AT(6, 3, p.pad = 1, DRM_VATOM_ERR_RESERVED);
+	RUN_AT(6, 3, p.hdr.size = 64, DRM_VATOM_ERR_PACKET_SIZE);
+	RUN_AT(6, 3, p.hdr.type = 9, DRM_VATOM_ERR_PACKET_TYPE);
+	/* A new run on the 101-byte surface: 80 fits, 96 does not. */
+	RUN_AT(6, 3, (p.slot = SLOT_SMALL, p.addr = 80), 0);
+	RUN_AT(6, 3, (p.slot = SLOT_SMALL, p.addr = 96), DRM_VATOM_ERR_BOUNDS);
+
+	/* add.u32: b past 4 bytes; c never. */
+	tmpl = pk(OP(ADD), TY(U32), 0, GLOBAL, 0, 0);
+	tmpl.b[0] = 0xffffffff;
+	per = 8;
+	RUN_AT(7, 0, (void)0, 0);
+	RUN_AT(7, 4, p.b[0] = 1ull << 32, DRM_VATOM_ERR_RESERVED);
+	RUN_AT(7, 4, p.b[1] = 2, DRM_VATOM_ERR_RESERVED);
+	RUN_AT(7, 6, p.c[0] = 1ull << 40, DRM_VATOM_ERR_RESERVED);
+	RUN_AT(7, 6, p.addr += 2, DRM_VATOM_ERR_ALIGN);
+	/* cas.b16: b and c past 2 bytes; a cache policy needs the hint. */
+	tmpl = pk(OP(CAS), TY(B16), 0, GLOBAL, 0, 0);
+	tmpl.b[0] = 0xffff;
+	tmpl.c[0] = 0x8000;
+	RUN_AT(5, 0, (void)0, 0);
+	RUN_AT(5, 1, p.c[0] = 0x10000, DRM_VATOM_ERR_RESERVED);
+	RUN_AT(5, 2, p.b[0] = 0x10000, DRM_VATOM_ERR_RESERVED);
+	RUN_AT(5, 3, p.c[1] = 1, DRM_VATOM_ERR_RESERVED);
+	RUN_AT(5, 3, p.cache_policy = 1ull << 63, DRM_VATOM_ERR_RESERVED);
+	RUN_AT(5, 4, p.addr += 1, DRM_VATOM_ERR_ALIGN);
+	RUN_AT(5, 4, p.addr = MEM_SIZE - 2, 0);
+	RUN_AT(5, 4, p.addr = MEM_SIZE, DRM_VATOM_ERR_BOUNDS);
+	/* b128 cas: every bit of b and c is the operand's. */
+	tmpl = pk(OP(CAS), TY(B128), 0, GLOBAL, 0, 0);
+	per = 16;
+	RUN_AT(5, 2, (p.b[1] = ~0ull, p.c[1] = ~0ull), 0);
+	RUN_AT(5, 2, p.addr += 8, DRM_VATOM_ERR_ALIGN);
+	/* exch.b64 with a hint: any policy; c is reserved. */
+	tmpl = pk(OP(EXCH), TY(B64), 0, GLOBAL, 0, HINT);
+	per = 8;
+	RUN_AT(5, 2, p.cache_policy = ~0ull, 0);
+	RUN_AT(5, 2, p.c[0] = 1, DRM_VATOM_ERR_RESERVED);
+	RUN_AT(5, 2, p.b[1] = 1, DRM_VATOM_ERR_RESERVED);
+}
+
 /* --- atomicity under threads ------------------------------------------- */
 
 #define THREADS	4
@@ -827,6 +1248,7 @@ int main(void)
 {
 	bind.slot[SLOT] = &buf;
 	bind.slot[5] = &typed;
+	bind.slot[SLOT_SMALL] = &small;
 
 	vt_run(test_bitwise, "and/or/xor .b32 .b64");
 	vt_run(test_exch, "exch .b32 .b64");
@@ -846,6 +1268,9 @@ int main(void)
 	vt_run(test_reject_fields, "validation: fields, forms, qualifiers");
 	vt_run(test_reject_operands, "validation: operands, slot, align, bounds");
 	vt_run(test_result_bytes, "result region sizes");
+	vt_run(test_validate_runs_diff,
+	       "stream validation of runs = packet by packet (differential)");
+	vt_run(test_validate_runs_hand, "stream validation of runs: by hand");
 	vt_run(test_threads, "atomicity under threads");
 	return vt_done();
 }

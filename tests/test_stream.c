@@ -4,8 +4,9 @@
  * they can return, each triggered by exactly one fault in an otherwise
  * valid packet placed at a known index of a multi-packet stream; result
  * sizes and offsets; and proof that validation never reads past the
- * stream (streams end at a page followed by a PROT_NONE page) nor writes
- * to it (the stream page is read-only).
+ * stream (streams end at a page followed by a PROT_NONE page), vISA
+ * packets and runs of PTX packets alike, nor writes to it (the stream page
+ * is read-only).
  */
 #include <errno.h>
 #include <string.h>
@@ -814,6 +815,26 @@ static void test_empty(void)
 /* Never past the end, never a write                                         */
 /* ------------------------------------------------------------------------ */
 
+/* add.v4.f32 at @addr of S_BUF: 1.0 to each element. */
+static void put_ptx_v4(u8 *buf, u32 *pos, u64 addr)
+{
+	struct drm_vatom_ptx p;
+
+	memset(&p, 0, sizeof(p));
+	p.hdr.type = DRM_VATOM_PACKET_PTX;
+	p.hdr.size = sizeof(p);
+	p.op = DRM_VATOM_PTX_OP_ADD;
+	p.type = DRM_VATOM_PTX_TYPE_F32;
+	p.vec = 4;
+	p.space = DRM_VATOM_PTX_SPACE_GLOBAL;
+	p.slot = S_BUF;
+	p.addr = addr;
+	p.b[0] = 0x3f8000003f800000ull;
+	p.b[1] = 0x3f8000003f800000ull;
+	memcpy(buf + *pos, &p, sizeof(p));
+	*pos += sizeof(p);
+}
+
 static u8 *page_lo, *page_end;
 static long page;
 
@@ -915,6 +936,32 @@ static void test_bounds(void)
 	VT_EXPECT_EQ(at_end(buf, pos - 8, &err, &need), -EINVAL);
 	VT_EXPECT_EQ(err.index, 3);
 	VT_EXPECT_EQ(err.reason, E(PACKET_SIZE));
+
+	/*
+	 * A run of same-head PTX packets (validated as one run) ending at the
+	 * page end; then cut so that the last packet is partial: its header
+	 * is there, the rest of its head or operands are not.
+	 */
+	memset(buf, 0, sizeof(buf));
+	for (i = 0, pos = 0; i < 5; i++)
+		put_ptx_v4(s, &pos, 16 * i);
+	VT_EXPECT_EQ(at_end(buf, pos, &err, &need), 0);
+	VT_EXPECT_EQ(need, 5 * 16);
+	memset(&st, 0, sizeof(st));
+	vatom_stream_execute(page_end - pos, pos, &bind, res, &st);
+	VT_EXPECT_EQ(st.packets[VATOM_FAMILY_PTX], 5);
+	VT_EXPECT_EQ(st.elements[VATOM_FAMILY_PTX], 20);
+	for (i = 8; i < 72; i += 8) {
+		VT_EXPECT_EQ_MSG(at_end(buf, pos - i, &err, &need), -EINVAL,
+				 "cut %u", i);
+		VT_EXPECT_EQ_MSG(err.index, 4, "cut %u", i);
+		VT_EXPECT_EQ_MSG(err.reason, E(PACKET_SIZE), "cut %u", i);
+	}
+	/* The last packet out of bounds: the run's own check, at the end. */
+	((struct drm_vatom_ptx *)(s + pos - 72))->addr = 1024;
+	VT_EXPECT_EQ(at_end(buf, pos, &err, &need), -EINVAL);
+	VT_EXPECT_EQ(err.index, 4);
+	VT_EXPECT_EQ(err.reason, E(BOUNDS));
 
 	munmap(page_lo, 2 * page);
 }

@@ -99,6 +99,39 @@ static bool ptx_operand_fits(const __u64 v[2], u32 size)
 	return size >= 8 || !(v[0] >> (8 * size));
 }
 
+/*
+ * The part of a PTX packet before @addr: header, op, type, vec, space, sem,
+ * scope, slot, pad, flags, pad2. Packets that agree on it do the same
+ * operation on the same surface, and pass or fail the same checks on it.
+ */
+#define PTX_HEAD	24
+static_assert(offsetof(struct drm_vatom_ptx, addr) == PTX_HEAD,
+	      "PTX_HEAD is everything before addr");
+
+struct ptx_head {
+	u64 w0, w1, w2;
+};
+
+/*
+ * Three 8-byte loads into scalars: one 24-byte memcpy() into an array
+ * would go through the stack, three more stores and loads per packet.
+ */
+static __always_inline void ptx_head_of(struct ptx_head *h, const u8 *p)
+{
+	memcpy(&h->w0, p, 8);
+	memcpy(&h->w1, p + 8, 8);
+	memcpy(&h->w2, p + 16, 8);
+}
+
+static __always_inline bool ptx_same_head(const u8 *p,
+					  const struct ptx_head *h)
+{
+	struct ptx_head x;
+
+	ptx_head_of(&x, p);
+	return !((x.w0 ^ h->w0) | (x.w1 ^ h->w1) | (x.w2 ^ h->w2));
+}
+
 static u32 ptx_check(const struct drm_vatom_ptx *p)
 {
 	const struct ptx_form *f;
@@ -182,6 +215,134 @@ u32 vatom_ptx_validate(const struct drm_vatom_ptx *p,
 	if (result_bytes)
 		*result_bytes = vatom_ptx_result_bytes(p);
 	return 0;
+}
+
+/*
+ * The checks of ptx_check() and vatom_ptx_validate() that read past the head
+ * of a packet, taken from an accepted packet with the same head: masks of
+ * the operand bits that must be zero, and the address rules. Few fields,
+ * so that a run's loop can keep them in registers.
+ */
+struct ptx_tail {
+	u64 b0_mask;	/* b[0] past an access of less than 8 bytes */
+	u64 c0_mask;	/* c[0]: the same for cas, every bit otherwise */
+	u64 align;	/* access size - 1 */
+	u64 last;	/* the largest addr in bounds */
+	u32 zero;	/* PTX_ZERO_*: whole words that must be zero */
+};
+
+#define PTX_ZERO_CP	1u	/* cache_policy, without CACHE_HINT */
+#define PTX_ZERO_B1	2u	/* b[1], access of less than 16 bytes */
+#define PTX_ZERO_C1	4u	/* c[1], the same for cas; always otherwise */
+
+static void ptx_tail_of(struct ptx_tail *t, const struct drm_vatom_ptx *p,
+			const struct vatom_surface_view *v)
+{
+	u32 size = ptx_access_size(p);
+	bool cas = p->op == DRM_VATOM_PTX_OP_CAS;
+
+	/* As ptx_operand_fits(): bits past @size bytes. */
+	t->b0_mask = size >= 8 ? 0 : ~0ull << (8 * size);
+	t->c0_mask = cas ? t->b0_mask : ~0ull;
+	t->zero = 0;
+	if (!(p->flags & DRM_VATOM_PTX_CACHE_HINT))
+		t->zero |= PTX_ZERO_CP;
+	if (size < 16)
+		t->zero |= PTX_ZERO_B1;
+	if (!cas || size < 16)
+		t->zero |= PTX_ZERO_C1;
+	t->align = size - 1;
+	/* @p is in bounds, so v->size >= size. */
+	t->last = v->size - size;
+}
+
+/*
+ * The tail checks of the packet at @q, in ptx_check()'s and then
+ * vatom_ptx_validate()'s order: every ERR_RESERVED one, alignment, bounds.
+ * Each 8-byte word is loaded once, and only when it can be rejected.
+ */
+static __always_inline u32 ptx_check_tail(const u8 *q,
+					  const struct ptx_tail *t)
+{
+	const struct drm_vatom_ptx *p = (const void *)q;
+	u64 bad = 0, addr;
+
+	if (t->zero & PTX_ZERO_CP)
+		bad |= p->cache_policy;
+	if (t->b0_mask)
+		bad |= p->b[0] & t->b0_mask;
+	if (t->zero & PTX_ZERO_B1)
+		bad |= p->b[1];
+	if (t->c0_mask)
+		bad |= p->c[0] & t->c0_mask;
+	if (t->zero & PTX_ZERO_C1)
+		bad |= p->c[1];
+	if (bad)
+		return DRM_VATOM_ERR_RESERVED;
+	addr = p->addr;
+	if (addr & t->align)
+		return DRM_VATOM_ERR_ALIGN;
+	if (addr > t->last)
+		return DRM_VATOM_ERR_BOUNDS;
+	return 0;
+}
+
+/**
+ * vatom_ptx_validate_run() - validate the PTX packet at *@pos and the
+ * packets with the same head that follow it
+ * @stream: the stream
+ * @size: its bytes
+ * @pos: in: offset of a PTX packet whose header lies within the stream;
+ *	out: offset past the last packet accepted
+ * @b: the submission's bindings
+ * @count: out, packets accepted (the failing one, if any, not included)
+ * @result_bytes: out, result bytes of the packets accepted
+ *
+ * The first packet gets vatom_ptx_validate(); each following whole packet
+ * whose first %PTX_HEAD bytes are identical to it only gets the checks that
+ * depend on the rest (ptx_check_tail()), and has the same result bytes.
+ * The reasons are those vatom_ptx_validate() would give packet by packet.
+ *
+ * Return: 0, or the DRM_VATOM_ERR_* reason of packet *@count of the run.
+ */
+u32 vatom_ptx_validate_run(const u8 *stream, u32 size, u32 *pos,
+			   const struct vatom_bindings *b, u32 *count,
+			   u64 *result_bytes)
+{
+	const u8 *first = stream + *pos, *q = first, *last;
+	struct ptx_head head;
+	struct ptx_tail t;
+	u32 n, reason;
+	u64 rb;
+
+	*count = 0;
+	*result_bytes = 0;
+	reason = vatom_ptx_validate((const void *)first, b, &rb);
+	if (reason)
+		return reason;
+	ptx_tail_of(&t, (const void *)first,
+		    b->slot[((const struct drm_vatom_ptx *)first)->slot]);
+	ptx_head_of(&head, first);
+	/*
+	 * The first packet is 72 bytes within the stream, so @last, where
+	 * the last whole packet would start, is not before it. A pointer and
+	 * a limit rather than an offset and a count: fewer values for the
+	 * loop to keep in registers.
+	 */
+	last = stream + size - PTX_PACKET_SIZE;
+	for (;;) {
+		q += PTX_PACKET_SIZE;
+		if (q > last || !ptx_same_head(q, &head))
+			break;
+		reason = ptx_check_tail(q, &t);
+		if (reason)
+			break;
+	}
+	n = ((u32)(q - stream) - *pos) / PTX_PACKET_SIZE;
+	*pos = (u32)(q - stream);
+	*count = n;
+	*result_bytes = rb * n;
+	return reason;
 }
 
 static u32 ptx_result_bytes(const struct drm_vatom_ptx *p)
@@ -511,21 +672,6 @@ u64 vatom_ptx_execute(const struct drm_vatom_ptx *p,
 }
 
 /*
- * The part of a PTX packet before @addr: header, op, type, vec, space, sem,
- * scope, slot, flags. Packets that agree on it do the same operation on the
- * same surface.
- */
-#define PTX_HEAD	24
-
-static __always_inline bool ptx_same_head(const u8 *p, const u64 head[3])
-{
-	u64 x[3];
-
-	memcpy(x, p, sizeof(x));
-	return !((x[0] ^ head[0]) | (x[1] ^ head[1]) | (x[2] ^ head[2]));
-}
-
-/*
  * A run of scalar packets with one head and one of the forms ptx_execute()
  * does inline (@key, a constant): the same operations, with the dispatch
  * and the surface lookup done once for the run.
@@ -534,10 +680,11 @@ static __always_inline u32 ptx_run_scalar(const u8 *stream, u32 size, u32 at,
 					  u32 max, u8 *base, u8 *results,
 					  u64 *roff, u32 key, bool ftz)
 {
-	u64 head[3], ro = *roff, old;
+	struct ptx_head head;
+	u64 ro = *roff, old;
 	u32 done = 0;
 
-	memcpy(head, stream + at, sizeof(head));
+	ptx_head_of(&head, stream + at);
 	do {
 		const struct drm_vatom_ptx *p = (const void *)(stream + at);
 		u8 *mem = base + p->addr;
@@ -565,7 +712,7 @@ static __always_inline u32 ptx_run_scalar(const u8 *stream, u32 size, u32 at,
 		at += PTX_PACKET_SIZE;
 		done++;
 	} while (done < max && size - at >= PTX_PACKET_SIZE &&
-		 ptx_same_head(stream + at, head));
+		 ptx_same_head(stream + at, &head));
 	*roff = ro;
 	return done;
 }

@@ -75,8 +75,16 @@ int vatom_stream_validate(const void *stream, u32 size,
 			total += bytes;
 			continue;
 		case DRM_VATOM_PACKET_PTX:
-			reason = vatom_ptx_validate((const void *)hdr, b, &bytes);
-			break;
+			/* This packet and those of its head that follow. */
+			reason = vatom_ptx_validate_run(s, size, &pos, b, &n,
+							&bytes);
+			index += n;
+			if (!reason && bytes > ~(u64)0 - total)
+				reason = DRM_VATOM_ERR_RESULTS;
+			if (reason)
+				break;
+			total += bytes;
+			continue;
 		case DRM_VATOM_PACKET_NOC:
 			reason = vatom_noc_validate((const void *)hdr, b, &bytes);
 			break;

@@ -123,6 +123,9 @@ u64 vatom_visa_execute(const struct drm_vatom_visa *p,
 		       const struct vatom_bindings *b, u8 *results);
 u32 vatom_ptx_validate(const struct drm_vatom_ptx *p,
 		       const struct vatom_bindings *b, u64 *result_bytes);
+u32 vatom_ptx_validate_run(const u8 *stream, u32 size, u32 *pos,
+			   const struct vatom_bindings *b, u32 *count,
+			   u64 *result_bytes);
 u64 vatom_ptx_execute(const struct drm_vatom_ptx *p,
 		      const struct vatom_bindings *b, u8 *results);
 u32 vatom_noc_validate(const struct drm_vatom_noc *p,
