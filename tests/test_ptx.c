@@ -1161,6 +1161,208 @@ static void test_validate_runs_hand(void)
 	RUN_AT(5, 2, p.b[1] = 1, DRM_VATOM_ERR_RESERVED);
 }
 
+/* Interesting f32 bit patterns: zeros, subnormals, NaNs, infinities, ties. */
+static const u32 fvals[] = {
+	0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x3fc00000,
+	0x00800000, 0x80800000, 0x00800001, 0x80800001, 0x00000001,
+	0x80000001, 0x007fffff, 0x807fffff, 0x7f7fffff, 0xff7fffff,
+	0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x7f800001,
+	0x7fc12345, 0x33800000, 0x3f800001, 0x4b000000, 0x34000000,
+};
+
+static u32 rnd_f32(void)
+{
+	return rndn(4) ? fvals[rndn(sizeof(fvals) / sizeof(fvals[0]))] :
+			 (u32)rnd();
+}
+
+static u64 rnd_f32x2(void)
+{
+	return rnd_f32() | (u64)rnd_f32() << 32;
+}
+
+static u8 mem_b[MEM_SIZE] __attribute__((aligned(16)));
+static u8 res_a[MAX_PKTS * 16 + 64], res_b[MAX_PKTS * 16 + 64];
+
+static u32 rd32res(u32 off)
+{
+	u32 v;
+
+	memcpy(&v, res_a + off, 4);
+	return v;
+}
+
+/*
+ * Runs of add.v2/.v4.f32 with various heads (spaces, sem, a cache hint),
+ * broken by other forms, on a 256-byte window so that packets overlap:
+ * the stream's memory and results against vatom_ptx_execute() one packet
+ * at a time on a copy of the memory.
+ */
+static void test_execute_runs_diff(void)
+{
+	static const struct {
+		u8 op, type, vec, space;
+		u32 flags;
+	} ex[] = {
+		{ OP(ADD), TY(F32), 4, GLOBAL, 0 },
+		{ OP(ADD), TY(F32), 4, GENERIC, 0 },
+		{ OP(ADD), TY(F32), 2, GLOBAL, 0 },
+		{ OP(ADD), TY(F32), 2, GENERIC, HINT },
+		{ OP(ADD), TY(F32), 4, GLOBAL, HINT },
+		{ OP(ADD), TY(F32), 0, GLOBAL, 0 },
+		{ OP(ADD), TY(F32), 0, GLOBAL, NOFTZ },
+		{ OP(ADD), TY(F32), 0, SH_CTA, 0 },
+		{ OP(ADD), TY(U32), 0, GLOBAL, 0 },
+		{ OP(ADD), TY(F16), 4, GLOBAL, NOFTZ },
+	};
+	struct vatom_surface_view vb = buf;
+	struct vatom_bindings bb = bind;
+	struct vatom_stream_error err;
+	struct vatom_stats st;
+	u32 t, n, tot, i, pos, bad_mem = 0, bad_res = 0;
+	u64 need, elems, rb, off;
+
+	vb.vaddr = mem_b;
+	bb.slot[SLOT] = &vb;
+	rng_state = 0x5deece66dull;
+	for (t = 0; t < 3000; t++) {
+		n = 1 + rndn(t % 8 ? 64 : MAX_PKTS);
+		tot = 0;
+		while (tot < n) {
+			u32 run = 1 + rndn(t % 2 ? 8 : 400), e = rndn(10);
+
+			/* Mostly the vector forms. */
+			if (e >= 5 && rndn(2))
+				e = rndn(5);
+			for (i = 0; i < run && tot < n; i++, tot++) {
+				struct drm_vatom_ptx p;
+				u32 size = (ex[e].type == TY(F16) ? 2 : 4) *
+					   (ex[e].vec ? ex[e].vec : 1);
+
+				p = pk(ex[e].op, ex[e].type, ex[e].vec,
+				       ex[e].space, rndn(256 / size) * size,
+				       ex[e].flags);
+				if (ex[e].flags & HINT)
+					p.cache_policy = rnd();
+				if (e < 5 && t % 5 == 0)	/* another head */
+					p.sem = rndn(4);
+				p.b[0] = rnd_f32x2();
+				if (size == 16)
+					p.b[1] = rnd_f32x2();
+				else if (size == 4)
+					p.b[0] &= 0xffffffff;
+				put_pkt(tot, &p);
+			}
+		}
+		for (i = 0; i < 256; i += 4) {
+			u32 v = rnd_f32();
+
+			memcpy(mem + i, &v, 4);
+		}
+		memcpy(mem_b, mem, MEM_SIZE);
+		memset(res_a, 0xa5, sizeof(res_a));
+		memset(res_b, 0xa5, sizeof(res_b));
+
+		VT_EXPECT_EQ(vatom_stream_validate(vstream, n * 72, &bind, &need,
+						   &err), 0);
+		memset(&st, 0, sizeof(st));
+		vatom_stream_execute(vstream, n * 72, &bind, res_a, &st);
+
+		/* The reference: one packet at a time, on mem_b. */
+		off = 0;
+		elems = 0;
+		for (i = 0, pos = 0; i < n; i++, pos += 72) {
+			const struct drm_vatom_ptx *p = (const void *)
+							((u8 *)vstream + pos);
+
+			VT_EXPECT_EQ(vatom_ptx_validate(p, &bb, &rb), 0);
+			elems += vatom_ptx_execute(p, &bb, res_b + off);
+			off += rb;
+		}
+		VT_EXPECT_EQ_MSG(need, off, "stream %u", t);
+		VT_EXPECT_EQ_MSG(st.packets[VATOM_FAMILY_PTX], n, "stream %u", t);
+		VT_EXPECT_EQ_MSG(st.elements[VATOM_FAMILY_PTX], elems,
+				 "stream %u", t);
+		bad_mem += !!memcmp(mem, mem_b, MEM_SIZE);
+		/* Past the results too: nothing written there. */
+		bad_res += !!memcmp(res_a, res_b, sizeof(res_a));
+	}
+	VT_EXPECT_EQ(bad_mem, 0);
+	VT_EXPECT_EQ(bad_res, 0);
+}
+
+/*
+ * Three .v4.f32 adds on the same 16 bytes, then a .v2 run: old values and
+ * flushes worked out by hand (vectors are .global: they flush).
+ */
+static void test_execute_runs_hand(void)
+{
+	static const u32 init[4] = { 0x3f800000, 0x00000001, 0x80800000,
+				     0x7fc00000 };
+	static const u32 b[3][4] = {
+		/* 1 + 1; sub + sub -> +0; -min + min -> +0; NaN + 1 */
+		{ 0x3f800000, 0x00000001, 0x00800000, 0x3f800000 },
+		/* 2 - 1; +0 + -0 -> +0; 0 + (2^-126 + 2^-149); NaN */
+		{ 0xbf800000, 0x80000000, 0x00800001, 0x3f800000 },
+		/* 1 + 2^-126 rounds to 1; 0 + 0; 2^-149 flushes to +0 */
+		{ 0x00800000, 0x00000000, 0x80800000, 0x00000000 },
+	};
+	static const u32 want_res[3][4] = {
+		{ 0x3f800000, 0x00000001, 0x80800000, 0x7fc00000 },
+		{ 0x40000000, 0x00000000, 0x00000000, 0x7fffffff },
+		{ 0x3f800000, 0x00000000, 0x00800001, 0x7fffffff },
+	};
+	static const u32 want_mem[4] = { 0x3f800000, 0x00000000, 0x00000000,
+					 0x7fffffff };
+	struct vatom_stream_error err;
+	struct vatom_stats st;
+	struct drm_vatom_ptx p;
+	u64 need;
+	u32 i, j;
+
+	memset(&st, 0, sizeof(st));
+
+	for (i = 0; i < 3; i++) {
+		p = pk(OP(ADD), TY(F32), 4, GLOBAL, 0x200, 0);
+		p.b[0] = b[i][0] | (u64)b[i][1] << 32;
+		p.b[1] = b[i][2] | (u64)b[i][3] << 32;
+		put_pkt(i, &p);
+	}
+	/* Then .v2 twice at 0x210, which holds -0 and 2^-149. */
+	for (i = 3; i < 5; i++) {
+		p = pk(OP(ADD), TY(F32), 2, GLOBAL, 0x210, 0);
+		/* -0 + -(2^-149) -> -0; 2^-149 + (2^-126 - 2^-149) -> +0 */
+		p.b[0] = 0x007fffff80000001ull;
+		if (i == 4)	/* -0 + 1 = 1; +0 + -(2^-126 + 2^-149) */
+			p.b[0] = 0x808000013f800000ull;
+		put_pkt(i, &p);
+	}
+	memcpy(mem + 0x200, init, sizeof(init));
+	wr32(0x210, 0x80000000);
+	wr32(0x214, 0x00000001);
+	memset(res_a, 0xa5, sizeof(res_a));
+	VT_EXPECT_EQ(vatom_stream_validate(vstream, 5 * 72, &bind, &need, &err),
+		     0);
+	VT_EXPECT_EQ(need, 3 * 16 + 2 * 8);
+	vatom_stream_execute(vstream, 5 * 72, &bind, res_a, &st);
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 4; j++)
+			VT_EXPECT_EQ_MSG(rd32res(16 * i + 4 * j), want_res[i][j],
+					 "packet %u element %u", i, j);
+	for (j = 0; j < 4; j++)
+		VT_EXPECT_EQ_MSG(rd32(0x200 + 4 * j), want_mem[j], "element %u",
+				 j);
+	VT_EXPECT_EQ(rd32res(48), 0x80000000);
+	VT_EXPECT_EQ(rd32res(52), 0x00000001);
+	VT_EXPECT_EQ(rd32res(56), 0x80000000);
+	VT_EXPECT_EQ(rd32res(60), 0x00000000);
+	VT_EXPECT_EQ(rd32res(64), 0xa5a5a5a5);
+	VT_EXPECT_EQ(rd32(0x210), 0x3f800000);
+	VT_EXPECT_EQ(rd32(0x214), 0x80800001);
+	VT_EXPECT_EQ(st.packets[VATOM_FAMILY_PTX], 5);
+	VT_EXPECT_EQ(st.elements[VATOM_FAMILY_PTX], 3 * 4 + 2 * 2);
+}
+
 /* --- atomicity under threads ------------------------------------------- */
 
 #define THREADS	4
@@ -1271,6 +1473,9 @@ int main(void)
 	vt_run(test_validate_runs_diff,
 	       "stream validation of runs = packet by packet (differential)");
 	vt_run(test_validate_runs_hand, "stream validation of runs: by hand");
+	vt_run(test_execute_runs_diff,
+	       "add.f32 runs = vatom_ptx_execute() one by one (differential)");
+	vt_run(test_execute_runs_hand, "v4/v2.f32 runs: old values and flush by hand");
 	vt_run(test_threads, "atomicity under threads");
 	return vt_done();
 }

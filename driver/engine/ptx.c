@@ -13,6 +13,11 @@
 #define PTX_TYPES		(DRM_VATOM_PTX_TYPE_F64 + 1)
 #define PTX_FLAGS		(DRM_VATOM_PTX_NOFTZ | DRM_VATOM_PTX_CACHE_HINT)
 
+/* The kernel's compiler_attributes.h; glibc's <sys/cdefs.h> on the host. */
+#ifndef noinline
+#define noinline	__attribute_noinline__
+#endif
+
 #define OP(o)	(1u << DRM_VATOM_PTX_OP_##o)
 /* Allowed vector lengths: bit n for .vn. */
 #define V2	0x004u
@@ -717,6 +722,71 @@ static __always_inline u32 ptx_run_scalar(const u8 *stream, u32 size, u32 at,
 	return done;
 }
 
+/*
+ * A run of add.v2/.v4.f32 packets (@vec, a constant) with one head: what
+ * ptx_execute_vec() does per packet, with the surface and the flush rule
+ * resolved once for the run. Elements in ascending order, each its own CAS
+ * loop; results as whole 8-byte words, element 0 first.
+ *
+ * Every element calls vatom_f32_add(), so what the loop keeps live across
+ * the calls is kept short, close to what the callee-saved registers hold:
+ * a packet pointer and its limit, the results pointer, the element
+ * pointer, @ftz and one result word. The operands are read from the packet
+ * when needed, and each packet's head is compared with the one before it
+ * (the same head, by induction) rather than kept in registers.
+ */
+static __always_inline u32 ptx_run_vec_f32(const u8 *stream, u32 size,
+					   u32 at, u32 max, u8 *base,
+					   u8 *results, u32 vec, bool ftz)
+{
+	const u8 *q = stream + at, *last;
+	u64 out;
+
+	/* The start of the last packet the run may execute: @max, or the end. */
+	last = stream + size - PTX_PACKET_SIZE;
+	if ((u32)(last - q) / PTX_PACKET_SIZE >= max)
+		last = q + (max - 1) * PTX_PACKET_SIZE;
+	for (;;) {
+		const struct drm_vatom_ptx *p = (const void *)q;
+		u32 *w = (u32 *)(base + p->addr);
+		struct ptx_head head;
+
+		out = ptx_f32_add(&w[0], (u32)p->b[0], ftz);
+		out |= (u64)ptx_f32_add(&w[1], (u32)(p->b[0] >> 32), ftz) << 32;
+		memcpy(results, &out, 8);
+		if (vec == 4) {
+			out = ptx_f32_add(&w[2], (u32)p->b[1], ftz);
+			out |= (u64)ptx_f32_add(&w[3], (u32)(p->b[1] >> 32),
+						ftz) << 32;
+			memcpy(results + 8, &out, 8);
+		}
+		results += vec == 4 ? 16 : 8;
+		q += PTX_PACKET_SIZE;
+		if (q > last)
+			break;
+		ptx_head_of(&head, (const u8 *)p);
+		if (!ptx_same_head(q, &head))
+			break;
+	}
+	return (u32)(q - stream - at) / PTX_PACKET_SIZE;
+}
+
+/*
+ * Each vector length its own loop, out of line: the stream walker's state
+ * stays out of the loop's registers.
+ */
+static noinline u32 ptx_run_v4_f32(const u8 *stream, u32 size, u32 at,
+				   u32 max, u8 *base, u8 *results, bool ftz)
+{
+	return ptx_run_vec_f32(stream, size, at, max, base, results, 4, ftz);
+}
+
+static noinline u32 ptx_run_v2_f32(const u8 *stream, u32 size, u32 at,
+				   u32 max, u8 *base, u8 *results, bool ftz)
+{
+	return ptx_run_vec_f32(stream, size, at, max, base, results, 2, ftz);
+}
+
 /**
  * vatom_ptx_execute_run() - execute consecutive PTX packets of a validated
  * stream
@@ -732,8 +802,9 @@ static __always_inline u32 ptx_run_scalar(const u8 *stream, u32 size, u32 at,
  * Runs packets from *@pos for as long as they are PTX packets, up to @max,
  * exactly as vatom_ptx_execute() one by one would, without a call and a
  * type dispatch per packet in the stream walker; consecutive scalar packets
- * of one of ptx_execute()'s inline forms with the same head (PTX_HEAD) are
- * one loop, dispatched and resolved to their surface once.
+ * of one of ptx_execute()'s inline forms, or add.v2/.v4.f32 packets, with
+ * the same head (PTX_HEAD) are one loop, dispatched and resolved to their
+ * surface once.
  *
  * Return: the packets executed.
  */
@@ -746,13 +817,31 @@ u32 vatom_ptx_execute_run(const u8 *stream, u32 size, u32 *pos, u32 max,
 
 	while (done < max && size - at >= PTX_PACKET_SIZE) {
 		const struct drm_vatom_ptx *p = (const void *)(stream + at);
+		u32 vec = p->vec;
 		u8 *base;
 
 		if (p->hdr.type != DRM_VATOM_PACKET_PTX ||
 		    p->hdr.size != PTX_PACKET_SIZE)
 			break;
 		base = b->slot[p->slot]->vaddr;
-		switch (p->vec ? 0 : (p->op << 4) | p->type) {
+		if ((vec == 2 || vec == 4) && p->op == DRM_VATOM_PTX_OP_ADD &&
+		    p->type == DRM_VATOM_PTX_TYPE_F32) {
+			if (vec == 4)
+				k = ptx_run_v4_f32(stream, size, at, max - done,
+						   base, results + roff,
+						   ptx_f32_ftz(p));
+			else
+				k = ptx_run_v2_f32(stream, size, at, max - done,
+						   base, results + roff,
+						   ptx_f32_ftz(p));
+			/* 8 result bytes per 2 elements. */
+			n += (u64)k * vec;
+			roff += (u64)k * vec * 4;
+			at += k * PTX_PACKET_SIZE;
+			done += k;
+			continue;
+		}
+		switch (vec ? 0 : (p->op << 4) | p->type) {
 		case PTX_KEY(ADD, U32):
 		case PTX_KEY(ADD, S32):
 			k = ptx_run_scalar(stream, size, at, max - done, base,
