@@ -677,13 +677,13 @@ u64 vatom_ptx_execute(const struct drm_vatom_ptx *p,
 }
 
 /*
- * A run of scalar packets with one head and one of the forms ptx_execute()
- * does inline (@key, a constant): the same operations, with the dispatch
- * and the surface lookup done once for the run.
+ * A run of scalar packets with one head and one of the integer forms
+ * ptx_execute() does inline (@key, a constant): the same operations, with
+ * the dispatch and the surface lookup done once for the run.
  */
 static __always_inline u32 ptx_run_scalar(const u8 *stream, u32 size, u32 at,
 					  u32 max, u8 *base, u8 *results,
-					  u64 *roff, u32 key, bool ftz)
+					  u64 *roff, u32 key)
 {
 	struct ptx_head head;
 	u64 ro = *roff, old;
@@ -705,11 +705,8 @@ static __always_inline u32 ptx_run_scalar(const u8 *stream, u32 size, u32 at,
 		case PTX_KEY(EXCH, B32):
 			old = vatom_xchg32((u32 *)mem, s);
 			break;
-		case PTX_KEY(CAS, B32):
+		default: /* PTX_KEY(CAS, B32) */
 			old = vatom_cmpxchg32((u32 *)mem, s, (u32)p->c[0]);
-			break;
-		default: /* PTX_KEY(ADD, F32) */
-			old = ptx_f32_add((u32 *)mem, s, ftz);
 			break;
 		}
 		memcpy(results + ro, &old, 8);
@@ -723,10 +720,11 @@ static __always_inline u32 ptx_run_scalar(const u8 *stream, u32 size, u32 at,
 }
 
 /*
- * A run of add.v2/.v4.f32 packets (@vec, a constant) with one head: what
- * ptx_execute_vec() does per packet, with the surface and the flush rule
- * resolved once for the run. Elements in ascending order, each its own CAS
- * loop; results as whole 8-byte words, element 0 first.
+ * A run of add.f32 packets of @n elements (1, 2 or 4; a constant) with one
+ * head: what ptx_execute() and ptx_execute_vec() do per packet, with the
+ * surface and the flush rule resolved once for the run. Elements in
+ * ascending order, each its own CAS loop; results as whole 8-byte words,
+ * element 0 first (a scalar's zero-extended).
  *
  * Every element calls vatom_f32_add(), so what the loop keeps live across
  * the calls is kept short, close to what the callee-saved registers hold:
@@ -735,9 +733,9 @@ static __always_inline u32 ptx_run_scalar(const u8 *stream, u32 size, u32 at,
  * when needed, and each packet's head is compared with the one before it
  * (the same head, by induction) rather than kept in registers.
  */
-static __always_inline u32 ptx_run_vec_f32(const u8 *stream, u32 size,
-					   u32 at, u32 max, u8 *base,
-					   u8 *results, u32 vec, bool ftz)
+static __always_inline u32 ptx_run_f32(const u8 *stream, u32 size, u32 at,
+				       u32 max, u8 *base, u8 *results, u32 n,
+				       bool ftz)
 {
 	const u8 *q = stream + at, *last;
 	u64 out;
@@ -752,15 +750,17 @@ static __always_inline u32 ptx_run_vec_f32(const u8 *stream, u32 size,
 		struct ptx_head head;
 
 		out = ptx_f32_add(&w[0], (u32)p->b[0], ftz);
-		out |= (u64)ptx_f32_add(&w[1], (u32)(p->b[0] >> 32), ftz) << 32;
+		if (n >= 2)
+			out |= (u64)ptx_f32_add(&w[1], (u32)(p->b[0] >> 32),
+						ftz) << 32;
 		memcpy(results, &out, 8);
-		if (vec == 4) {
+		if (n == 4) {
 			out = ptx_f32_add(&w[2], (u32)p->b[1], ftz);
 			out |= (u64)ptx_f32_add(&w[3], (u32)(p->b[1] >> 32),
 						ftz) << 32;
 			memcpy(results + 8, &out, 8);
 		}
-		results += vec == 4 ? 16 : 8;
+		results += n == 4 ? 16 : 8;
 		q += PTX_PACKET_SIZE;
 		if (q > last)
 			break;
@@ -772,19 +772,25 @@ static __always_inline u32 ptx_run_vec_f32(const u8 *stream, u32 size,
 }
 
 /*
- * Each vector length its own loop, out of line: the stream walker's state
+ * Each element count its own loop, out of line: the stream walker's state
  * stays out of the loop's registers.
  */
-static noinline u32 ptx_run_v4_f32(const u8 *stream, u32 size, u32 at,
+static noinline u32 ptx_run_f32_x1(const u8 *stream, u32 size, u32 at,
 				   u32 max, u8 *base, u8 *results, bool ftz)
 {
-	return ptx_run_vec_f32(stream, size, at, max, base, results, 4, ftz);
+	return ptx_run_f32(stream, size, at, max, base, results, 1, ftz);
 }
 
-static noinline u32 ptx_run_v2_f32(const u8 *stream, u32 size, u32 at,
+static noinline u32 ptx_run_f32_x2(const u8 *stream, u32 size, u32 at,
 				   u32 max, u8 *base, u8 *results, bool ftz)
 {
-	return ptx_run_vec_f32(stream, size, at, max, base, results, 2, ftz);
+	return ptx_run_f32(stream, size, at, max, base, results, 2, ftz);
+}
+
+static noinline u32 ptx_run_f32_x4(const u8 *stream, u32 size, u32 at,
+				   u32 max, u8 *base, u8 *results, bool ftz)
+{
+	return ptx_run_f32(stream, size, at, max, base, results, 4, ftz);
 }
 
 /**
@@ -801,10 +807,10 @@ static noinline u32 ptx_run_v2_f32(const u8 *stream, u32 size, u32 at,
  *
  * Runs packets from *@pos for as long as they are PTX packets, up to @max,
  * exactly as vatom_ptx_execute() one by one would, without a call and a
- * type dispatch per packet in the stream walker; consecutive scalar packets
- * of one of ptx_execute()'s inline forms, or add.v2/.v4.f32 packets, with
- * the same head (PTX_HEAD) are one loop, dispatched and resolved to their
- * surface once.
+ * type dispatch per packet in the stream walker; consecutive packets with
+ * the same head (PTX_HEAD) of one of ptx_execute()'s inline integer forms,
+ * or of add.f32 (scalar, .v2, .v4), are one loop, dispatched and resolved
+ * to their surface once.
  *
  * Return: the packets executed.
  */
@@ -824,19 +830,23 @@ u32 vatom_ptx_execute_run(const u8 *stream, u32 size, u32 *pos, u32 max,
 		    p->hdr.size != PTX_PACKET_SIZE)
 			break;
 		base = b->slot[p->slot]->vaddr;
-		if ((vec == 2 || vec == 4) && p->op == DRM_VATOM_PTX_OP_ADD &&
+		if (p->op == DRM_VATOM_PTX_OP_ADD &&
 		    p->type == DRM_VATOM_PTX_TYPE_F32) {
+			/* Validated: scalar, .v2 or .v4. */
+			bool ftz = ptx_f32_ftz(p);
+			u8 *res = results + roff;
+
 			if (vec == 4)
-				k = ptx_run_v4_f32(stream, size, at, max - done,
-						   base, results + roff,
-						   ptx_f32_ftz(p));
+				k = ptx_run_f32_x4(stream, size, at, max - done,
+						   base, res, ftz);
+			else if (vec == 2)
+				k = ptx_run_f32_x2(stream, size, at, max - done,
+						   base, res, ftz);
 			else
-				k = ptx_run_v2_f32(stream, size, at, max - done,
-						   base, results + roff,
-						   ptx_f32_ftz(p));
-			/* 8 result bytes per 2 elements. */
-			n += (u64)k * vec;
-			roff += (u64)k * vec * 4;
+				k = ptx_run_f32_x1(stream, size, at, max - done,
+						   base, res, ftz);
+			n += (u64)k * (vec ? vec : 1);
+			roff += (u64)k * (vec == 4 ? 16 : 8);
 			at += k * PTX_PACKET_SIZE;
 			done += k;
 			continue;
@@ -845,28 +855,19 @@ u32 vatom_ptx_execute_run(const u8 *stream, u32 size, u32 *pos, u32 max,
 		case PTX_KEY(ADD, U32):
 		case PTX_KEY(ADD, S32):
 			k = ptx_run_scalar(stream, size, at, max - done, base,
-					   results, &roff, PTX_KEY(ADD, U32),
-					   false);
+					   results, &roff, PTX_KEY(ADD, U32));
 			break;
 		case PTX_KEY(ADD, U64):
 			k = ptx_run_scalar(stream, size, at, max - done, base,
-					   results, &roff, PTX_KEY(ADD, U64),
-					   false);
+					   results, &roff, PTX_KEY(ADD, U64));
 			break;
 		case PTX_KEY(EXCH, B32):
 			k = ptx_run_scalar(stream, size, at, max - done, base,
-					   results, &roff, PTX_KEY(EXCH, B32),
-					   false);
+					   results, &roff, PTX_KEY(EXCH, B32));
 			break;
 		case PTX_KEY(CAS, B32):
 			k = ptx_run_scalar(stream, size, at, max - done, base,
-					   results, &roff, PTX_KEY(CAS, B32),
-					   false);
-			break;
-		case PTX_KEY(ADD, F32):
-			k = ptx_run_scalar(stream, size, at, max - done, base,
-					   results, &roff, PTX_KEY(ADD, F32),
-					   ptx_f32_ftz(p));
+					   results, &roff, PTX_KEY(CAS, B32));
 			break;
 		default:
 			n += ptx_execute(p, b, results + roff);
