@@ -355,7 +355,7 @@ static void noc_acc(u32 *w, u32 fmt, u32 d)
 	case DRM_VATOM_NOC_ACC_FP32:
 	case DRM_VATOM_NOC_ACC_FP32_B:
 		for (i = 0; i < 4; i++)
-			w[i] = vatom_f32_add(w[i], d, true);
+			w[i] = vatom_f32_add_inline(w[i], d, true);
 		break;
 	case DRM_VATOM_NOC_ACC_FP16:
 	case DRM_VATOM_NOC_ACC_FP16_B:

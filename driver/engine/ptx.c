@@ -13,11 +13,6 @@
 #define PTX_TYPES		(DRM_VATOM_PTX_TYPE_F64 + 1)
 #define PTX_FLAGS		(DRM_VATOM_PTX_NOFTZ | DRM_VATOM_PTX_CACHE_HINT)
 
-/* The kernel's compiler_attributes.h; glibc's <sys/cdefs.h> on the host. */
-#ifndef noinline
-#define noinline	__attribute_noinline__
-#endif
-
 #define OP(o)	(1u << DRM_VATOM_PTX_OP_##o)
 /* Allowed vector lengths: bit n for .vn. */
 #define V2	0x004u
@@ -471,7 +466,7 @@ static __always_inline u32 ptx_f32_add(u32 *w, u32 s, bool ftz)
 	u32 old = vatom_load32(w), new, seen;
 
 	for (;;) {
-		new = vatom_f32_add(old, s, ftz);
+		new = vatom_f32_add_inline(old, s, ftz);
 		if (new == old)
 			return old;
 		seen = vatom_cmpxchg32(w, old, new);
@@ -726,12 +721,13 @@ static __always_inline u32 ptx_run_scalar(const u8 *stream, u32 size, u32 at,
  * ascending order, each its own CAS loop; results as whole 8-byte words,
  * element 0 first (a scalar's zero-extended).
  *
- * Every element calls vatom_f32_add(), so what the loop keeps live across
- * the calls is kept short, close to what the callee-saved registers hold:
- * a packet pointer and its limit, the results pointer, the element
- * pointer, @ftz and one result word. The operands are read from the packet
- * when needed, and each packet's head is compared with the one before it
- * (the same head, by induction) rather than kept in registers.
+ * Every element's add is vatom_f32_add_inline() (a call only off its fast
+ * path), so what the loop keeps live is kept short, close to what the
+ * callee-saved registers hold: a packet pointer and its limit, the results
+ * pointer, the element pointer, @ftz and one result word. The operands are
+ * read from the packet when needed, and each packet's head is compared
+ * with the one before it (the same head, by induction) rather than kept in
+ * registers.
  */
 static __always_inline u32 ptx_run_f32(const u8 *stream, u32 size, u32 at,
 				       u32 max, u8 *base, u8 *results, u32 n,

@@ -21,20 +21,6 @@
 #include "softfloat.h"
 
 /*
- * Hidden bit of an aligned operand significand (see above), and where the
- * leading bit of a sum is put before rounding: one higher, so that a carry
- * needs no shift and keeps every bit.
- */
-#define SF_HIDDEN	61
-#define SF_TOP		62
-
-/* Masks of a format @e exponent bits and @f fraction bits wide. */
-#define SF_SIGN(e, f)	(1ull << ((e) + (f)))
-#define SF_MAG(e, f)	(SF_SIGN(e, f) - 1)
-#define SF_INF(e, f)	(((1ull << (e)) - 1) << (f))
-#define SF_FRAC(f)	((1ull << (f)) - 1)
-
-/*
  * Shift @sig right by @dist (any value), ORing every bit shifted out into bit
  * 0 ("jamming" a sticky bit), so that rounding still sees that the value was
  * above the truncated one. Masks instead of branches: a distance of 63 or
@@ -45,35 +31,6 @@ static __always_inline u64 sf_shift_right_jam(u64 sig, u32 dist)
 	u32 d = dist < 63 ? dist : 63;
 
 	return (sig >> d) | ((sig & ((1ull << d) - 1)) != 0);
-}
-
-/*
- * Round to nearest, ties to even, and pack. @sign is the sign bit in place,
- * @exp the biased exponent (>= 1) that goes with a significand whose leading
- * bit is at SF_TOP. A subnormal result arrives with @exp == 1 and its leading
- * bit lower, and packs to exponent field 0 because the exponent field is
- * formed by adding the rounded significand (leading bit included) to
- * (@exp - 1) << F. The same addition carries into the exponent when rounding
- * overflows the significand (1.11..1 -> 10.0), makes a subnormal the minimum
- * normal, or rounds the largest finite binade up to exactly the infinity
- * pattern, so only an @exp that is already too large needs a test. With
- * @ftz, a result that is subnormal after rounding becomes a zero of its sign.
- */
-static __always_inline u64 sf_round_pack(u64 sign, s32 exp, u64 sig, bool ftz,
-					 const u32 e, const u32 f)
-{
-	const u32 shift = SF_TOP - f;
-	u64 mag;
-
-	if (__builtin_expect(exp >= (s32)(1u << e) - 1, 0))
-		return sign | SF_INF(e, f);
-	/* + half - 1, + 1 more when the kept lsb is odd: ties go to even. */
-	sig = (sig + (1ull << (shift - 1)) - 1 + ((sig >> shift) & 1)) >> shift;
-	if (ftz) {
-		mag = ((u64)(exp - 1) << f) + sig;
-		return mag < (1ull << f) ? sign : sign | mag;
-	}
-	return (sign | ((u64)(exp - 1) << f)) + sig;
 }
 
 /* inf and NaN operands: NaN wins, inf + -inf = NaN, else the inf. */
@@ -305,39 +262,22 @@ u16 vatom_bf16_add(u16 a, u16 b, bool ftz)
  */
 u32 vatom_f32_add(u32 a, u32 b, bool ftz)
 {
-	u32 ma = a & 0x7fffffff, mb = b & 0x7fffffff;
-	u32 swap = -(u32)(ma < mb);
-	u32 t = (a ^ b) & swap;
-	u32 big = a ^ t, sml = b ^ t;
-	u32 mbig = big & 0x7fffffff, msml = sml & 0x7fffffff;
-	u32 eb, d, k;
-	u64 sigb, sigs, sig, neg;
-	s32 exp;
+	return vatom_f32_add_inline(a, b, ftz);
+}
 
-	/*
-	 * sf_add() written out for binary32 in 32-bit operations where they
-	 * suffice (the adder of a CAS loop the workloads use most), with the
-	 * same steps and the same slow path.
-	 */
-	if (__builtin_expect(msml < 0x00800000 || mbig >= 0x7f800000, 0))
-		return (u32)sf_f32_add_slow(a, b, ftz);
-	eb = mbig >> 23;
-	d = eb - (msml >> 23);
-	if (__builtin_expect(d > 63, 0))
-		return (u32)sf_f32_add_slow(a, b, ftz);
-	/* Hidden bit at bit 31, then at SF_HIDDEN: 38 guard bits. */
-	sigb = (u64)((big << 8) | 0x80000000u) << (SF_HIDDEN - 31);
-	sigs = ((u64)((sml << 8) | 0x80000000u) << (SF_HIDDEN - 31)) >> d;
-	neg = -(u64)((a ^ b) >> 31);
-	sig = sigb + ((sigs ^ neg) - neg);
-	if (__builtin_expect(sig == 0, 0))
-		return 0;
-	k = SF_TOP - (63 ^ (u32)__builtin_clzll(sig));
-	exp = (s32)eb + 1 - (s32)k;
-	if (__builtin_expect(exp < 1, 0))
-		return (u32)sf_f32_add_slow(a, b, ftz);
-	return (u32)sf_round_pack(big & 0x80000000u, exp, sig << k, false,
-				  8, 23);
+/**
+ * vatom_f32_add_slow() - vatom_f32_add() for any operands, out of line
+ * @a: first operand, bit pattern
+ * @b: second operand, bit pattern
+ * @ftz: flush subnormal inputs and subnormal results to signed zero
+ *
+ * What vatom_f32_add_inline() leaves to a call.
+ *
+ * Return: the bit pattern of a + b, rounded to nearest even.
+ */
+u32 vatom_f32_add_slow(u32 a, u32 b, bool ftz)
+{
+	return (u32)sf_f32_add_slow(a, b, ftz);
 }
 
 /**

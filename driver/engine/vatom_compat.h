@@ -102,6 +102,7 @@ static inline void vatom_yield(void)
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/cdefs.h>		/* __attribute_noinline__ */
 
 typedef __u8 u8;
 typedef __u16 u16;
@@ -114,6 +115,11 @@ typedef __s64 s64;
 
 #ifndef EINVAL
 #include <errno.h>
+#endif
+
+/* The kernel's compiler_attributes.h has it. */
+#ifndef noinline
+#define noinline	__attribute_noinline__
 #endif
 
 #define VATOM_SEQ __ATOMIC_SEQ_CST
