@@ -272,22 +272,16 @@ struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 }
 
 /**
- * vatom_job_bind_slot() - bind a surface to a slot of the job
+ * vatom_job_bind_slot() - bind a surface to a free slot of the job
  * @job: the job, not yet pushed
- * @slot: the slot, < %DRM_VATOM_MAX_SLOTS
+ * @slot: the slot, < %DRM_VATOM_MAX_SLOTS, not bound yet
  * @surf: the surface, whose reference the job takes over
- *
- * Return: 0, or -EINVAL when @slot is bound already (the caller keeps its
- * reference).
  */
-int vatom_job_bind_slot(struct vatom_job *job, u32 slot,
-			struct vatom_surface *surf)
+void vatom_job_bind_slot(struct vatom_job *job, u32 slot,
+			 struct vatom_surface *surf)
 {
-	if (job->bound[slot])
-		return -EINVAL;
 	job->bound[slot] = surf;
 	job->bound_slot[job->nbound++] = slot;
-	return 0;
 }
 
 /**

@@ -194,7 +194,7 @@ void vatom_file_uncharge(struct vatom_file *vfile, u64 bytes);
 struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 				  unsigned int in_syncs, unsigned int out_syncs);
 int vatom_job_charge(struct vatom_job *job, u64 bytes);
-int vatom_job_bind_slot(struct vatom_job *job, u32 slot, struct vatom_surface *surf);
+void vatom_job_bind_slot(struct vatom_job *job, u32 slot, struct vatom_surface *surf);
 u8 *vatom_job_bounce(struct vatom_job *job, u64 size);
 void *vatom_file_stream_get(struct vatom_file *vfile, u32 size, u32 *alloc);
 void vatom_job_free(struct vatom_job *job);

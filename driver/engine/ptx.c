@@ -594,30 +594,38 @@ static u64 ptx_execute_any(const struct drm_vatom_ptx *p, u8 *mem,
 }
 
 /*
- * Vector forms: add.v2/.v4.f32 straight from the packet, elements in
- * ascending order, each its own CAS loop (vectors are .global and have no
+ * The @n elements (1, 2 or 4) of one add.f32 packet at @w, in ascending
+ * order, each its own CAS loop; results as whole 8-byte words (no 4-byte
+ * stores read back as 8), element 0 first (a scalar's zero-extended).
+ */
+static __always_inline void ptx_f32_elems(const struct drm_vatom_ptx *p,
+					  u32 *w, u8 *results, u32 n, bool ftz)
+{
+	u64 out;
+
+	out = ptx_f32_add(&w[0], (u32)p->b[0], ftz);
+	if (n >= 2)
+		out |= (u64)ptx_f32_add(&w[1], (u32)(p->b[0] >> 32), ftz) << 32;
+	memcpy(results, &out, 8);
+	if (n == 4) {
+		out = ptx_f32_add(&w[2], (u32)p->b[1], ftz);
+		out |= (u64)ptx_f32_add(&w[3], (u32)(p->b[1] >> 32), ftz) << 32;
+		memcpy(results + 8, &out, 8);
+	}
+}
+
+/*
+ * Vector forms: add.v2/.v4.f32 straight from the packet, elements as
+ * ptx_f32_elems() does them (vectors are .global and have no
  * .noftz: they flush); the others through ptx_execute_any().
  */
 static __always_inline u64 ptx_execute_vec(const struct drm_vatom_ptx *p,
 					   u8 *mem, u8 *results)
 {
-	u32 *w = (u32 *)mem;
-	u64 out;
-	bool ftz;
-
 	if (p->op != DRM_VATOM_PTX_OP_ADD || p->type != DRM_VATOM_PTX_TYPE_F32)
 		return ptx_execute_any(p, mem, results);
-	ftz = ptx_f32_ftz(p);
-	/* Results as whole words (no 4-byte stores read back as 8). */
-	out = ptx_f32_add(&w[0], (u32)p->b[0], ftz);
-	out |= (u64)ptx_f32_add(&w[1], (u32)(p->b[0] >> 32), ftz) << 32;
-	memcpy(results, &out, 8);
-	if (p->vec == 2)
-		return 2;
-	out = ptx_f32_add(&w[2], (u32)p->b[1], ftz);
-	out |= (u64)ptx_f32_add(&w[3], (u32)(p->b[1] >> 32), ftz) << 32;
-	memcpy(results + 8, &out, 8);
-	return 4;
+	ptx_f32_elems(p, (u32 *)mem, results, p->vec, ptx_f32_ftz(p));
+	return p->vec;
 }
 
 #define PTX_KEY(op, type) \
@@ -734,7 +742,6 @@ static __always_inline u32 ptx_run_f32(const u8 *stream, u32 size, u32 at,
 				       bool ftz)
 {
 	const u8 *q = stream + at, *last;
-	u64 out;
 
 	/* The start of the last packet the run may execute: @max, or the end. */
 	last = stream + size - PTX_PACKET_SIZE;
@@ -745,17 +752,7 @@ static __always_inline u32 ptx_run_f32(const u8 *stream, u32 size, u32 at,
 		u32 *w = (u32 *)(base + p->addr);
 		struct ptx_head head;
 
-		out = ptx_f32_add(&w[0], (u32)p->b[0], ftz);
-		if (n >= 2)
-			out |= (u64)ptx_f32_add(&w[1], (u32)(p->b[0] >> 32),
-						ftz) << 32;
-		memcpy(results, &out, 8);
-		if (n == 4) {
-			out = ptx_f32_add(&w[2], (u32)p->b[1], ftz);
-			out |= (u64)ptx_f32_add(&w[3], (u32)(p->b[1] >> 32),
-						ftz) << 32;
-			memcpy(results + 8, &out, 8);
-		}
+		ptx_f32_elems(p, w, results, n, ftz);
 		results += n == 4 ? 16 : 8;
 		q += PTX_PACKET_SIZE;
 		if (q > last)
