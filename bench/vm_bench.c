@@ -54,6 +54,7 @@ typedef uint64_t u64;
 #define BUF_BYTES	(64 * 1024)	/* surface: as the host engine bench */
 #define LANES		16
 #define MAX_REPS	64
+#define MAX_SAMPLES	(3 * MAX_REPS)
 #define SEQ		__ATOMIC_SEQ_CST
 #define MXCSR_FTZ_DAZ	0x8040
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -125,9 +126,10 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* @n is at most MAX_SAMPLES: P2 takes three blocks per repetition. */
 static struct summary summarize(const double *v, int n)
 {
-	double t[MAX_REPS];
+	double t[MAX_SAMPLES];
 	struct summary s;
 
 	memcpy(t, v, sizeof(double) * n);
@@ -1082,7 +1084,7 @@ static void read_line(const char *path, char *buf, size_t len)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: vm_bench [-o DIR] [-r reps] [-t seconds] "
+	fprintf(stderr, "usage: vm_bench [-o DIR] [-r reps (1-64)] [-t seconds] "
 		"[-s sections]\n  sections: any of 1234w (default all)\n");
 	exit(2);
 }
@@ -1104,6 +1106,8 @@ int main(int argc, char **argv)
 			break;
 		case 'r':
 			reps = atoi(optarg);
+			if (reps < 1 || reps > MAX_REPS)
+				usage();
 			break;
 		case 't':
 			min_time = atof(optarg);
