@@ -483,6 +483,38 @@ static void noc_count_outstanding(u32 *cnt, u32 id, u32 delta)
 	}
 }
 
+/*
+ * Deliver the request to recipient (@x, @y): its slave counters, the
+ * atomic on its L1 block, and for a marked request the response to the
+ * return tile (@rcnt its counters).
+ */
+static void noc_deliver(const struct noc_req *r, u8 *vaddr, u32 x, u32 y,
+			u32 *rcnt)
+{
+	const struct vatom_tile_grid *g = r->g;
+	u32 *scnt = vatom_tile_counters(g, vaddr, x, y, r->noc);
+	u64 *blk;
+	u32 result;
+
+	noc_count(scnt, DRM_VATOM_NOC_SLV_REQ_ACCEPTED);
+	noc_count(scnt, r->marked ?
+		  DRM_VATOM_NOC_SLV_NONPOSTED_ATOMIC_RECEIVED :
+		  DRM_VATOM_NOC_SLV_POSTED_ATOMIC_RECEIVED);
+
+	blk = (u64 *)(vaddr + g->l1_offset[vatom_tile_index(g, x, y)] +
+		      (r->targ & ~0xfu));
+	result = noc_atomic_block(blk, r);
+	if (!r->marked)
+		return;
+	noc_count(scnt, DRM_VATOM_NOC_SLV_ATOMIC_RESP_SENT);
+
+	/* The response: L1 write, barrier, then the counters. */
+	vatom_store32((u32 *)(vaddr + g->l1_offset[vatom_tile_index(g, r->rx, r->ry)] +
+			      r->ret), result);
+	noc_count(rcnt, DRM_VATOM_NOC_MST_ATOMIC_RESP_RECEIVED);
+	noc_count_outstanding(rcnt, r->id, (u32)-1);
+}
+
 u64 vatom_noc_execute(const struct drm_vatom_noc *p,
 		      const struct vatom_bindings *b, u8 *results)
 {
@@ -508,33 +540,18 @@ u64 vatom_noc_execute(const struct drm_vatom_noc *p,
 	if (r.marked)
 		rcnt = vatom_tile_counters(g, vaddr, r.rx, r.ry, r.noc);
 
+	/* A unicast's one recipient, checked by noc_decode(): no grid scan. */
+	if (!r.brcst) {
+		noc_deliver(&r, vaddr, r.ex, r.ey, rcnt);
+		return 1;
+	}
+	/* Broadcast recipients in row-major order, as the responses land. */
 	for (y = 0; y < g->height; y++) {
 		for (x = 0; x < g->width; x++) {
-			u32 t = vatom_tile_index(g, x, y);
-			u32 *scnt, result;
-			u64 *blk;
-
 			if (!noc_is_recipient(&r, x, y))
 				continue;
-			scnt = vatom_tile_counters(g, vaddr, x, y, r.noc);
-			noc_count(scnt, DRM_VATOM_NOC_SLV_REQ_ACCEPTED);
-			noc_count(scnt, r.marked ?
-				  DRM_VATOM_NOC_SLV_NONPOSTED_ATOMIC_RECEIVED :
-				  DRM_VATOM_NOC_SLV_POSTED_ATOMIC_RECEIVED);
-
-			blk = (u64 *)(vaddr + g->l1_offset[t] + (r.targ & ~0xfu));
-			result = noc_atomic_block(blk, &r);
+			noc_deliver(&r, vaddr, x, y, rcnt);
 			done++;
-			if (!r.marked)
-				continue;
-			noc_count(scnt, DRM_VATOM_NOC_SLV_ATOMIC_RESP_SENT);
-
-			/* The response: L1 write, barrier, then the counters. */
-			vatom_store32((u32 *)(vaddr +
-					      g->l1_offset[vatom_tile_index(g, r.rx, r.ry)] +
-					      r.ret), result);
-			noc_count(rcnt, DRM_VATOM_NOC_MST_ATOMIC_RESP_RECEIVED);
-			noc_count_outstanding(rcnt, r.id, (u32)-1);
 		}
 	}
 	return done;
