@@ -76,9 +76,17 @@ static struct vatom_device *vatom_device_create(int id)
 {
 	struct platform_device *pdev;
 	struct vatom_device *vdev;
+	char name[16];
 	int ret;
 
-	pdev = platform_device_register_simple(DRIVER_NAME, id, NULL, 0);
+	/*
+	 * "vatom.N" as the name itself, not DRIVER_NAME with id N: the same
+	 * device name, but a MODALIAS of its own ("platform:vatom.N"), which
+	 * libdrm's drmGetDevices2() takes as a platform device's bus info.
+	 * With one name for all, libdrm folds every vatom device into one.
+	 */
+	snprintf(name, sizeof(name), DRIVER_NAME ".%d", id);
+	pdev = platform_device_register_simple(name, PLATFORM_DEVID_NONE, NULL, 0);
 	if (IS_ERR(pdev))
 		return ERR_CAST(pdev);
 

@@ -101,8 +101,9 @@ static int by_minor(const void *a, const void *b)
 /*
  * Every vatom render node, sorted by minor. libdrm's device list comes
  * first (it never assumes a node number), then /dev/dri is scanned too:
- * libdrm folds platform devices without distinct bus info (several vatom
- * devices, num_devices > 1) into one, and a minimal guest may lack sysfs.
+ * libdrm needs sysfs, which a minimal guest may lack, and it folds
+ * several vatom devices (num_devices > 1) into one on modules older than
+ * the one that gave each device a bus name of its own (vatom.N).
  * node_list_add() drops duplicates by minor.
  */
 static int find_nodes(struct node_list *l)
