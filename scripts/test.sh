@@ -12,6 +12,7 @@
 #   vm:*        one VM boot (scripts/vm-run.sh) running selftests/vatom_test
 #               and userlib/test/libvatom_test, each its own stage; the vm
 #               stage itself checks the kernel log and the module unload
+#   vm2:*       the same with vatom.ko num_devices=2 (two render nodes)
 #   userlib     make -C userlib check (host checks of libvatom)
 #   host-tests  make -C tests check: engine tests plain, ASan+UBSan, fuzz
 #
@@ -118,44 +119,53 @@ run_check sparse "make sparse (C=2): no warnings in driver/ or uapi/" \
 	"^($ROOT/|\./)?(driver|uapi)/[^:]*:[0-9]+:[0-9]+: (warning|error):" \
 	make -j"$JOBS" sparse
 
-# --- the VM: one boot for every program that needs the device
+# --- the VM
+# run_vm NAME MODPARAMS PROGRAM...: one boot with vatom.ko loaded with
+# MODPARAMS, running each PROGRAM as a stage NAME:PROGRAM; the stage NAME
+# checks the kernel log and the module unload.
+run_vm()
+{
+	local name=$1 params=$2 out=$LOG/$1 log=$LOG/$1.log t0 secs=0
+	local p rc marker wall desc
+
+	shift 2
+	desc="$name: booted, ran the tests, clean kernel log, module unloaded"
+	banner "$name: $*${params:+ (vatom.ko $params)}"
+	mkdir -p "$out"
+	if [ -n "$module_ok" ]; then
+		t0=$(date +%s)
+		VATOM_MODPARAMS="$params" scripts/vm-run.sh \
+			-t "${VM_TIMEOUT:-1200}" -o "$out" -- \
+			sh scripts/vm-tests.sh "$@" </dev/null 2>&1 | tee "$log"
+		secs=$(($(date +%s) - t0))
+	else
+		echo "# vm: not run, the module did not build" | tee "$log"
+	fi
+	for p in "$@"; do
+		rc=$(cat "$out/$(basename "$p").rc" 2>/dev/null || echo "1")
+		record "$name:$(basename "$p")" "$rc" "$out/$(basename "$p").log"
+	done
+	marker=$(grep -a '^# vatom-vm: status=' "$log" | tail -n 1)
+	if [ -z "$marker" ]; then
+		tap_line "$LOG/$name-check.log" "not ok" "$desc" \
+			"$(sed -n 's/^# vm: //p' "$log" | tail -n 3)"
+		record "$name" 1 "$LOG/$name-check.log"
+	elif [[ "$marker" == *" splat=0 unload=0 "* ]]; then
+		tap_line "$LOG/$name-check.log" ok "$desc"
+		record "$name" 0 "$LOG/$name-check.log"
+	else
+		tap_line "$LOG/$name-check.log" "not ok" "$desc" "$marker"
+		record "$name" 1 "$LOG/$name-check.log"
+	fi
+	wall=$(grep -a '^# vm: status' "$log" | sed -n 's/.*wall \([0-9.]*\) s.*/\1/p')
+	echo "# $name run wall time: ${wall:-?} s (boot, tests and shutdown; stage $secs s)"
+}
+
 vm_progs=(selftests/vatom_test)
 [ -f userlib/test/libvatom_test.c ] && vm_progs+=(userlib/test/libvatom_test)
-banner "vm: ${vm_progs[*]}"
-vm_out=$LOG/vm
-mkdir -p "$vm_out"
-if [ -n "$module_ok" ]; then
-	t0=$(date +%s)
-	scripts/vm-run.sh -t "${VM_TIMEOUT:-1200}" -o "$vm_out" -- \
-		sh scripts/vm-tests.sh "${vm_progs[@]}" </dev/null 2>&1 |
-		tee "$LOG/vm.log"
-	vm_secs=$(($(date +%s) - t0))
-else
-	echo "# vm: not run, the module did not build" | tee "$LOG/vm.log"
-fi
-for p in "${vm_progs[@]}"; do
-	n=$(basename "$p")
-	rc=$(cat "$vm_out/$n.rc" 2>/dev/null || echo "1")
-	record "vm:$n" "$rc" "$vm_out/$n.log"
-done
-marker=$(grep -a '^# vatom-vm: status=' "$LOG/vm.log" | tail -n 1)
-if [ -z "$marker" ]; then
-	tap_line "$LOG/vm-check.log" "not ok" \
-		"vm: booted, ran the tests, clean kernel log, module unloaded" \
-		"$(sed -n 's/^# vm: //p' "$LOG/vm.log" | tail -n 3)"
-	record vm 1 "$LOG/vm-check.log"
-elif [[ "$marker" == *" splat=0 unload=0 "* ]]; then
-	tap_line "$LOG/vm-check.log" ok \
-		"vm: booted, ran the tests, clean kernel log, module unloaded"
-	record vm 0 "$LOG/vm-check.log"
-else
-	tap_line "$LOG/vm-check.log" "not ok" \
-		"vm: booted, ran the tests, clean kernel log, module unloaded" \
-		"$marker"
-	record vm 1 "$LOG/vm-check.log"
-fi
-vm_wall=$(grep -a '^# vm: status' "$LOG/vm.log" | sed -n 's/.*wall \([0-9.]*\) s.*/\1/p')
-echo "# VM run wall time: ${vm_wall:-?} s (boot, tests and shutdown; stage ${vm_secs:-0} s)"
+run_vm vm "" "${vm_progs[@]}"
+# Two devices: discovery lists both, and the multi-device tests run.
+run_vm vm2 "num_devices=2" "${vm_progs[@]}"
 
 # --- host tests
 run_check userlib "make -C userlib check (host checks)" "" \
