@@ -35,7 +35,7 @@ what was changed to get here: [README.md](README.md).
 | P1 batch: DWORD_ATOMIC.ADD SIMD16, 1 Mi lanes, device vs native loop in the VM | $(val P1) | >= 0.8 | $(verdict "$(val P1)" 0.8 ">=") |
 | P2 latency: 1-packet synchronous SUBMIT vs null ioctl in the VM | $(val P2) | <= 1.5 | $(verdict "$(val P2)" 1.5 "<=") |
 | P3 soft-float: PTX .v4.f32 add vs hardware-float CAS loop in the VM | $(val P3) | >= 0.5 | $(verdict "$(val P3)" 0.5 ">=") |
-| P4 scaling: 2 submitting threads vs 1 in the VM | $(val P4) | >= 1.8 | $(verdict "$(val P4)" 1.8 ">=") |
+| P4 scaling: 2 submitting threads vs 1 in the VM (native control: $(val P4NATIVE)) | $(val P4) | >= 1.8 | $(verdict "$(val P4)" 1.8 ">=") |
 
 Host engine ratios (no VM, hardware figures) are in the table below; the
 integer forms' target is >= 0.80, the soft-float f32 add's >= 0.50.
