@@ -1006,6 +1006,99 @@ static void test_threads(void)
 	VT_EXPECT_EQ(cnt(2, 2, 0, SLV_POSTED_RECV), THREADS * ITERS);
 }
 
+/*
+ * Runs: vatom_stream_execute() decodes a request once for the packets after
+ * it that differ only in TARG_ADDR_LO and AT_DATA. A stream of such runs,
+ * broken at random by packets of another head (opcode, initiator, target
+ * tile, marked, broadcast, NIU), must leave the grid (L1 and every counter)
+ * exactly as executing its packets one by one with vatom_noc_execute(),
+ * a path that decodes each packet alone.
+ */
+#define RUN_PACKETS	3000
+
+static u64 run_rng = 0x9e3779b97f4a7c15ull;
+
+static u32 run_rand(u32 n)
+{
+	run_rng ^= run_rng << 13;
+	run_rng ^= run_rng >> 7;
+	run_rng ^= run_rng << 17;
+	return (u32)(run_rng >> 32) % n;
+}
+
+/* A random valid request head (BH grid43); TARG and DATA set per packet. */
+static struct drm_vatom_noc run_head(void)
+{
+	static const u8 tensix[8][2] = {
+		{ 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 },
+		{ 2, 1 }, { 0, 2 }, { 2, 2 }, { 3, 2 },
+	};
+	static const u32 ats[5] = { 0x107c, 0x107d, 0x101c, 0x9004, 0x9000 };
+	const u8 *i = tensix[run_rand(8)], *t = tensix[run_rand(8)];
+	struct drm_vatom_noc p = req(i[0], i[1], t[0], t[1], 0,
+				     ats[run_rand(5)], 0);
+
+	p.noc = run_rand(2);
+	switch (run_rand(4)) {
+	case 0:
+		mark(&p, run_rand(2), 1, 4 * run_rand(TENSIX_L1 / 4),
+		     run_rand(16));
+		break;
+	case 1:
+		brcst(&p, 0, 0, 1 + run_rand(3), 1 + run_rand(2));
+		break;
+	}
+	return p;
+}
+
+static void test_runs(void)
+{
+	struct drm_vatom_noc *st = calloc(RUN_PACKETS, sizeof(*st));
+	struct vatom_stream_error err;
+	struct vatom_stats stats = {};
+	u64 rb = 1, recipients = 0;
+	u32 i, heads = 0, size = RUN_PACKETS * sizeof(*st);
+	u8 *before, *after;
+	struct drm_vatom_noc h;
+
+	setup(BH);
+	before = malloc(g.size);
+	after = malloc(g.size);
+	if (!st || !before || !after)
+		abort();
+	for (i = 0; i < g.size; i++)
+		mem[i] = (u8)run_rand(256);
+	h = run_head();
+	for (i = 0; i < RUN_PACKETS; i++) {
+		if (run_rand(5) == 0) {
+			h = run_head();
+			heads++;
+		}
+		st[i] = h;
+		st[i].targ_addr_lo = 4 * run_rand(TENSIX_L1 / 4);
+		st[i].at_data = (u32)run_rng;
+	}
+	memcpy(before, mem, g.size);
+
+	VT_EXPECT_EQ(vatom_stream_validate(st, size, &bind, &rb, &err), 0);
+	VT_EXPECT_EQ(err.reason, DRM_VATOM_ERR_NONE);
+	VT_EXPECT_EQ(rb, 0);
+	vatom_stream_execute(st, size, &bind, NULL, &stats);
+	memcpy(after, mem, g.size);
+
+	memcpy(mem, before, g.size);
+	for (i = 0; i < RUN_PACKETS; i++)
+		recipients += vatom_noc_execute(&st[i], &bind, NULL);
+	VT_EXPECT_EQ(memcmp(after, mem, g.size), 0);
+	VT_EXPECT_EQ(stats.packets[VATOM_FAMILY_NOC], RUN_PACKETS);
+	VT_EXPECT_EQ(stats.elements[VATOM_FAMILY_NOC], recipients);
+	/* The stream had runs, and was not one run. */
+	VT_EXPECT(heads > 100 && heads < RUN_PACKETS / 2);
+	free(st);
+	free(before);
+	free(after);
+}
+
 int main(void)
 {
 	vt_run(test_opcode_masks, "GET_PARAM opcode masks");
@@ -1025,6 +1118,7 @@ int main(void)
 	vt_run(test_counters_unicast, "counters: posted, marked, other return tile");
 	vt_run(test_counters_broadcast, "counters: broadcast 1 - N");
 	vt_run(test_threads, "atomicity under threads");
+	vt_run(test_runs, "runs of one head execute as packet by packet");
 	free(mem);
 	return vt_done();
 }

@@ -515,44 +515,139 @@ static void noc_deliver(const struct noc_req *r, u8 *vaddr, u32 x, u32 y,
 	noc_count_outstanding(rcnt, r->id, (u32)-1);
 }
 
+/* Issue at the initiator, then delivery to each recipient (§5.3, §6). */
+static u64 noc_execute_req(const struct noc_req *r, u8 *vaddr)
+{
+	const struct vatom_tile_grid *g = r->g;
+	u32 *icnt, *rcnt = NULL;
+	u32 x, y, done = 0;
+
+	/* Issue, first-hop VC and departure at the initiator (§5.3). */
+	icnt = vatom_tile_counters(g, vaddr, r->ix, r->iy, r->noc);
+	if (r->marked)
+		noc_count_outstanding(icnt, r->id, 1);
+	noc_count(icnt, DRM_VATOM_NOC_MST_CMD_ACCEPTED);
+	if (r->marked)
+		noc_count(icnt, DRM_VATOM_NOC_MST_NONPOSTED_ATOMIC_STARTED);
+	noc_count(icnt, r->marked ? DRM_VATOM_NOC_MST_NONPOSTED_ATOMIC_SENT :
+				    DRM_VATOM_NOC_MST_POSTED_ATOMIC_SENT);
+	if (r->marked)
+		rcnt = vatom_tile_counters(g, vaddr, r->rx, r->ry, r->noc);
+
+	/* A unicast's one recipient, checked by noc_decode(): no grid scan. */
+	if (!r->brcst) {
+		noc_deliver(r, vaddr, r->ex, r->ey, rcnt);
+		return 1;
+	}
+	/* Broadcast recipients in row-major order, as the responses land. */
+	for (y = 0; y < g->height; y++) {
+		for (x = 0; x < g->width; x++) {
+			if (!noc_is_recipient(r, x, y))
+				continue;
+			noc_deliver(r, vaddr, x, y, rcnt);
+			done++;
+		}
+	}
+	return done;
+}
+
 u64 vatom_noc_execute(const struct drm_vatom_noc *p,
 		      const struct vatom_bindings *b, u8 *results)
 {
 	const struct vatom_tile_grid *g;
 	struct noc_req r;
 	u8 *vaddr;
-	u32 *icnt, *rcnt = NULL;
-	u32 err = 0, n, x, y, done = 0;
+	u32 err = 0, n;
 
 	g = noc_grid(p, b, &vaddr, &err);
 	if (!g || noc_decode(p, g, &r, &n))
 		return 0;	/* not validated: never reached by the walker */
+	return noc_execute_req(&r, vaddr);
+}
 
-	/* Issue, first-hop VC and departure at the initiator (§5.3). */
-	icnt = vatom_tile_counters(g, vaddr, r.ix, r.iy, r.noc);
-	if (r.marked)
-		noc_count_outstanding(icnt, r.id, 1);
-	noc_count(icnt, DRM_VATOM_NOC_MST_CMD_ACCEPTED);
-	if (r.marked)
-		noc_count(icnt, DRM_VATOM_NOC_MST_NONPOSTED_ATOMIC_STARTED);
-	noc_count(icnt, r.marked ? DRM_VATOM_NOC_MST_NONPOSTED_ATOMIC_SENT :
-				   DRM_VATOM_NOC_MST_POSTED_ATOMIC_SENT);
-	if (r.marked)
-		rcnt = vatom_tile_counters(g, vaddr, r.rx, r.ry, r.noc);
+/*
+ * A packet as 8-byte words. Packets whose words agree wherever @keep is set
+ * (everything but TARG_ADDR_LO and AT_DATA) decode to the same request but
+ * for those two registers, which noc_decode() copies without deriving
+ * anything else from them (the target's bounds were checked per packet by
+ * validation).
+ */
+struct noc_words {
+	u64 w[NOC_PACKET_SIZE / 8];
+};
 
-	/* A unicast's one recipient, checked by noc_decode(): no grid scan. */
-	if (!r.brcst) {
-		noc_deliver(&r, vaddr, r.ex, r.ey, rcnt);
-		return 1;
+static __always_inline void noc_words_of(struct noc_words *x, const u8 *q)
+{
+	memcpy(x, q, sizeof(*x));
+}
+
+static void noc_run_keep(struct noc_words *keep)
+{
+	struct drm_vatom_noc v;
+
+	memset(&v, 0xff, sizeof(v));
+	v.targ_addr_lo = 0;
+	v.at_data = 0;
+	memcpy(keep, &v, sizeof(*keep));
+}
+
+static __always_inline bool noc_same_run(const u8 *q,
+					 const struct noc_words *first,
+					 const struct noc_words *keep)
+{
+	struct noc_words x;
+	u64 d = 0;
+	u32 i;
+
+	noc_words_of(&x, q);
+	for (i = 0; i < NOC_PACKET_SIZE / 8; i++)
+		d |= (x.w[i] ^ first->w[i]) & keep->w[i];
+	return !d;
+}
+
+/**
+ * vatom_noc_execute_run() - execute consecutive NoC packets of a validated
+ * stream
+ * @stream: the stream
+ * @size: its bytes
+ * @pos: in: offset of a NoC packet; out: offset past the last one executed
+ * @max: most packets to execute (>= 1)
+ * @b: the bindings the stream was validated with
+ * @elements: accumulates the element operations performed (recipients)
+ *
+ * Executes the packet at *@pos and those after it that differ from it in
+ * TARG_ADDR_LO and AT_DATA at most, up to @max, exactly as
+ * vatom_noc_execute() one by one would, decoding the request once.
+ *
+ * Return: the packets executed (0 only for a stream that was not
+ * validated).
+ */
+u32 vatom_noc_execute_run(const u8 *stream, u32 size, u32 *pos, u32 max,
+			  const struct vatom_bindings *b, u64 *elements)
+{
+	const struct drm_vatom_noc *p = (const void *)(stream + *pos);
+	const struct vatom_tile_grid *g;
+	struct noc_words first, keep;
+	struct noc_req r;
+	u32 err = 0, n, at = *pos, done = 0;
+	u8 *vaddr;
+
+	g = noc_grid(p, b, &vaddr, &err);
+	if (!g || noc_decode(p, g, &r, &n))
+		return 0;	/* not validated: never reached by the walker */
+	noc_words_of(&first, (const u8 *)p);
+	noc_run_keep(&keep);
+	for (;;) {
+		*elements += noc_execute_req(&r, vaddr);
+		at += NOC_PACKET_SIZE;
+		if (++done == max || size - at < NOC_PACKET_SIZE)
+			break;
+		if (!noc_same_run(stream + at, &first, &keep))
+			break;
+		p = (const void *)(stream + at);
+		r.targ = p->targ_addr_lo;
+		r.data = p->at_data;
 	}
-	/* Broadcast recipients in row-major order, as the responses land. */
-	for (y = 0; y < g->height; y++) {
-		for (x = 0; x < g->width; x++) {
-			if (!noc_is_recipient(&r, x, y))
-				continue;
-			noc_deliver(&r, vaddr, x, y, rcnt);
-			done++;
-		}
-	}
+	*pos = at;
 	return done;
 }

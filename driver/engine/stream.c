@@ -145,7 +145,6 @@ void vatom_stream_execute(const void *stream, u32 size,
 
 	while (pos < size) {
 		const struct drm_vatom_packet *hdr = stream_packet(s, size, pos);
-		u8 *res = results ? results + off : NULL;
 
 		if (!hdr)	/* not a validated stream */
 			break;
@@ -163,12 +162,10 @@ void vatom_stream_execute(const void *stream, u32 size,
 			packets[VATOM_FAMILY_PTX] += done;
 			break;
 		case DRM_VATOM_PACKET_NOC:
-			off += VATOM_NOC_RESULT_BYTES;
-			elements[VATOM_FAMILY_NOC] +=
-				vatom_noc_execute((const void *)hdr, b, res);
-			pos += hdr->size;
-			done = 1;
-			packets[VATOM_FAMILY_NOC]++;
+			/* Responses go to L1: no results, @off stays. */
+			done = vatom_noc_execute_run(s, size, &pos, budget, b,
+						     &elements[VATOM_FAMILY_NOC]);
+			packets[VATOM_FAMILY_NOC] += done;
 			break;
 		default:
 			done = 0;

@@ -132,6 +132,8 @@ u32 vatom_noc_validate(const struct drm_vatom_noc *p,
 		       const struct vatom_bindings *b, u64 *result_bytes);
 u64 vatom_noc_execute(const struct drm_vatom_noc *p,
 		      const struct vatom_bindings *b, u8 *results);
+u32 vatom_noc_execute_run(const u8 *stream, u32 size, u32 *pos, u32 max,
+			  const struct vatom_bindings *b, u64 *elements);
 
 /* Capability reporting for GET_PARAM, derived from the same tables. */
 u64 vatom_engine_caps(void);

@@ -44,7 +44,4 @@ u32 vatom_ptx_execute_run(const u8 *stream, u32 size, u32 *pos, u32 max,
 			  const struct vatom_bindings *b, u8 *results,
 			  u64 *off, u64 *elements);
 
-/* NoC responses go to the return tile's L1: a NoC packet returns nothing. */
-#define VATOM_NOC_RESULT_BYTES	0
-
 #endif /* _VATOM_VISA_INTERNAL_H_ */
