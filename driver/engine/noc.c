@@ -566,8 +566,8 @@ u64 vatom_noc_execute(const struct drm_vatom_noc *p,
 }
 
 /*
- * A packet as 8-byte words. Packets whose words agree wherever @keep is set
- * (everything but TARG_ADDR_LO and AT_DATA) decode to the same request but
+ * A packet as 8-byte words. Packets whose words agree outside the bytes of
+ * noc_run_vary (TARG_ADDR_LO and AT_DATA) decode to the same request but
  * for those two registers, which noc_decode() copies without deriving
  * anything else from them (the target's bounds were checked per packet by
  * validation).
@@ -576,32 +576,33 @@ struct noc_words {
 	u64 w[NOC_PACKET_SIZE / 8];
 };
 
+static const union {
+	u8 b[NOC_PACKET_SIZE];
+	struct noc_words words;
+} noc_run_vary = { .b = {
+	/* The four bytes of each 32-bit register. */
+	[offsetof(struct drm_vatom_noc, targ_addr_lo) ...
+	 offsetof(struct drm_vatom_noc, targ_addr_lo) + 3] = 0xff,
+	[offsetof(struct drm_vatom_noc, at_data) ...
+	 offsetof(struct drm_vatom_noc, at_data) + 3] = 0xff,
+} };
+
 static __always_inline void noc_words_of(struct noc_words *x, const u8 *q)
 {
 	memcpy(x, q, sizeof(*x));
 }
 
-static void noc_run_keep(struct noc_words *keep)
-{
-	struct drm_vatom_noc v;
-
-	memset(&v, 0xff, sizeof(v));
-	v.targ_addr_lo = 0;
-	v.at_data = 0;
-	memcpy(keep, &v, sizeof(*keep));
-}
-
 static __always_inline bool noc_same_run(const u8 *q,
-					 const struct noc_words *first,
-					 const struct noc_words *keep)
+					 const struct noc_words *first)
 {
+	const struct noc_words *vary = &noc_run_vary.words;
 	struct noc_words x;
 	u64 d = 0;
 	u32 i;
 
 	noc_words_of(&x, q);
 	for (i = 0; i < NOC_PACKET_SIZE / 8; i++)
-		d |= (x.w[i] ^ first->w[i]) & keep->w[i];
+		d |= (x.w[i] ^ first->w[i]) & ~vary->w[i];
 	return !d;
 }
 
@@ -627,7 +628,7 @@ u32 vatom_noc_execute_run(const u8 *stream, u32 size, u32 *pos, u32 max,
 {
 	const struct drm_vatom_noc *p = (const void *)(stream + *pos);
 	const struct vatom_tile_grid *g;
-	struct noc_words first, keep;
+	struct noc_words first;
 	struct noc_req r;
 	u32 err = 0, n, at = *pos, done = 0;
 	u8 *vaddr;
@@ -636,13 +637,12 @@ u32 vatom_noc_execute_run(const u8 *stream, u32 size, u32 *pos, u32 max,
 	if (!g || noc_decode(p, g, &r, &n))
 		return 0;	/* not validated: never reached by the walker */
 	noc_words_of(&first, (const u8 *)p);
-	noc_run_keep(&keep);
 	for (;;) {
 		*elements += noc_execute_req(&r, vaddr);
 		at += NOC_PACKET_SIZE;
 		if (++done == max || size - at < NOC_PACKET_SIZE)
 			break;
-		if (!noc_same_run(stream + at, &first, &keep))
+		if (!noc_same_run(stream + at, &first))
 			break;
 		p = (const void *)(stream + at);
 		r.targ = p->targ_addr_lo;
