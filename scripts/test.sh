@@ -126,7 +126,7 @@ run_check sparse "make sparse (C=2): no warnings in driver/ or uapi/" \
 run_vm()
 {
 	local name=$1 params=$2 out=$LOG/$1 log=$LOG/$1.log t0 secs=0
-	local p rc marker wall desc
+	local p n rc marker wall desc
 
 	shift 2
 	desc="$name: booted, ran the tests, clean kernel log, module unloaded"
@@ -142,8 +142,9 @@ run_vm()
 		echo "# vm: not run, the module did not build" | tee "$log"
 	fi
 	for p in "$@"; do
-		rc=$(cat "$out/$(basename "$p").rc" 2>/dev/null || echo "1")
-		record "$name:$(basename "$p")" "$rc" "$out/$(basename "$p").log"
+		n=$(basename "$p")
+		rc=$(cat "$out/$n.rc" 2>/dev/null || echo "1")
+		record "$name:$n" "$rc" "$out/$n.log"
 	done
 	marker=$(grep -a '^# vatom-vm: status=' "$log" | tail -n 1)
 	if [ -z "$marker" ]; then
