@@ -9,7 +9,9 @@
 #      extracted into .cache/kernel/$KVER/ with a modules.dep built by the
 #      host's depmod (the package ships none);
 #   3. the kselftest harness and checkpatch from linux-source-6.1, extracted
-#      into .cache/linux-src/.
+#      into .cache/linux-src/ (the whole tarball is the debug kernel's
+#      source: scripts/debug-kernel.sh, which also needs the compilers'
+#      friends installed here: flex, bison, libelf-dev, ...).
 #
 # Prints the resulting variables (KVER=... lines). Other scripts run it, then
 # source scripts/env.sh for the same variables.
@@ -33,6 +35,9 @@ PACKAGES=(
 	gnuplot-nox		# benchmark plots
 	perl			# checkpatch.pl
 	xz-utils		# unpacking linux-source-6.1.tar.xz
+	flex bison bc		# building the debug kernel (debug-kernel.sh)
+	libelf-dev libssl-dev	# objtool, the kernel's host tools
+	rsync			# the debug module's copy of the sources
 )
 
 log() { echo "deps: $*" >&2; }
@@ -145,6 +150,8 @@ fetch_linux_src()
 
 install_packages
 
+# The default kernel's variables, whatever KERNEL the caller runs with.
+KERNEL=default
 # shellcheck source=scripts/env.sh
 . "$SCRIPTS/env.sh"
 if [ -z "$KVER" ] || [ ! -d "$KDIR" ]; then

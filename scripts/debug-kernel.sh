@@ -1,0 +1,175 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The debug kernel: Debian's linux-source-6.1 built with KASAN, lockdep,
+# kmemleak, UBSAN, KFENCE, debug objects and fault injection, for running
+# vatom.ko's tests in the VM (KERNEL=debug scripts/vm-run.sh ...).
+#
+#   scripts/debug-kernel.sh [build]   build it unless already built
+#   scripts/debug-kernel.sh module    build vatom.ko against it, W=1, in
+#                                     build/debug-module/ (a copy of the
+#                                     sources: ./vatom.ko is left alone)
+#   scripts/debug-kernel.sh dir       print its directory
+#   scripts/debug-kernel.sh status    exit 0 if it is built, 1 if not
+#
+# Config: `make x86_64_defconfig kvm_guest.config`, then the fragment
+# scripts/debug-kernel.config merged over it and `make olddefconfig`; every
+# line of the fragment is then checked against the final .config (the build
+# fails listing those that did not hold: a dependency missing, a symbol
+# renamed). No debug info, no module signing or versioning.
+#
+# It is built once per machine, outside the repository, in
+# VATOM_DEBUG_KERNEL_DIR (scripts/env.sh: /var/cache/vatom/debug-kernel-
+# <linux-source-6.1 version>-<hash of the fragment>), so changing either
+# builds a new one:
+#
+#   linux/                the built tree: KDIR for `make -C linux M=...`
+#   boot/vmlinuz-$KVER    its bzImage
+#   lib/modules/$KVER/    its modules (modules.dep): the runner's layout
+#   kernelrelease         $KVER (6.1.N-vatom-debug)
+#   .complete             written last: a build without it is not done and
+#                         is started again from scratch
+#
+# The build runs at low priority (nice 19, idle I/O class), with JOBS
+# (default 2) parallel jobs, under a lock, so that concurrent callers wait
+# for one build. It takes about half an hour on two cores; test.sh starts
+# it in the background.
+
+set -euo pipefail
+
+SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+KERNEL=debug
+user_dir=${VATOM_DEBUG_KERNEL_DIR:-}
+# shellcheck source=scripts/env.sh
+. "$SCRIPTS/env.sh"
+
+FRAGMENT=$SCRIPTS/debug-kernel.config
+TARBALL=/usr/src/linux-source-6.1.tar.xz
+JOBS=${JOBS:-2}
+DIR=$VATOM_DEBUG_KERNEL_DIR
+
+log() { echo "debug-kernel: $*" >&2; }
+die() { log "$*"; exit 1; }
+
+# Low priority: the build must not slow the tests that run beside it.
+low() { nice -n 19 ionice -c 3 "$@"; }
+
+built() { [ -f "$DIR/.complete" ]; }
+
+# check_config CONFIG: every line of the fragment holds in CONFIG.
+check_config()
+{
+	local config=$1 line sym missing=()
+
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*)
+			grep -qxF -- "$line" "$config" || missing+=("$line")
+			;;
+		"# CONFIG_"*" is not set")
+			sym=${line#\# }
+			sym=${sym%% *}
+			if grep -q "^$sym=" "$config"; then
+				missing+=("$line")
+			fi
+			;;
+		esac
+	done <"$FRAGMENT"
+	if [ ${#missing[@]} -ne 0 ]; then
+		log "these lines of ${FRAGMENT#"$VATOM_ROOT"/} do not hold in $config:"
+		for line in "${missing[@]}"; do
+			sym=${line#\# }
+			sym=${sym%%[= ]*}
+			log "  want: $line; got: $(grep -E "^(# )?${sym}[= ]" "$config" ||
+						 echo 'absent (unknown symbol or unmet dependency)')"
+		done
+		return 1
+	fi
+}
+
+do_build()
+{
+	local t0 t1 src kver
+
+	built && return 0
+
+	# deps.sh installs linux-source-6.1 and the kernel build dependencies;
+	# when it has just installed the former, its version names the dir.
+	"$SCRIPTS/deps.sh" >/dev/null
+	if [ -z "$user_dir" ]; then
+		DIR=$(vatom_debug_kernel_dir)
+	fi
+	[ -f "$TARBALL" ] || die "$TARBALL missing after scripts/deps.sh"
+
+	mkdir -p "$(dirname "$DIR")"
+	exec 9>"$DIR.lock"
+	if ! flock -n 9; then
+		log "another build of $DIR is running: waiting for it"
+		flock 9
+	fi
+	built && return 0
+
+	t0=$(date +%s)
+	log "building in $DIR (nice 19, -j$JOBS; about 30 min on 2 cores)"
+	rm -rf "$DIR"
+	mkdir -p "$DIR/boot"
+	src=$DIR/linux
+	mkdir "$src"
+	log "extracting $TARBALL"
+	low tar -xJf "$TARBALL" -C "$src" --strip-components=1
+
+	log "configuring: x86_64_defconfig kvm_guest.config + ${FRAGMENT#"$VATOM_ROOT"/}"
+	low make -C "$src" -s x86_64_defconfig kvm_guest.config
+	(cd "$src" && low scripts/kconfig/merge_config.sh -m .config "$FRAGMENT") \
+		>"$DIR/merge_config.log"
+	low make -C "$src" -s olddefconfig
+	check_config "$src/.config"
+	cp "$FRAGMENT" "$DIR/debug-kernel.config"
+
+	log "compiling (log: $DIR/build.log)"
+	if ! low make -C "$src" -j"$JOBS" all >"$DIR/build.log" 2>&1; then
+		tail -n 40 "$DIR/build.log" >&2
+		die "build failed; log in $DIR/build.log"
+	fi
+	kver=$(make -C "$src" -s kernelrelease)
+	low make -C "$src" -s INSTALL_MOD_PATH="$DIR" INSTALL_MOD_STRIP=1 \
+		DEPMOD=/sbin/depmod modules_install >>"$DIR/build.log" 2>&1
+	# The install links build/ and source/ to the tree: keep the image
+	# directory self-contained for modprobe -d and copying.
+	rm -f "$DIR/lib/modules/$kver/build" "$DIR/lib/modules/$kver/source"
+	[ -f "$DIR/lib/modules/$kver/modules.dep" ] ||
+		die "no modules.dep after modules_install"
+	cp "$src/arch/x86/boot/bzImage" "$DIR/boot/vmlinuz-$kver"
+	cp "$src/.config" "$DIR/boot/config-$kver"
+	echo "$kver" >"$DIR/kernelrelease"
+	t1=$(date +%s)
+	printf 'kernelrelease %s\nbuild_seconds %s\nbuilt %s\n' \
+		"$kver" $((t1 - t0)) "$(date -u +%FT%TZ)" >"$DIR/.complete"
+	log "built $kver in $((t1 - t0)) s: $DIR"
+}
+
+# The module against the debug tree, from a copy of its sources: kbuild's
+# M= puts objects beside the sources, and ./vatom.ko (default kernel) must
+# not be overwritten or mixed with objects of another kernel.
+do_module()
+{
+	built || die "not built: run scripts/debug-kernel.sh (make debug-kernel)"
+	mkdir -p "$MODULE_DIR"
+	# Objects stay (excluded files are not deleted): rebuilds are
+	# incremental; a source removed from the repository goes away.
+	rsync -a --delete --prune-empty-dirs \
+		--include=/Kbuild --include='/driver/' --include='/uapi/' \
+		--include='/driver/**/' --include='/uapi/**/' \
+		--include='/driver/**.[ch]' --include='/uapi/**.h' \
+		--exclude='*' "$VATOM_ROOT/" "$MODULE_DIR/"
+	make -C "$KDIR" M="$MODULE_DIR" W=1 modules
+}
+
+case "${1:-build}" in
+build) do_build ;;
+module) do_module ;;
+dir) echo "$DIR" ;;
+status) built ;;
+-h|--help) sed -n '/^#   scripts/,/^# Config/s/^# \{0,1\}//p' "$0" | sed '$d' ;;
+*) die "unknown command '$1' (build, module, dir, status)" ;;
+esac
