@@ -24,6 +24,8 @@ static const char *const reasons[] = {
 	[DRM_VATOM_ERR_QUALIFIER] = "space, sem, scope or vector not allowed",
 	[DRM_VATOM_ERR_TARGET] = "NoC target or return is not a Tensix/Ethernet L1",
 	[DRM_VATOM_ERR_UNSUPPORTED] = "valid encoding not implemented by this device",
+	[DRM_VATOM_ERR_OPS_LIMIT] = "stream costs more element operations than a submission may",
+	[DRM_VATOM_ERR_RESULTS_FAULT] = "executed, but the results could not be written back",
 };
 
 VATOM_API const char *vatom_strreason(uint32_t reason)

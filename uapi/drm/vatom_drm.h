@@ -57,7 +57,7 @@ extern "C" {
 		 struct drm_vatom_noc_counters)
 
 /** DRM_VATOM_UAPI_VERSION: bumped with every addition to this header. */
-#define DRM_VATOM_UAPI_VERSION		2
+#define DRM_VATOM_UAPI_VERSION		3
 
 /* ------------------------------------------------------------------------ */
 /* GET_PARAM                                                                 */
@@ -76,6 +76,10 @@ extern "C" {
 #define DRM_VATOM_PARAM_MAX_JOBS		9	/* jobs a file may have in flight */
 #define DRM_VATOM_PARAM_FILE_MEM_CAP		10	/* bytes a file may have charged */
 #define DRM_VATOM_PARAM_MAX_SYNCS		11	/* in_sync_count, out_sync_count */
+/* element operations one submission may cost (struct drm_vatom_submit) */
+#define DRM_VATOM_PARAM_MAX_SUBMIT_OPS		12
+/* bytes charged to this file now, against DRM_VATOM_PARAM_FILE_MEM_CAP */
+#define DRM_VATOM_PARAM_FILE_MEM_CHARGED	13
 
 /* Capability bits reported by DRM_VATOM_PARAM_CAPS. */
 #define DRM_VATOM_CAP_VISA_DWORD_ATOMIC	(1ull << 0)
@@ -191,7 +195,8 @@ struct drm_vatom_tile_grid_desc {
  *
  * Returns -EINVAL for an unknown @kind, non-zero @flags or a malformed
  * descriptor, -E2BIG when the surface exceeds
- * %DRM_VATOM_PARAM_MAX_SURFACE_SIZE, -EOPNOTSUPP for a kind this device does
+ * %DRM_VATOM_PARAM_MAX_SURFACE_SIZE or @desc_size exceeds 4096,
+ * -EOPNOTSUPP for a kind this device does
  * not implement, -ENOSPC when the file's memory cap
  * (%DRM_VATOM_PARAM_FILE_MEM_CAP, see struct drm_vatom_submit) would be
  * exceeded and -ENOMEM when memory runs out.
@@ -213,7 +218,10 @@ struct drm_vatom_surface_create {
 	 * buffer.
 	 */
 	__u64 desc;
-	/** @desc_size: In. sizeof(*desc); bytes past what the kernel knows must be zero. */
+	/**
+	 * @desc_size: In. sizeof(*desc), at most 4096; bytes past what the
+	 * kernel knows must be zero.
+	 */
 	__u32 desc_size;
 	/** @handle: Out. GEM handle of the new surface. */
 	__u32 handle;
@@ -751,6 +759,15 @@ struct drm_vatom_noc_counters {
 #define DRM_VATOM_ERR_QUALIFIER		14 /* space, sem, scope or vector not allowed */
 #define DRM_VATOM_ERR_TARGET		15 /* NoC target or return is not a Tensix/Ethernet L1 */
 #define DRM_VATOM_ERR_UNSUPPORTED	16 /* valid encoding not implemented (-EOPNOTSUPP) */
+/* the stream costs more than DRM_VATOM_PARAM_MAX_SUBMIT_OPS (-E2BIG) */
+#define DRM_VATOM_ERR_OPS_LIMIT		17
+/*
+ * Not a validation error: with -EFAULT, the stream *executed* but its results
+ * could not be copied to @results, which stopped being writable during the
+ * call (another thread unmapped or write-protected it). Any other -EFAULT
+ * executed nothing.
+ */
+#define DRM_VATOM_ERR_RESULTS_FAULT	18
 
 /* ------------------------------------------------------------------------ */
 /* SUBMIT                                                                    */
@@ -822,11 +839,21 @@ struct drm_vatom_sync {
  * with -ECANCELED. Errors are read from the fence (e.g. the status of a
  * sync_file exported from an out-syncobj).
  *
+ * Closing a file gives its remaining jobs half a second, then cancels
+ * them; a synchronous submitter that is killed stops its job. A job
+ * cancelled while executing stops between two packets: the packets before
+ * ran, each whole, in stream order; none after. Its fence signals
+ * -ECANCELED.
+ *
  * Limits per file: %DRM_VATOM_PARAM_MAX_JOBS jobs in flight (submitted and
  * not yet signalled; a synchronous one while its call runs), and
- * %DRM_VATOM_PARAM_FILE_MEM_CAP bytes charged for the surfaces the file
- * holds handles to plus the kernel copies of its in-flight streams and
- * user-memory results.
+ * %DRM_VATOM_PARAM_FILE_MEM_CAP bytes charged for what the file makes the
+ * kernel hold (%DRM_VATOM_PARAM_FILE_MEM_CHARGED): surfaces it owns for as
+ * long as they live, other surfaces while it holds handles to them, its
+ * stream buffers, its jobs in flight and their copies of user-memory
+ * results. Per submission: %DRM_VATOM_PARAM_MAX_SUBMIT_OPS element
+ * operations (a vISA packet costs its lanes, a PTX packet its vector
+ * elements, a NoC unicast 1, a NoC broadcast every tile of its grid).
  *
  * Returns 0 on success; -EINVAL for a malformed submission (for stream
  * errors @error_index and @error_reason say which packet and why), also for
@@ -834,11 +861,16 @@ struct drm_vatom_sync {
  * in-syncobj without a fence for the @point; -EOPNOTSUPP for a valid
  * encoding this device does not implement; -ENOENT for an unknown surface
  * or syncobj handle; -E2BIG when @stream_size, @binding_count,
- * @in_sync_count or @out_sync_count exceed the device limits; -EBUSY when
+ * @in_sync_count or @out_sync_count exceed the device limits, or the
+ * stream costs more than %DRM_VATOM_PARAM_MAX_SUBMIT_OPS
+ * (%DRM_VATOM_ERR_OPS_LIMIT at @error_index); -EBUSY when
  * the file has %DRM_VATOM_PARAM_MAX_JOBS jobs in flight; -ENOSPC past the
  * file's memory cap; -ECANCELED (synchronous only) when an in-syncobj fence
- * failed, nothing executed; -EFAULT for bad pointers; -ENOMEM;
- * -EINTR/-ERESTARTSYS when interrupted before execution began.
+ * failed, nothing executed; -EFAULT for bad pointers, @results included
+ * (checked writable before execution), nothing executed, except with
+ * @error_reason %DRM_VATOM_ERR_RESULTS_FAULT: executed, but @results became
+ * unwritable during the call; -ENOMEM; -EINTR/-ERESTARTSYS when
+ * interrupted before execution began.
  */
 struct drm_vatom_submit {
 	/** @stream: In. Pointer to the command stream. */
