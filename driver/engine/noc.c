@@ -311,6 +311,25 @@ u32 vatom_noc_validate(const struct drm_vatom_noc *p,
 	return noc_decode(p, g, &r, &n);
 }
 
+/**
+ * vatom_noc_ops() - the cost of a validated NoC packet
+ * @p: the packet
+ * @b: the bindings it was validated with
+ *
+ * Delivery of a broadcast scans the whole grid for its recipients, so a
+ * broadcast costs every tile of the grid, whatever its rectangle.
+ *
+ * Return: 1 for a unicast, width * height of the grid for a broadcast.
+ */
+u32 vatom_noc_ops(const struct drm_vatom_noc *p, const struct vatom_bindings *b)
+{
+	const struct vatom_tile_grid *g = b->slot[p->slot]->grid;
+
+	if (!(p->ctrl & DRM_VATOM_NOC_CTRL_BRCST_PACKET))
+		return 1;
+	return g->width * g->height;
+}
+
 /* The 16-bit half-word @i of a block held as four little-endian words. */
 static u16 noc_half(const u32 *w, u32 i)
 {

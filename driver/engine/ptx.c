@@ -288,12 +288,24 @@ static __always_inline u32 ptx_check_tail(const u8 *q,
 }
 
 /**
+ * vatom_ptx_ops() - the cost of a validated PTX packet
+ * @p: the packet
+ *
+ * Return: its vector elements, 1 for a scalar.
+ */
+u32 vatom_ptx_ops(const struct drm_vatom_ptx *p)
+{
+	return p->vec ? p->vec : 1;
+}
+
+/**
  * vatom_ptx_validate_run() - validate the PTX packet at *@pos and the
  * packets with the same head that follow it
  * @stream: the stream
  * @size: its bytes
  * @pos: in: offset of a PTX packet whose header lies within the stream;
  *	out: offset past the last packet accepted
+ * @max: most packets to accept (>= 1)
  * @b: the submission's bindings
  * @count: out, packets accepted (the failing one, if any, not included)
  * @result_bytes: out, result bytes of the packets accepted
@@ -305,7 +317,7 @@ static __always_inline u32 ptx_check_tail(const u8 *q,
  *
  * Return: 0, or the DRM_VATOM_ERR_* reason of packet *@count of the run.
  */
-u32 vatom_ptx_validate_run(const u8 *stream, u32 size, u32 *pos,
+u32 vatom_ptx_validate_run(const u8 *stream, u32 size, u32 *pos, u32 max,
 			   const struct vatom_bindings *b, u32 *count,
 			   u64 *result_bytes)
 {
@@ -330,6 +342,8 @@ u32 vatom_ptx_validate_run(const u8 *stream, u32 size, u32 *pos,
 	 * loop to keep in registers.
 	 */
 	last = stream + size - PTX_PACKET_SIZE;
+	if ((size - *pos) / PTX_PACKET_SIZE > max)
+		last = first + (max - 1) * PTX_PACKET_SIZE;
 	for (;;) {
 		q += PTX_PACKET_SIZE;
 		if (q > last || !ptx_same_head(q, &head))

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The command stream walker: validates a whole stream packet by packet,
- * then executes it, giving each packet its region of the results.
+ * then executes it, giving each packet its region of the results. Both
+ * stop at checkpoints, a bounded amount of work apart, to reschedule and
+ * to ask whether to go on (a killed submitter, a closed file).
  */
 #include "vatom_engine.h"
 #include "visa_internal.h"
 
-/* Packets executed between two vatom_yield() calls. */
-#define VATOM_YIELD_PACKETS	256
-
 /*
- * Header of the packet at @pos, or NULL when the stream cannot hold it: at
- * least 8 bytes must be left, and the packet's size must be at least its
- * header, a multiple of 8 and within the stream. Nothing past @size is read.
+ * stream_packet(): header of the packet at @pos, or NULL when the stream
+ * cannot hold it: at least 8 bytes must be left, and the packet's size must
+ * be at least its header, a multiple of 8 and within the stream. Nothing
+ * past @size is read.
  */
 static const struct drm_vatom_packet *stream_packet(const u8 *stream, u32 size,
 						    u32 pos)
@@ -27,85 +27,160 @@ static const struct drm_vatom_packet *stream_packet(const u8 *stream, u32 size,
 	return hdr;
 }
 
+/*
+ * The work between two checkpoints: VATOM_CHECK_PACKETS packets or
+ * VATOM_CHECK_OPS element operations, whichever comes first. A run of
+ * packets is cut where either budget runs out (but has at least one).
+ */
+struct stream_budget {
+	u32 packets;
+	u64 ops;
+};
+
+static void budget_reset(struct stream_budget *bud)
+{
+	bud->packets = VATOM_CHECK_PACKETS;
+	bud->ops = VATOM_CHECK_OPS;
+}
+
+/* Most packets of cost @cost each the next run may take. */
+static u32 budget_max(const struct stream_budget *bud, u32 cost)
+{
+	u64 n = bud->ops / cost;
+
+	return n < 1 ? 1 : n < bud->packets ? (u32)n : bud->packets;
+}
+
+/*
+ * Charge @n packets of cost @cost each; at a checkpoint, reschedule and ask
+ * @ctl whether to stop. Return: true to stop.
+ */
+static bool budget_take(struct stream_budget *bud, u32 n, u32 cost,
+			const struct vatom_exec_ctl *ctl)
+{
+	u64 ops = (u64)n * cost;
+
+	bud->packets -= n < bud->packets ? n : bud->packets;
+	bud->ops -= ops < bud->ops ? ops : bud->ops;
+	if (bud->packets && bud->ops)
+		return false;
+	budget_reset(bud);
+	vatom_yield();
+	return ctl && ctl->stop && ctl->stop(ctl);
+}
+
+/* The cost of each packet of a run that starts with the packet at @hdr. */
+static u32 stream_packet_ops(const struct drm_vatom_packet *hdr,
+			     const struct vatom_bindings *b)
+{
+	switch (hdr->type) {
+	case DRM_VATOM_PACKET_VISA:
+		return vatom_visa_ops((const void *)hdr);
+	case DRM_VATOM_PACKET_PTX:
+		return vatom_ptx_ops((const void *)hdr);
+	default:
+		return vatom_noc_ops((const void *)hdr, b);
+	}
+}
+
 /**
- * vatom_stream_validate() - check a whole command stream
+ * vatom_stream_validate_ctl() - check a whole command stream and its cost
  * @stream: the stream, 8-byte aligned; never read past @size
  * @size: bytes of the stream; 0 is a valid, empty stream
  * @b: the submission's bindings
+ * @ctl: the most element operations the stream may cost, and when to stop
+ *	(NULL: no limit, never stops)
  * @results_needed: out, bytes of results the stream produces (0 on error)
+ * @ops: out, element operations the stream costs (vatom_visa_ops(),
+ *	vatom_ptx_ops(), vatom_noc_ops() of each packet; 0 on error)
  * @err: out, the first bad packet and why ({0, DRM_VATOM_ERR_NONE} when
- *	valid)
+ *	valid or stopped)
  *
  * Each packet's family validator also checks that the header's size is the
- * exact size its contents imply.
+ * exact size its contents imply. The first packet that takes the total
+ * cost past @ctl->max_ops fails with %DRM_VATOM_ERR_OPS_LIMIT.
  *
- * Return: 0, or vatom_errno() of the reason.
+ * Return: 0, vatom_errno() of the reason, or -EINTR when @ctl->stop()
+ * said to stop.
  */
-int vatom_stream_validate(const void *stream, u32 size,
-			  const struct vatom_bindings *b, u64 *results_needed,
-			  struct vatom_stream_error *err)
+int vatom_stream_validate_ctl(const void *stream, u32 size,
+			      const struct vatom_bindings *b,
+			      const struct vatom_exec_ctl *ctl,
+			      u64 *results_needed, u64 *ops,
+			      struct vatom_stream_error *err)
 {
+	const u64 max_ops = ctl ? ctl->max_ops : ~(u64)0;
 	const u8 *s = stream;
-	u64 total = 0;
+	struct stream_budget bud;
+	u64 total = 0, cost_total = 0;
 	u32 pos = 0, index = 0, reason = DRM_VATOM_ERR_NONE;
 
 	*results_needed = 0;
+	*ops = 0;
 	err->index = 0;
 	err->reason = DRM_VATOM_ERR_NONE;
+	budget_reset(&bud);
 
 	while (pos < size) {
 		const struct drm_vatom_packet *hdr = stream_packet(s, size, pos);
-		u64 bytes = 0;
-		u32 n = 1;
+		u64 bytes = 0, fit;
+		u32 n = 0, cost = 1;
 
 		if (!hdr) {
 			reason = DRM_VATOM_ERR_PACKET_SIZE;
 			break;
 		}
+		/*
+		 * Runs stop at a checkpoint: cut them to the packet budget
+		 * (their cost is only read once a packet is known valid; a
+		 * vISA or PTX packet costs 32 operations at most).
+		 */
 		switch (hdr->type) {
 		case DRM_VATOM_PACKET_VISA:
-			/* This packet and those of its shape that follow. */
-			reason = vatom_visa_validate_run(s, size, &pos, b, &n,
+			reason = vatom_visa_validate_run(s, size, &pos,
+							 bud.packets, b, &n,
 							 &bytes);
-			index += n;
-			if (!reason && bytes > ~(u64)0 - total)
-				reason = DRM_VATOM_ERR_RESULTS;
-			if (reason)
-				break;
-			total += bytes;
-			continue;
+			break;
 		case DRM_VATOM_PACKET_PTX:
-			/* This packet and those of its head that follow. */
-			reason = vatom_ptx_validate_run(s, size, &pos, b, &n,
+			reason = vatom_ptx_validate_run(s, size, &pos,
+							bud.packets, b, &n,
 							&bytes);
-			index += n;
-			if (!reason && bytes > ~(u64)0 - total)
-				reason = DRM_VATOM_ERR_RESULTS;
-			if (reason)
-				break;
-			total += bytes;
-			continue;
+			break;
 		case DRM_VATOM_PACKET_NOC:
 			reason = vatom_noc_validate((const void *)hdr, b, &bytes);
+			if (!reason) {
+				pos += hdr->size;
+				n = 1;
+			}
 			break;
 		default:
 			reason = DRM_VATOM_ERR_PACKET_TYPE;
 			break;
 		}
-		if (reason)
-			break;
+		/* The @n packets accepted are valid: what do they cost? */
+		if (n) {
+			cost = stream_packet_ops(hdr, b);
+			fit = (max_ops - cost_total) / cost;
+			if (n > fit) {
+				index += (u32)fit;
+				reason = DRM_VATOM_ERR_OPS_LIMIT;
+				break;
+			}
+			cost_total += (u64)n * cost;
+		}
+		index += n;
 		/*
 		 * Cannot overflow with today's packets (a u32 stream of
 		 * packets returning a few hundred bytes each), but a sum that
 		 * would wrap is a result destination no caller can provide.
 		 */
-		if (bytes > ~(u64)0 - total) {
+		if (!reason && bytes > ~(u64)0 - total)
 			reason = DRM_VATOM_ERR_RESULTS;
+		if (reason)
 			break;
-		}
 		total += bytes;
-		pos += hdr->size;
-		index++;
+		if (pos < size && budget_take(&bud, n, cost, ctl))
+			return -EINTR;
 	}
 
 	if (reason) {
@@ -114,56 +189,70 @@ int vatom_stream_validate(const void *stream, u32 size,
 		return vatom_errno(reason);
 	}
 	*results_needed = total;
+	*ops = cost_total;
 	return 0;
 }
 
 /**
- * vatom_stream_execute() - execute a stream that vatom_stream_validate()
- * accepted with the same @b
+ * vatom_stream_execute_ctl() - execute a stream that
+ * vatom_stream_validate_ctl() accepted with the same @b, stopping early if
+ * told to
  * @stream: the validated stream
  * @size: bytes of the stream
  * @b: the submission's bindings
  * @results: destination of at least results_needed bytes (may be NULL when 0)
  * @stats: accumulates packets and element operations per family
+ * @ctl: asked at every checkpoint whether to stop (NULL: never)
  *
  * Packets run in stream order; each gets @results plus the sum of the
- * result bytes of the packets before it. vatom_yield() is called every
- * %VATOM_YIELD_PACKETS packets. vISA and PTX packets go to their family's
- * run executor, which goes on with the packets of the same family that
- * follow, without a call per packet.
+ * result bytes of the packets before it. Between two checkpoints run at
+ * most %VATOM_CHECK_PACKETS packets or %VATOM_CHECK_OPS element operations
+ * (costed as by validation); at each, vatom_yield() and then @ctl->stop().
+ * vISA, PTX and NoC packets go to their family's run executor, which goes
+ * on with the packets of the same shape that follow, without a call per
+ * packet.
+ *
+ * Return: 0 when the whole stream ran; -ECANCELED when @ctl->stop() said to
+ * stop: the packets before some packet ran, whole, the rest did not (@stats
+ * says how many).
  */
-void vatom_stream_execute(const void *stream, u32 size,
-			  const struct vatom_bindings *b, u8 *results,
-			  struct vatom_stats *stats)
+int vatom_stream_execute_ctl(const void *stream, u32 size,
+			     const struct vatom_bindings *b, u8 *results,
+			     struct vatom_stats *stats,
+			     const struct vatom_exec_ctl *ctl)
 {
 	const u8 *s = stream;
 	u64 packets[VATOM_FAMILY_COUNT] = { 0 };
 	u64 elements[VATOM_FAMILY_COUNT] = { 0 };
+	struct stream_budget bud;
 	u64 off = 0;
-	u32 pos = 0, budget = VATOM_YIELD_PACKETS, done;
-	int f;
+	u32 pos = 0, done, cost, max;
+	int f, ret = 0;
 
+	budget_reset(&bud);
 	while (pos < size) {
 		const struct drm_vatom_packet *hdr = stream_packet(s, size, pos);
 
 		if (!hdr)	/* not a validated stream */
 			break;
+		cost = stream_packet_ops(hdr, b);
+		max = budget_max(&bud, cost);
 		switch (hdr->type) {
 		case DRM_VATOM_PACKET_VISA:
-			done = vatom_visa_execute_run(s, size, &pos, budget, b,
+			done = vatom_visa_execute_run(s, size, &pos, max, b,
 						      results, &off,
 						      &elements[VATOM_FAMILY_VISA]);
 			packets[VATOM_FAMILY_VISA] += done;
 			break;
 		case DRM_VATOM_PACKET_PTX:
-			done = vatom_ptx_execute_run(s, size, &pos, budget, b,
+			done = vatom_ptx_execute_run(s, size, &pos, max, b,
 						     results, &off,
 						     &elements[VATOM_FAMILY_PTX]);
 			packets[VATOM_FAMILY_PTX] += done;
 			break;
 		case DRM_VATOM_PACKET_NOC:
 			/* Responses go to L1: no results, @off stays. */
-			done = vatom_noc_execute_run(s, size, &pos, budget, b,
+			done = vatom_noc_execute_run(s, size, &pos, max, b,
 						     &elements[VATOM_FAMILY_NOC]);
 			packets[VATOM_FAMILY_NOC] += done;
 			break;
@@ -173,19 +262,19 @@ void vatom_stream_execute(const void *stream, u32 size,
 		}
 		if (!done)	/* not a validated stream */
 			break;
-		budget -= done;
-		if (!budget) {
-			vatom_yield();
-			budget = VATOM_YIELD_PACKETS;
+		if (pos < size && budget_take(&bud, done, cost, ctl)) {
+			ret = -ECANCELED;
+			break;
 		}
 	}
 
 	if (!stats)
-		return;
+		return ret;
 	for (f = 0; f < VATOM_FAMILY_COUNT; f++) {
 		stats->packets[f] += packets[f];
 		stats->elements[f] += elements[f];
 	}
+	return ret;
 }
 
 /**

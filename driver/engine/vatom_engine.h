@@ -66,42 +66,88 @@ struct vatom_stats {
 	u64 elements[VATOM_FAMILY_COUNT];
 };
 
+/*
+ * Work between two checkpoints of a validation or an execution: packets,
+ * and element operations as vatom_visa_ops(), vatom_ptx_ops() and
+ * vatom_noc_ops() cost them. Under TCG, 16384 operations take about 2 ms.
+ */
+#define VATOM_CHECK_PACKETS	256
+#define VATOM_CHECK_OPS		16384
+
 /**
- * vatom_stream_validate() - check a whole command stream
+ * struct vatom_exec_ctl - the bounds of one submission's work
+ * @max_ops: validation fails (%DRM_VATOM_ERR_OPS_LIMIT) for a stream that
+ *	costs more element operations
+ * @stop: called at each checkpoint, after vatom_yield(); returning true
+ *	stops the validation (-EINTR) or the execution (-ECANCELED) there.
+ *	NULL: never stop.
+ */
+struct vatom_exec_ctl {
+	u64 max_ops;
+	bool (*stop)(const struct vatom_exec_ctl *ctl);
+};
+
+int vatom_stream_validate_ctl(const void *stream, u32 size,
+			      const struct vatom_bindings *b,
+			      const struct vatom_exec_ctl *ctl,
+			      u64 *results_needed, u64 *ops,
+			      struct vatom_stream_error *err);
+int vatom_stream_execute_ctl(const void *stream, u32 size,
+			     const struct vatom_bindings *b, u8 *results,
+			     struct vatom_stats *stats,
+			     const struct vatom_exec_ctl *ctl);
+
+/**
+ * vatom_stream_validate() - check a whole command stream, at any cost
  * @stream: the stream, 8-byte aligned; never read past @size
  * @size: bytes of the stream
  * @b: the submission's bindings
  * @results_needed: out, bytes of results the stream produces
  * @err: out, the failing packet and reason
  *
+ * vatom_stream_validate_ctl() without a limit or a way to stop.
+ *
  * Return: 0, -EINVAL or -EOPNOTSUPP (with @err filled in).
  */
-int vatom_stream_validate(const void *stream, u32 size,
-			  const struct vatom_bindings *b, u64 *results_needed,
-			  struct vatom_stream_error *err);
+static inline int vatom_stream_validate(const void *stream, u32 size,
+					const struct vatom_bindings *b,
+					u64 *results_needed,
+					struct vatom_stream_error *err)
+{
+	u64 ops;
+
+	return vatom_stream_validate_ctl(stream, size, b, NULL, results_needed,
+					 &ops, err);
+}
 
 /**
  * vatom_stream_execute() - execute a stream that vatom_stream_validate()
- * accepted with the same @b
+ * accepted with the same @b, to its end
  * @stream: the validated stream
  * @size: bytes of the stream
  * @b: the submission's bindings
  * @results: destination of at least results_needed bytes (may be NULL when 0)
  * @stats: accumulates the work done
  */
-void vatom_stream_execute(const void *stream, u32 size,
-			  const struct vatom_bindings *b, u8 *results,
-			  struct vatom_stats *stats);
+static inline void vatom_stream_execute(const void *stream, u32 size,
+					const struct vatom_bindings *b,
+					u8 *results, struct vatom_stats *stats)
+{
+	vatom_stream_execute_ctl(stream, size, b, results, stats, NULL);
+}
 
 /**
  * vatom_errno() - errno for a DRM_VATOM_ERR_* reason
  * @reason: the reason
  *
- * Return: -EOPNOTSUPP for DRM_VATOM_ERR_UNSUPPORTED, else -EINVAL.
+ * Return: -EOPNOTSUPP for %DRM_VATOM_ERR_UNSUPPORTED, -E2BIG for
+ * %DRM_VATOM_ERR_OPS_LIMIT, else -EINVAL.
  */
 static inline int vatom_errno(u32 reason)
 {
-	return reason == DRM_VATOM_ERR_UNSUPPORTED ? -EOPNOTSUPP : -EINVAL;
+	if (reason == DRM_VATOM_ERR_UNSUPPORTED)
+		return -EOPNOTSUPP;
+	return reason == DRM_VATOM_ERR_OPS_LIMIT ? -E2BIG : -EINVAL;
 }
 
 /* Round up to the 8-byte granule of packets and result regions. */
@@ -123,7 +169,7 @@ u64 vatom_visa_execute(const struct drm_vatom_visa *p,
 		       const struct vatom_bindings *b, u8 *results);
 u32 vatom_ptx_validate(const struct drm_vatom_ptx *p,
 		       const struct vatom_bindings *b, u64 *result_bytes);
-u32 vatom_ptx_validate_run(const u8 *stream, u32 size, u32 *pos,
+u32 vatom_ptx_validate_run(const u8 *stream, u32 size, u32 *pos, u32 max,
 			   const struct vatom_bindings *b, u32 *count,
 			   u64 *result_bytes);
 u64 vatom_ptx_execute(const struct drm_vatom_ptx *p,
@@ -134,6 +180,14 @@ u64 vatom_noc_execute(const struct drm_vatom_noc *p,
 		      const struct vatom_bindings *b, u8 *results);
 u32 vatom_noc_execute_run(const u8 *stream, u32 size, u32 *pos, u32 max,
 			  const struct vatom_bindings *b, u64 *elements);
+
+/*
+ * What a validated packet costs against a submission's limit on element
+ * operations (struct vatom_exec_ctl).
+ */
+u32 vatom_visa_ops(const struct drm_vatom_visa *p);
+u32 vatom_ptx_ops(const struct drm_vatom_ptx *p);
+u32 vatom_noc_ops(const struct drm_vatom_noc *p, const struct vatom_bindings *b);
 
 /* Capability reporting for GET_PARAM, derived from the same tables. */
 u64 vatom_engine_caps(void);

@@ -437,12 +437,24 @@ static u32 visa_validate_same_shape(const struct drm_vatom_visa *p)
 }
 
 /**
+ * vatom_visa_ops() - the cost of a validated vISA packet
+ * @p: the packet
+ *
+ * Return: its lanes (the execution size), enabled or not.
+ */
+u32 vatom_visa_ops(const struct drm_vatom_visa *p)
+{
+	return 1u << (p->exec_size & DRM_VATOM_VISA_EXEC_SIZE_MASK);
+}
+
+/**
  * vatom_visa_validate_run() - validate the vISA packet at *@pos and the
  * packets of the same shape that follow it
  * @stream: the stream
  * @size: its bytes
  * @pos: in: offset of a vISA packet whose header lies within the stream;
  *	out: offset past the last packet accepted
+ * @max: most packets to accept (>= 1)
  * @b: the submission's bindings
  * @count: out, packets accepted (the failing one, if any, not included)
  * @result_bytes: out, result bytes of the packets accepted
@@ -455,7 +467,7 @@ static u32 visa_validate_same_shape(const struct drm_vatom_visa *p)
  *
  * Return: 0, or the DRM_VATOM_ERR_* reason of packet *@count of the run.
  */
-u32 vatom_visa_validate_run(const u8 *stream, u32 size, u32 *pos,
+u32 vatom_visa_validate_run(const u8 *stream, u32 size, u32 *pos, u32 max,
 			    const struct vatom_bindings *b, u32 *count,
 			    u64 *result_bytes)
 {
@@ -506,7 +518,7 @@ u32 vatom_visa_validate_run(const u8 *stream, u32 size, u32 *pos,
 		}
 		at += psize;
 		n++;
-	} while (visa_shape_next(stream, size, at, &sh, psize));
+	} while (n < max && visa_shape_next(stream, size, at, &sh, psize));
 	*pos = at;
 	*count = n;
 	*result_bytes = rb * n;

@@ -27,7 +27,7 @@ static inline u64 vatom_visa_result_bytes(const struct drm_vatom_visa *p)
 	return vatom_align8((u64)n * (is64 ? 8 : 4));
 }
 
-u32 vatom_visa_validate_run(const u8 *stream, u32 size, u32 *pos,
+u32 vatom_visa_validate_run(const u8 *stream, u32 size, u32 *pos, u32 max,
 			    const struct vatom_bindings *b, u32 *count,
 			    u64 *result_bytes);
 u32 vatom_visa_execute_run(const u8 *stream, u32 size, u32 *pos, u32 max,
