@@ -192,3 +192,4 @@ module_exit(vatom_exit);
 MODULE_AUTHOR("The vatom developers");
 MODULE_DESCRIPTION(DRIVER_DESC);
 MODULE_LICENSE("Dual MIT/GPL");
+MODULE_IMPORT_NS(DMA_BUF);

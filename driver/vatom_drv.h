@@ -85,14 +85,21 @@ static inline struct vatom_device *to_vatom_device(struct drm_device *drm)
 	return container_of(drm, struct vatom_device, drm);
 }
 
+struct vatom_account;
+
 /**
  * struct vatom_surface - a GEM object the engine can address
  * @shmem: the shmem GEM object, first so the helpers can free us
- * @lock: serialises creation of the kernel mapping
+ * @lock: serialises creation and removal of kernel mappings (ours and, for
+ *	a surface we export, the importers')
  * @map: kernel mapping, valid once @view.vaddr is set
  * @view: what the engine sees; @view.vaddr is published last
  * @typed: texel layout of a typed surface, else NULL
  * @grid: tile grid of a NoC surface, else NULL
+ * @owner: the account of the file that got the first handle, charged
+ *	@charge for as long as the surface lives (set once, then constant)
+ * @charge: bytes the surface makes the kernel hold: its pages and its
+ *	layout or grid
  */
 struct vatom_surface {
 	struct drm_gem_shmem_object shmem;
@@ -101,6 +108,8 @@ struct vatom_surface {
 	struct vatom_surface_view view;
 	struct vatom_typed_layout *typed;
 	struct vatom_tile_grid *grid;
+	struct vatom_account *owner;
+	u64 charge;
 };
 
 static inline struct vatom_surface *to_vatom_surface(struct drm_gem_object *obj)

@@ -5,9 +5,23 @@
  * cached (never write-combined), so device atomics and CPU atomics through
  * a userspace mmap of the same pages are atomic with respect to each other.
  *
+ * An imported surface is mapped through the dma-buf API (dma_buf_vmap()),
+ * never through the shmem helper's vmap, which would take the exporter's
+ * vmap lock under the importer's own, of the same class. Every mapping of
+ * one of our own surfaces, ours or an importer's, is made under the
+ * surface's lock, so the shmem helper's vmap lock, which it takes
+ * interruptibly, is never contended: dma_buf_vmap() WARNs on the -EINTR a
+ * signal would otherwise give it.
+ *
+ * A surface is charged to the account of the file that got its first
+ * handle for as long as it lives (a dma-buf or an mmap can keep it alive
+ * after every handle is closed); a handle in any other file is charged to
+ * that file while it exists.
+ *
  * Copyright (C) 2026 The vatom developers
  */
 
+#include <linux/dma-buf.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -15,8 +29,101 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_shmem_helper.h>
 
+#include "vatom_compat_kernel.h"
 #include "vatom_drv.h"
 #include "vatom_job.h"
+
+/* Largest descriptor SURFACE_CREATE reads (bytes past ours must be zero). */
+#define VATOM_MAX_DESC_SIZE	4096
+
+/*
+ * Lock subclass of an imported surface's lock: mapping one holds it while
+ * dma_buf_vmap() takes the exporter's, a vatom surface's own lock when
+ * another vatom device exported the buffer (never the other way round).
+ */
+#define VATOM_LOCK_IMPORTED	SINGLE_DEPTH_NESTING
+
+/* Map the whole surface into the kernel; under @surf->lock. */
+static int vatom_surface_vmap(struct vatom_surface *surf, struct iosys_map *map)
+{
+	struct drm_gem_object *obj = &surf->shmem.base;
+
+	if (obj->import_attach)
+		return vatom_dma_buf_vmap(obj->import_attach->dmabuf, map);
+	return drm_gem_shmem_vmap(&surf->shmem, map);
+}
+
+/* Undo vatom_surface_vmap(); under @surf->lock, or on the last reference. */
+static void vatom_surface_vunmap(struct vatom_surface *surf,
+				 struct iosys_map *map)
+{
+	struct drm_gem_object *obj = &surf->shmem.base;
+
+	if (obj->import_attach)
+		vatom_dma_buf_vunmap(obj->import_attach->dmabuf, map);
+	else
+		drm_gem_shmem_vunmap(&surf->shmem, map);
+}
+
+/*
+ * &drm_gem_object_funcs.vmap and .vunmap: an importer's (dma_buf_vmap())
+ * mapping of one of our surfaces, made under its lock like our own.
+ */
+static int vatom_gem_vmap(struct drm_gem_object *obj, struct iosys_map *map)
+{
+	struct vatom_surface *surf = to_vatom_surface(obj);
+	int ret;
+
+	mutex_lock(&surf->lock);
+	ret = drm_gem_shmem_vmap(&surf->shmem, map);
+	mutex_unlock(&surf->lock);
+	return ret;
+}
+
+static void vatom_gem_vunmap(struct drm_gem_object *obj, struct iosys_map *map)
+{
+	struct vatom_surface *surf = to_vatom_surface(obj);
+
+	mutex_lock(&surf->lock);
+	drm_gem_shmem_vunmap(&surf->shmem, map);
+	mutex_unlock(&surf->lock);
+}
+
+/*
+ * &drm_gem_object_funcs.open: a handle to @obj is being created in @file.
+ * The first handle's file becomes the surface's owner, charged until the
+ * surface is freed; any other file is charged while it holds its handle
+ * (a file has at most one handle to an object). Return: 0, or -ENOSPC
+ * past the file's memory cap (no handle is created).
+ */
+static int vatom_gem_handle_open(struct drm_gem_object *obj,
+				 struct drm_file *file)
+{
+	struct vatom_account *acct = vatom_file_account(file);
+	struct vatom_surface *surf = to_vatom_surface(obj);
+	int ret;
+
+	if (READ_ONCE(surf->owner) == acct)
+		return 0;
+	ret = vatom_account_charge(acct, surf->charge);
+	if (ret || READ_ONCE(surf->owner))
+		return ret;
+	vatom_account_get(acct);
+	if (cmpxchg(&surf->owner, NULL, acct))
+		vatom_account_put(acct);	/* another file came first */
+	return 0;
+}
+
+/* &drm_gem_object_funcs.close: a handle of @file to @obj is gone. */
+static void vatom_gem_handle_close(struct drm_gem_object *obj,
+				   struct drm_file *file)
+{
+	struct vatom_account *acct = vatom_file_account(file);
+	struct vatom_surface *surf = to_vatom_surface(obj);
+
+	if (READ_ONCE(surf->owner) != acct)
+		vatom_account_uncharge(acct, surf->charge);
+}
 
 static void vatom_surface_free(struct drm_gem_object *obj)
 {
@@ -24,7 +131,11 @@ static void vatom_surface_free(struct drm_gem_object *obj)
 	struct vatom_device *vdev = to_vatom_device(obj->dev);
 
 	if (surf->view.vaddr)
-		drm_gem_shmem_vunmap(&surf->shmem, &surf->map);
+		vatom_surface_vunmap(surf, &surf->map);
+	if (surf->owner) {
+		vatom_account_uncharge(surf->owner, surf->charge);
+		vatom_account_put(surf->owner);
+	}
 	mutex_destroy(&surf->lock);
 	kfree(surf->typed);
 	kvfree(surf->grid);
@@ -41,8 +152,8 @@ static const struct drm_gem_object_funcs vatom_gem_funcs = {
 	.pin		= drm_gem_shmem_object_pin,
 	.unpin		= drm_gem_shmem_object_unpin,
 	.get_sg_table	= drm_gem_shmem_object_get_sg_table,
-	.vmap		= drm_gem_shmem_object_vmap,
-	.vunmap		= drm_gem_shmem_object_vunmap,
+	.vmap		= vatom_gem_vmap,
+	.vunmap		= vatom_gem_vunmap,
 	.mmap		= drm_gem_shmem_object_mmap,
 	.vm_ops		= &drm_gem_shmem_vm_ops,
 };
@@ -55,13 +166,14 @@ struct drm_gem_object *vatom_gem_create_object(struct drm_device *dev, size_t si
 {
 	struct vatom_surface *surf;
 
-	surf = kzalloc(sizeof(*surf), GFP_KERNEL);
+	surf = kzalloc(sizeof(*surf), GFP_KERNEL_ACCOUNT);
 	if (!surf)
 		return ERR_PTR(-ENOMEM);
 
 	mutex_init(&surf->lock);
 	surf->view.kind = DRM_VATOM_SURFACE_BUFFER;
 	surf->view.size = size;
+	surf->charge = size;	/* page-rounded */
 	surf->shmem.base.funcs = &vatom_gem_funcs;
 	atomic64_inc(&to_vatom_device(dev)->stats.surfaces);
 	return &surf->shmem.base;
@@ -111,14 +223,16 @@ int vatom_surface_view(struct vatom_surface *surf,
 		return 0;
 	}
 
-	ret = mutex_lock_interruptible(&surf->lock);
+	ret = mutex_lock_interruptible_nested(&surf->lock,
+					      surf->shmem.base.import_attach ?
+					      VATOM_LOCK_IMPORTED : 0);
 	if (ret)
 		return ret;
 	if (!surf->view.vaddr) {
-		ret = drm_gem_shmem_vmap(&surf->shmem, &map);
+		ret = vatom_surface_vmap(surf, &map);
 		if (!ret && map.is_iomem) {
 			/* The engine needs real memory for its atomics. */
-			drm_gem_shmem_vunmap(&surf->shmem, &map);
+			vatom_surface_vunmap(surf, &map);
 			ret = -EOPNOTSUPP;
 		}
 		if (!ret) {
@@ -160,6 +274,11 @@ static int vatom_surface_create(struct drm_device *dev, struct drm_file *file,
 	surf->view.typed = typed;
 	surf->grid = grid;
 	surf->view.grid = grid;
+	/* Charged with the first handle: what the surface holds beside pages. */
+	if (typed)
+		surf->charge += sizeof(*typed);
+	if (grid)
+		surf->charge += sizeof(*grid);
 
 	ret = drm_gem_handle_create(file, &shmem->base, handle);
 	/* The handle holds the reference now, or creation failed and we free. */
@@ -169,7 +288,8 @@ static int vatom_surface_create(struct drm_device *dev, struct drm_file *file,
 
 /*
  * Copy a kind's descriptor: a shorter one (older userspace) is zero
- * extended, bytes past the known struct must be zero.
+ * extended, bytes past the known struct must be zero, and there are at
+ * most VATOM_MAX_DESC_SIZE bytes to check.
  */
 static int vatom_copy_desc(void *desc, size_t size,
 			   const struct drm_vatom_surface_create *args)
@@ -178,6 +298,8 @@ static int vatom_copy_desc(void *desc, size_t size,
 
 	if (!args->desc || !args->desc_size || args->size)
 		return -EINVAL;
+	if (args->desc_size > VATOM_MAX_DESC_SIZE)
+		return -E2BIG;
 	ret = copy_struct_from_user(desc, size, u64_to_user_ptr(args->desc),
 				    args->desc_size);
 	/* Unknown non-zero trailing bytes are a malformed descriptor. */
@@ -206,7 +328,7 @@ static int vatom_create_typed(struct drm_device *dev, struct drm_file *file,
 	if (ret)
 		return ret;
 
-	l = kzalloc(sizeof(*l), GFP_KERNEL);
+	l = kzalloc(sizeof(*l), GFP_KERNEL_ACCOUNT);
 	if (!l)
 		return -ENOMEM;
 	ret = vatom_typed_layout_init(l, &desc, VATOM_MAX_SURFACE_SIZE);
@@ -240,7 +362,7 @@ static int vatom_create_tile_grid(struct drm_device *dev, struct drm_file *file,
 	if (IS_ERR(types))
 		return PTR_ERR(types);
 
-	g = kvzalloc(sizeof(*g), GFP_KERNEL);
+	g = kvzalloc(sizeof(*g), GFP_KERNEL_ACCOUNT);
 	if (!g) {
 		kfree(types);
 		return -ENOMEM;

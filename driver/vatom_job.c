@@ -27,12 +27,18 @@
  * that error) or when it was cancelled: closing the file (or the death of
  * its process) cancels every job still waiting for an in-syncobj fence,
  * whose fence then signals -ECANCELED once the file's earlier jobs have
- * completed. Jobs whose in-fences have all signalled execute. The release
- * of the file waits until every job of the file is freed.
+ * completed. The other jobs get VATOM_CLOSE_DRAIN to complete, killed
+ * process or not (small jobs that are ready are not thrown away); then the
+ * file cancels them: a job not started
+ * does not execute, one executing stops at its next checkpoint, between
+ * two packets, having executed a prefix of its stream; both signal
+ * -ECANCELED. A synchronous job stops the same way when its submitter is
+ * killed. The release of the file waits until every job of the file is
+ * freed, which a checkpoint every few milliseconds keeps short.
  *
- * Limits per file: at most max_jobs jobs in flight (-EBUSY past it), and
- * file_mem_cap bytes charged for surfaces the file holds handles to and for
- * the kernel copies of its in-flight streams and results (-ENOSPC).
+ * Limits per file: at most max_jobs jobs in flight (-EBUSY past it);
+ * file_mem_cap bytes charged (-ENOSPC, vatom_account.c); a submission
+ * costs at most max_submit_ops element operations (-E2BIG).
  *
  * Copyright (C) 2026 The vatom developers
  */
@@ -40,6 +46,7 @@
 #include <linux/dma-fence-chain.h>
 #include <linux/minmax.h>
 #include <linux/module.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 
 #include <drm/drm_gem.h>
@@ -51,10 +58,13 @@ static unsigned int max_jobs = 64;
 module_param(max_jobs, uint, 0444);
 MODULE_PARM_DESC(max_jobs, "Jobs a file may have in flight (1-65536, default 64)");
 
-static unsigned long file_mem_cap = 1ul << 30;
-module_param(file_mem_cap, ulong, 0444);
-MODULE_PARM_DESC(file_mem_cap,
-		 "Bytes of surfaces and in-flight job data per file (default 1 GiB)");
+static unsigned long max_submit_ops = 1ul << 24;
+module_param(max_submit_ops, ulong, 0444);
+MODULE_PARM_DESC(max_submit_ops,
+		 "Element operations one submission may cost (16384-2^32, default 2^24)");
+
+/* How long a closing file lets its jobs complete before cancelling them. */
+#define VATOM_CLOSE_DRAIN	(HZ / 2)
 
 /* Who executes a synchronous job (job->state). */
 enum {
@@ -69,60 +79,36 @@ unsigned int vatom_max_jobs(void)
 	return clamp(max_jobs, 1u, 65536u);
 }
 
-/** vatom_file_mem_cap() - bytes one file may have charged */
-u64 vatom_file_mem_cap(void)
+/** vatom_max_submit_ops() - element operations one submission may cost */
+u64 vatom_max_submit_ops(void)
 {
-	return file_mem_cap;
+	return clamp_t(u64, max_submit_ops, VATOM_CHECK_OPS, 1ull << 32);
 }
 
 /**
- * vatom_file_charge() - charge @bytes to a file's memory cap
- * @vfile: the file
- * @bytes: bytes to charge
+ * vatom_killed() - &vatom_exec_ctl.stop of work done in the submitter's
+ * thread: stop when it has been killed
+ * @ctl: unused
  *
- * Return: 0, or -ENOSPC when the cap would be exceeded (nothing charged).
+ * Return: true when a fatal signal is pending.
  */
-int vatom_file_charge(struct vatom_file *vfile, u64 bytes)
+bool vatom_killed(const struct vatom_exec_ctl *ctl)
 {
-	if ((u64)atomic64_add_return(bytes, &vfile->mem) > vatom_file_mem_cap()) {
-		atomic64_sub(bytes, &vfile->mem);
-		return -ENOSPC;
-	}
-	return 0;
+	return fatal_signal_pending(current);
 }
 
-/**
- * vatom_file_uncharge() - return bytes charged with vatom_file_charge()
- * @vfile: the file
- * @bytes: bytes to return
+/*
+ * &vatom_exec_ctl.stop of a job's execution: a synchronous job runs in its
+ * submitter, which may be killed; an asynchronous one in a worker, stopped
+ * by the closing of its file.
  */
-void vatom_file_uncharge(struct vatom_file *vfile, u64 bytes)
+static bool vatom_job_stop(const struct vatom_exec_ctl *ctl)
 {
-	atomic64_sub(bytes, &vfile->mem);
-}
+	const struct vatom_job *job = container_of(ctl, struct vatom_job, ctl);
 
-/**
- * vatom_gem_handle_open() - &drm_gem_object_funcs.open: a handle to @obj
- * is being created in @file; charge the object to the file
- * @obj: the object
- * @file: the file
- *
- * Return: 0, or -ENOSPC past the file's memory cap (no handle is created).
- */
-int vatom_gem_handle_open(struct drm_gem_object *obj, struct drm_file *file)
-{
-	return vatom_file_charge(file->driver_priv, obj->size);
-}
-
-/**
- * vatom_gem_handle_close() - &drm_gem_object_funcs.close: a handle of
- * @file to @obj is gone
- * @obj: the object
- * @file: the file
- */
-void vatom_gem_handle_close(struct drm_gem_object *obj, struct drm_file *file)
-{
-	vatom_file_uncharge(file->driver_priv, obj->size);
+	if (job->async)
+		return READ_ONCE(job->vfile->cancel);
+	return fatal_signal_pending(current);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -141,13 +127,16 @@ static void vatom_job_work(struct work_struct *work);
  * clear each under TCG and more than the atomics themselves on real CPUs:
  * the file's previous stream buffer is reused when it is large enough. The
  * buffer only ever holds this file's own streams and is overwritten up to
- * @size before it is read.
+ * @size before it is read. A stream buffer is charged to the file for as
+ * long as it exists, kept or in use.
  *
- * Return: the buffer (free with vatom_file_stream_put()), or NULL.
+ * Return: the buffer (free with vatom_file_stream_put()), ERR_PTR(-ENOSPC)
+ * past the file's memory cap or ERR_PTR(-ENOMEM).
  */
 void *vatom_file_stream_get(struct vatom_file *vfile, u32 size, u32 *alloc)
 {
 	void *buf = NULL;
+	int ret;
 
 	spin_lock(&vfile->spare_lock);
 	if (vfile->spare && vfile->spare_size >= size) {
@@ -160,8 +149,16 @@ void *vatom_file_stream_get(struct vatom_file *vfile, u32 size, u32 *alloc)
 	if (buf)
 		return buf;
 
+	ret = vatom_account_charge(vfile->acct, size);
+	if (ret)
+		return ERR_PTR(ret);
+	buf = kvmalloc(size, GFP_KERNEL_ACCOUNT);
+	if (!buf) {
+		vatom_account_uncharge(vfile->acct, size);
+		return ERR_PTR(-ENOMEM);
+	}
 	*alloc = size;
-	return kvmalloc(size, GFP_KERNEL);
+	return buf;
 }
 
 /*
@@ -171,17 +168,20 @@ void *vatom_file_stream_get(struct vatom_file *vfile, u32 size, u32 *alloc)
 static void vatom_file_stream_put(struct vatom_file *vfile, void *buf, u32 alloc)
 {
 	void *drop = buf;
+	u32 drop_size = alloc;
 
 	if (!buf)
 		return;
 	spin_lock(&vfile->spare_lock);
 	if (alloc > vfile->spare_size) {
 		drop = vfile->spare;
+		drop_size = vfile->spare_size;
 		vfile->spare = buf;
 		vfile->spare_size = alloc;
 	}
 	spin_unlock(&vfile->spare_lock);
 	kvfree(drop);
+	vatom_account_uncharge(vfile->acct, drop_size);
 }
 
 /* Free a job whose members from fence_mem on are clean. */
@@ -220,13 +220,14 @@ static void vatom_job_keep(struct vatom_job *job)
  * @out_syncs: out-syncobjs it will signal
  *
  * Return: the job (free it with vatom_job_free() until it is pushed),
- * ERR_PTR(-EBUSY) when the file has its maximum of jobs in flight, or
- * ERR_PTR(-ENOMEM).
+ * ERR_PTR(-EBUSY) when the file has its maximum of jobs in flight,
+ * ERR_PTR(-ENOSPC) past its memory cap, or ERR_PTR(-ENOMEM).
  */
 struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 				  unsigned int in_syncs, unsigned int out_syncs)
 {
 	struct vatom_job *job;
+	int ret;
 
 	if (atomic_inc_return(&vfile->inflight) > vatom_max_jobs()) {
 		atomic_dec(&vfile->inflight);
@@ -238,7 +239,7 @@ struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 	vfile->spare_job = NULL;
 	spin_unlock(&vfile->spare_lock);
 	if (!job) {
-		job = kzalloc(sizeof(*job), GFP_KERNEL);
+		job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
 		if (!job) {
 			atomic_dec(&vfile->inflight);
 			return ERR_PTR(-ENOMEM);
@@ -248,6 +249,7 @@ struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 	job->vfile = vfile;
 	job->inflight = true;
 	job->async = async;
+	job->ctl.stop = vatom_job_stop;
 	INIT_LIST_HEAD(&job->link);
 	INIT_WORK(&job->work, vatom_job_work);
 	init_completion(&job->ready);
@@ -255,15 +257,25 @@ struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 	atomic_inc(&vfile->live);
 	this_cpu_inc(vfile->vdev->pcpu->jobs);
 
+	/* The job and its arrays count against the file's cap while in flight. */
+	ret = vatom_job_charge(job, sizeof(*job) +
+			       (in_syncs ? (in_syncs + 1) * sizeof(*job->deps) : 0) +
+			       out_syncs * sizeof(*job->outs));
+	if (ret) {
+		vatom_job_free(job);
+		return ERR_PTR(ret);
+	}
+
 	if (!job->fence_mem)
-		job->fence_mem = kzalloc(sizeof(*job->fence_mem), GFP_KERNEL);
+		job->fence_mem = kzalloc(sizeof(*job->fence_mem), GFP_KERNEL_ACCOUNT);
 	/* One more dependency for the file's previous job. */
 	if (in_syncs)
-		job->deps = kcalloc(in_syncs + 1, sizeof(*job->deps), GFP_KERNEL);
+		job->deps = kcalloc(in_syncs + 1, sizeof(*job->deps),
+				    GFP_KERNEL_ACCOUNT);
 	else
 		job->deps = &job->dep_prev;
 	if (out_syncs)
-		job->outs = kcalloc(out_syncs, sizeof(*job->outs), GFP_KERNEL);
+		job->outs = kcalloc(out_syncs, sizeof(*job->outs), GFP_KERNEL_ACCOUNT);
 	if (!job->fence_mem || !job->deps || (out_syncs && !job->outs)) {
 		vatom_job_free(job);
 		return ERR_PTR(-ENOMEM);
@@ -296,7 +308,7 @@ u8 *vatom_job_bounce(struct vatom_job *job, u64 size)
 	if (size <= sizeof(job->bounce_small))
 		job->bounce = job->bounce_small;
 	else
-		job->bounce = kvmalloc(size, GFP_KERNEL);
+		job->bounce = kvmalloc(size, GFP_KERNEL_ACCOUNT);
 	return job->bounce;
 }
 
@@ -309,7 +321,7 @@ u8 *vatom_job_bounce(struct vatom_job *job, u64 size)
  */
 int vatom_job_charge(struct vatom_job *job, u64 bytes)
 {
-	int ret = vatom_file_charge(job->vfile, bytes);
+	int ret = vatom_account_charge(job->vfile->acct, bytes);
 
 	if (!ret)
 		job->charged += bytes;
@@ -321,7 +333,7 @@ static void vatom_job_unaccount(struct vatom_job *job)
 {
 	struct vatom_file *vfile = job->vfile;
 
-	vatom_file_uncharge(vfile, job->charged);
+	vatom_account_uncharge(vfile->acct, job->charged);
 	job->charged = 0;
 	if (job->inflight)
 		atomic_dec(&vfile->inflight);
@@ -391,13 +403,17 @@ static void vatom_account(struct vatom_device *vdev, const struct vatom_stats *s
 	}
 }
 
-static void vatom_job_execute(struct vatom_job *job)
+/* Return: 0, or -ECANCELED when vatom_job_stop() stopped it part way. */
+static int vatom_job_execute(struct vatom_job *job)
 {
 	struct vatom_stats stats = {};
+	int ret;
 
-	vatom_stream_execute(job->stream, job->stream_size, &job->bindings,
-			     job->results, &stats);
+	ret = vatom_stream_execute_ctl(job->stream, job->stream_size,
+				       &job->bindings, job->results, &stats,
+				       &job->ctl);
 	vatom_account(job->vfile->vdev, &stats);
+	return ret;
 }
 
 /*
@@ -438,10 +454,11 @@ static void vatom_job_work(struct work_struct *work)
 	struct vatom_job *job = container_of(work, struct vatom_job, work);
 	int error = READ_ONCE(job->dep_error);
 
-	if (job->cancelled || atomic_read(&job->state) == VATOM_JOB_ABANDONED)
+	if (job->cancelled || atomic_read(&job->state) == VATOM_JOB_ABANDONED ||
+	    READ_ONCE(job->vfile->cancel))
 		error = -ECANCELED;
 	if (!error)
-		vatom_job_execute(job);
+		error = vatom_job_execute(job);
 	vatom_job_signal(job, error);
 	vatom_job_free(job);
 }
@@ -577,23 +594,23 @@ int vatom_job_wait_deps(struct vatom_job *job)
  * path (vatom_job_push(), vatom_job_run_sync()), most of the cost of a
  * small synchronous submission.
  *
- * Return: true when the job executed (free it, it was never pushed);
- * false when a job of the file is still pending: push it and run it with
- * vatom_job_run_sync().
+ * Return: 0 when the job executed (free it, it was never pushed); -EINTR
+ * when its submitter was killed while it executed (a prefix of the stream
+ * ran); -EAGAIN when a job of the file is still pending: push it and run
+ * it with vatom_job_run_sync().
  */
-bool vatom_job_run_direct(struct vatom_job *job)
+int vatom_job_run_direct(struct vatom_job *job)
 {
 	struct vatom_file *vfile = job->vfile;
-	bool idle;
+	int ret = -EAGAIN;
 
 	if (WARN_ON_ONCE(job->async || job->ndeps || job->nouts))
-		return false;
+		return ret;
 	mutex_lock(&vfile->lock);
-	idle = !vfile->last_fence || dma_fence_is_signaled(vfile->last_fence);
-	if (idle)
-		vatom_job_execute(job);
+	if (!vfile->last_fence || dma_fence_is_signaled(vfile->last_fence))
+		ret = vatom_job_execute(job) ? -EINTR : 0;
 	mutex_unlock(&vfile->lock);
-	return idle;
+	return ret;
 }
 
 /**
@@ -610,7 +627,9 @@ bool vatom_job_run_direct(struct vatom_job *job)
  *
  * Return: 0 when the job executed; -ERESTARTSYS when interrupted before it
  * could start; -ECANCELED when an in-syncobj fence failed (nothing was
- * executed, the out-syncobjs are untouched).
+ * executed, the out-syncobjs are untouched); -EINTR when the submitter was
+ * killed while the job executed (a prefix of the stream ran; the fence,
+ * installed in the out-syncobjs, signals -ECANCELED).
  */
 int vatom_job_run_sync(struct vatom_job *job, bool *abandoned)
 {
@@ -629,13 +648,14 @@ int vatom_job_run_sync(struct vatom_job *job, bool *abandoned)
 	}
 
 	ret = READ_ONCE(job->dep_error);
-	if (!ret)
-		vatom_job_execute(job);
-	vatom_job_signal(job, ret);
-	if (ret)
+	if (ret) {
+		vatom_job_signal(job, ret);
 		return -ECANCELED;
+	}
+	ret = vatom_job_execute(job);
+	vatom_job_signal(job, ret);
 	vatom_job_install_outs(job);
-	return 0;
+	return ret ? -EINTR : 0;
 }
 
 /*
@@ -676,9 +696,14 @@ int vatom_file_open(struct drm_device *dev, struct drm_file *file)
 {
 	struct vatom_file *vfile;
 
-	vfile = kzalloc(sizeof(*vfile), GFP_KERNEL);
+	vfile = kzalloc(sizeof(*vfile), GFP_KERNEL_ACCOUNT);
 	if (!vfile)
 		return -ENOMEM;
+	vfile->acct = vatom_account_create();
+	if (!vfile->acct) {
+		kfree(vfile);
+		return -ENOMEM;
+	}
 	vfile->vdev = to_vatom_device(dev);
 	mutex_init(&vfile->lock);
 	spin_lock_init(&vfile->spare_lock);
@@ -692,7 +717,8 @@ int vatom_file_open(struct drm_device *dev, struct drm_file *file)
 
 /**
  * vatom_file_postclose() - &drm_driver.postclose: cancel the jobs that wait
- * for in-syncobjs, wait for every job of the file, free the context
+ * for in-syncobjs, let the others complete for a while, cancel what is
+ * left, wait for every job of the file, free the context
  * @dev: the device
  * @file: the file, whose handles and syncobjs are already released
  */
@@ -706,14 +732,20 @@ void vatom_file_postclose(struct drm_device *dev, struct drm_file *file)
 		vatom_job_cancel_waits(job);
 	mutex_unlock(&vfile->lock);
 
-	if (!atomic_dec_and_test(&vfile->live))
-		wait_for_completion(&vfile->idle);
+	if (!atomic_dec_and_test(&vfile->live)) {
+		/* As the DRM scheduler does for an exiting process's jobs. */
+		if (!wait_for_completion_timeout(&vfile->idle, VATOM_CLOSE_DRAIN)) {
+			WRITE_ONCE(vfile->cancel, true);
+			wait_for_completion(&vfile->idle);
+		}
+	}
 
 	WARN_ON(!list_empty(&vfile->jobs));
-	/* Handles are closed and jobs freed: nothing may remain charged. */
-	WARN_ON(atomic64_read(&vfile->mem));
 	dma_fence_put(vfile->last_fence);
 	kvfree(vfile->spare);
+	vatom_account_uncharge(vfile->acct, vfile->spare_size);
+	/* Surfaces the file owns and that are still alive keep the account. */
+	vatom_account_put(vfile->acct);
 	vatom_job_destroy(vfile->spare_job);
 	mutex_destroy(&vfile->lock);
 	kfree(vfile);

@@ -10,6 +10,7 @@
 #include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/dma-fence.h>
+#include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
@@ -39,8 +40,26 @@ struct vatom_fence {
 };
 
 /**
+ * struct vatom_account - the bytes one file makes the kernel hold, against
+ * its memory cap (vatom_file_mem_cap())
+ * @ref: one for the file, one for each surface it owns: an owned surface
+ *	stays charged after the file is closed, for as long as it lives
+ * @bytes: bytes charged
+ *
+ * Charged: every surface the file owns (got the first handle to) for its
+ * whole life, every surface it holds another handle to while it does,
+ * its stream buffers (in use or kept), the jobs it has in flight and
+ * their kernel copies of user results.
+ */
+struct vatom_account {
+	struct kref ref;
+	atomic64_t bytes;
+};
+
+/**
  * struct vatom_file - per-file (per-context) state, drm_file.driver_priv
  * @vdev: the device
+ * @acct: what the file is charged for
  * @lock: protects @jobs, @last_fence and @seqno
  * @jobs: jobs submitted and not yet freed, in submission order
  * @last_fence: fence of the last job submitted (every job waits for it)
@@ -49,8 +68,8 @@ struct vatom_fence {
  * @inflight: jobs counted against the in-flight limit
  * @live: jobs not yet freed, plus one held by the open file
  * @idle: completed when @live drops to zero
- * @mem: bytes charged against the memory cap (surfaces with a handle in
- *	this file, kernel copies of in-flight streams and results)
+ * @cancel: the file is closing and its jobs are to stop: those not
+ *	started are cancelled, those executing stop at their next checkpoint
  * @spare_lock: protects @spare, @spare_size and @spare_job
  * @spare: one stream buffer kept for the file's next submission, or NULL
  * @spare_size: bytes of @spare
@@ -58,6 +77,7 @@ struct vatom_fence {
  */
 struct vatom_file {
 	struct vatom_device *vdev;
+	struct vatom_account *acct;
 	struct mutex lock; /* protects jobs, last_fence, seqno */
 	struct list_head jobs;
 	struct dma_fence *last_fence;
@@ -66,7 +86,7 @@ struct vatom_file {
 	atomic_t inflight;
 	atomic_t live;
 	struct completion idle;
-	atomic64_t mem;
+	bool cancel;
 	spinlock_t spare_lock; /* protects spare, spare_size, spare_job */
 	void *spare;
 	u32 spare_size;
@@ -114,6 +134,8 @@ struct vatom_out_sync {
  * @state: VATOM_JOB_* (synchronous jobs: who runs the job)
  * @pending: dependencies not yet signalled, plus one while submitting
  * @dep_error: error of the first in-syncobj fence that failed
+ * @ctl: when the job's execution stops early (vatom_job_stop())
+ * @ops: element operations the stream costs, as validated
  * @async: returns before execution
  * @cancelled: the file was closed while an in-syncobj was unsignalled
  * @inflight: the job holds one of the file's in-flight slots
@@ -123,7 +145,8 @@ struct vatom_out_sync {
  * @dep_prev: @deps of a job without in-syncobjs
  * @nouts: entries used in @outs
  * @outs: syncobjs to signal
- * @charged: bytes charged to @vfile->mem
+ * @charged: bytes charged to @vfile->acct for the job: its own memory and
+ *	its kernel copy of user results
  * @result_surf: result surface, if results go to one
  * @results: where results are written (surface or @bounce)
  * @stream: kernel copy of the command stream
@@ -151,6 +174,8 @@ struct vatom_job {
 	atomic_t state;
 	atomic_t pending;
 	int dep_error;
+	struct vatom_exec_ctl ctl;
+	u64 ops;
 	bool async;
 	bool cancelled;
 	bool inflight;
@@ -181,15 +206,25 @@ struct vatom_job {
 void vatom_fence_init(struct vatom_fence *vf, struct vatom_device *vdev,
 		      u64 context, u64 seqno);
 
+/* vatom_account.c */
+u64 vatom_file_mem_cap(void);
+struct vatom_account *vatom_account_create(void);
+void vatom_account_get(struct vatom_account *acct);
+void vatom_account_put(struct vatom_account *acct);
+int vatom_account_charge(struct vatom_account *acct, u64 bytes);
+void vatom_account_uncharge(struct vatom_account *acct, u64 bytes);
+
+static inline struct vatom_account *vatom_file_account(struct drm_file *file)
+{
+	return ((struct vatom_file *)file->driver_priv)->acct;
+}
+
 /* vatom_job.c */
 unsigned int vatom_max_jobs(void);
-u64 vatom_file_mem_cap(void);
+u64 vatom_max_submit_ops(void);
+bool vatom_killed(const struct vatom_exec_ctl *ctl);
 int vatom_file_open(struct drm_device *dev, struct drm_file *file);
 void vatom_file_postclose(struct drm_device *dev, struct drm_file *file);
-int vatom_gem_handle_open(struct drm_gem_object *obj, struct drm_file *file);
-void vatom_gem_handle_close(struct drm_gem_object *obj, struct drm_file *file);
-int vatom_file_charge(struct vatom_file *vfile, u64 bytes);
-void vatom_file_uncharge(struct vatom_file *vfile, u64 bytes);
 
 struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 				  unsigned int in_syncs, unsigned int out_syncs);
@@ -200,7 +235,7 @@ void *vatom_file_stream_get(struct vatom_file *vfile, u32 size, u32 *alloc);
 void vatom_job_free(struct vatom_job *job);
 void vatom_job_push(struct vatom_job *job);
 int vatom_job_wait_deps(struct vatom_job *job);
-bool vatom_job_run_direct(struct vatom_job *job);
+int vatom_job_run_direct(struct vatom_job *job);
 int vatom_job_run_sync(struct vatom_job *job, bool *abandoned);
 
 #endif /* _VATOM_JOB_H_ */

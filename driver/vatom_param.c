@@ -70,6 +70,12 @@ int vatom_ioctl_get_param(struct drm_device *dev, void *data,
 	case DRM_VATOM_PARAM_MAX_SYNCS:
 		args->value = VATOM_MAX_SYNCS;
 		break;
+	case DRM_VATOM_PARAM_MAX_SUBMIT_OPS:
+		args->value = vatom_max_submit_ops();
+		break;
+	case DRM_VATOM_PARAM_FILE_MEM_CHARGED:
+		args->value = atomic64_read(&vatom_file_account(file)->bytes);
+		break;
 	default:
 		return -EINVAL;
 	}

@@ -21,6 +21,7 @@
 
 #include <linux/dma-fence-chain.h>
 #include <linux/overflow.h>
+#include <linux/pagemap.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -33,11 +34,13 @@
 #include "vatom_job.h"
 
 /*
- * Largest stream a synchronous submission executes under its file's lock
- * (vatom_job_run_direct()): other submitters of the file wait for that
- * lock uninterruptibly, so only streams that execute in microseconds.
+ * Largest stream, and cost, a synchronous submission executes under its
+ * file's lock (vatom_job_run_direct()): other submitters of the file wait
+ * for that lock uninterruptibly, so only streams that execute in
+ * microseconds (a NoC broadcast costs its whole grid).
  */
 #define VATOM_DIRECT_MAX_STREAM	SZ_64K
+#define VATOM_DIRECT_MAX_OPS	SZ_64K
 
 static int vatom_job_bind(struct vatom_job *job, struct drm_file *file,
 			  const struct drm_vatom_submit *args)
@@ -73,19 +76,17 @@ static int vatom_job_bind(struct vatom_job *job, struct drm_file *file,
 static int vatom_job_copy_stream(struct vatom_job *job,
 				 const struct drm_vatom_submit *args)
 {
-	int ret;
+	void *buf;
 
 	if (!args->stream_size)
 		return 0;
 
-	/* The kernel copy counts against the file's memory cap until done. */
-	ret = vatom_job_charge(job, args->stream_size);
-	if (ret)
-		return ret;
-	job->stream = vatom_file_stream_get(job->vfile, args->stream_size,
-					    &job->stream_alloc);
-	if (!job->stream)
-		return -ENOMEM;
+	/* The buffer counts against the file's memory cap while it exists. */
+	buf = vatom_file_stream_get(job->vfile, args->stream_size,
+				    &job->stream_alloc);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	job->stream = buf;
 	job->stream_size = args->stream_size;
 	if (copy_from_user(job->stream, u64_to_user_ptr(args->stream),
 			   args->stream_size))
@@ -96,7 +97,8 @@ static int vatom_job_copy_stream(struct vatom_job *job,
 /*
  * Find where results go: a result surface or a kernel bounce buffer that
  * starts as a copy of the user's region, so lanes the stream does not write
- * keep their values either way.
+ * keep their values either way. The user's region must also be writable
+ * now, before anything executes: a submission that fails changes nothing.
  */
 static int vatom_job_results(struct vatom_job *job, struct drm_file *file,
 			     struct drm_vatom_submit *args)
@@ -143,6 +145,10 @@ static int vatom_job_results(struct vatom_job *job, struct drm_file *file,
 		return -ENOMEM;
 	if (copy_from_user(job->bounce, u64_to_user_ptr(args->results),
 			   args->results_needed))
+		return -EFAULT;
+	/* Faults the pages in for writing without writing to them. */
+	if (fault_in_safe_writeable(u64_to_user_ptr(args->results),
+				    args->results_needed))
 		return -EFAULT;
 	job->results = job->bounce;
 	return 0;
@@ -239,6 +245,10 @@ static int vatom_check_args(const struct drm_vatom_submit *args)
 static int vatom_job_prepare(struct vatom_job *job, struct drm_file *file,
 			     struct drm_vatom_submit *args)
 {
+	const struct vatom_exec_ctl ctl = {
+		.max_ops = vatom_max_submit_ops(),
+		.stop = vatom_killed,
+	};
 	struct vatom_stream_error err = {};
 	int ret;
 
@@ -255,8 +265,9 @@ static int vatom_job_prepare(struct vatom_job *job, struct drm_file *file,
 	if (ret)
 		return ret;
 
-	ret = vatom_stream_validate(job->stream, args->stream_size,
-				    &job->bindings, &args->results_needed, &err);
+	ret = vatom_stream_validate_ctl(job->stream, args->stream_size,
+					&job->bindings, &ctl,
+					&args->results_needed, &job->ops, &err);
 	if (ret) {
 		args->error_index = err.index;
 		args->error_reason = err.reason;
@@ -296,8 +307,11 @@ int vatom_ioctl_submit(struct drm_device *dev, void *data,
 		goto free;
 	if (!async && !job->ndeps && !job->nouts &&
 	    args->stream_size <= VATOM_DIRECT_MAX_STREAM &&
-	    vatom_job_run_direct(job))
-		goto copy_out;
+	    job->ops <= VATOM_DIRECT_MAX_OPS) {
+		ret = vatom_job_run_direct(job);
+		if (ret != -EAGAIN)
+			goto copy_out;
+	}
 
 	/* A synchronous job waits here: interrupted, it leaves nothing. */
 	if (!async) {
@@ -315,10 +329,16 @@ int vatom_ioctl_submit(struct drm_device *dev, void *data,
 	if (abandoned)
 		goto out;	/* cancelled; the workqueue completes it */
 copy_out:
+	/*
+	 * Only if another thread made the results unwritable since
+	 * vatom_job_results() checked: executed, but say so.
+	 */
 	if (!ret && job->bounce &&
 	    copy_to_user(u64_to_user_ptr(args->results), job->bounce,
-			 args->results_needed))
+			 args->results_needed)) {
+		args->error_reason = DRM_VATOM_ERR_RESULTS_FAULT;
 		ret = -EFAULT;
+	}
 free:
 	vatom_job_free(job);
 out:
