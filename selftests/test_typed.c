@@ -1282,8 +1282,12 @@ TEST(typed_desc_create_args)
 	VT_TYPED_ARGS(pages, VT_PAGE_SIZE);
 	ASSERT_EQ(0, vt_surface_create(fd, &c));
 	EXPECT_EQ(0, vt_gem_close(fd, c.handle));
-	/* ... running into the PROT_NONE page. */
+	/* ... a longer one is refused unread (test_abuse.c) ... */
 	VT_TYPED_ARGS(pages, VT_PAGE_SIZE + 8);
+	VT_EXPECT_ERRNO(E2BIG, vt_surface_create(fd, &c));
+	/* ... and one running into the PROT_NONE page faults. */
+	memcpy(pages + VT_PAGE_SIZE - sizeof(good), &good, sizeof(good));
+	VT_TYPED_ARGS(pages + VT_PAGE_SIZE - sizeof(good), sizeof(good) + 8);
 	VT_EXPECT_ERRNO(EFAULT, vt_surface_create(fd, &c));
 #undef VT_TYPED_ARGS
 	munmap(pages, 2 * VT_PAGE_SIZE);

@@ -98,6 +98,7 @@ static __u64 vt_visa_ops(int fd, __u32 form)
 #include "test_noc.c"
 #include "test_mixed.c"
 #include "test_async.c"
+#include "test_abuse.c"
 #include "test_kmsg.c"
 
 int main(int argc, char **argv)
