@@ -274,11 +274,14 @@ static int vatom_surface_create(struct drm_device *dev, struct drm_file *file,
 	surf->view.typed = typed;
 	surf->grid = grid;
 	surf->view.grid = grid;
-	/* Charged with the first handle: what the surface holds beside pages. */
+	/*
+	 * Charged with the first handle: what the surface holds beside its
+	 * pages, as allocated (a grid's 52 KiB come from a 64 KiB block).
+	 */
 	if (typed)
-		surf->charge += sizeof(*typed);
+		surf->charge += kmalloc_size_roundup(sizeof(*typed));
 	if (grid)
-		surf->charge += sizeof(*grid);
+		surf->charge += kmalloc_size_roundup(sizeof(*grid));
 
 	ret = drm_gem_handle_create(file, &shmem->base, handle);
 	/* The handle holds the reference now, or creation failed and we free. */
