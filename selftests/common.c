@@ -13,6 +13,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <xf86drm.h>
@@ -672,4 +674,65 @@ struct drm_vatom_ptx *vt_add_ptx(struct vt_stream *s,
 
 	s->results += vt_align8(vt_ptx_access_size(p->type, p->vec));
 	return q;
+}
+
+/* ------------------------------------------------------------------------ */
+/* debugfs counters                                                          */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * vt_debugfs_stats_path() - the vatom_stats file of a render node's device
+ * @node: the render node, e.g. /dev/dri/renderD129
+ * @path: receives the debugfs path
+ * @len: bytes at @path
+ *
+ * DRM names the debugfs directory after the minor: the render node's, or on
+ * kernels that only create one for the primary node, the card's.
+ *
+ * Return: true when the file exists and is readable.
+ */
+bool vt_debugfs_stats_path(const char *node, char *path, size_t len)
+{
+	char card[VT_PATH_MAX];
+	struct dirent *de;
+	struct stat st;
+	bool found = false;
+	DIR *dir;
+
+	if (stat(node, &st))
+		return false;
+	snprintf(path, len, "/sys/kernel/debug/dri/%u/vatom_stats",
+		 minor(st.st_rdev));
+	if (!access(path, R_OK))
+		return true;
+	snprintf(card, sizeof(card), "/sys/dev/char/%u:%u/device/drm",
+		 major(st.st_rdev), minor(st.st_rdev));
+	dir = opendir(card);
+	if (!dir)
+		return false;
+	while (!found && (de = readdir(dir))) {
+		unsigned int n;
+
+		if (sscanf(de->d_name, "card%u", &n) != 1)
+			continue;
+		snprintf(path, len, "/sys/kernel/debug/dri/%u/vatom_stats", n);
+		found = !access(path, R_OK);
+	}
+	closedir(dir);
+	return found;
+}
+
+long long vt_debugfs_stat(const char *path, const char *name)
+{
+	char line[128], key[64];
+	long long val, ret = -1;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %lld", key, &val) == 2 && !strcmp(key, name))
+			ret = val;
+	fclose(f);
+	return ret;
 }

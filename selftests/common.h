@@ -246,4 +246,18 @@ void vt_ptx_init(struct drm_vatom_ptx *p, __u8 op, __u8 type, __u8 vec,
 struct drm_vatom_ptx *vt_add_ptx(struct vt_stream *s,
 				 const struct drm_vatom_ptx *p);
 
+/* ------------------------------------------------------------------------ */
+/* debugfs counters and fault injection (vatom_fault, vatom_fuzz)           */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The vatom_stats file of the device behind render node @node:
+ * /sys/kernel/debug/dri/<minor>/vatom_stats (render minor, else the
+ * primary's). Return: true when it exists.
+ */
+bool vt_debugfs_stats_path(const char *node, char *path, size_t len);
+
+/* The value of the "@name value" line of @path, or -1 when absent. */
+long long vt_debugfs_stat(const char *path, const char *name);
+
 #endif /* _VATOM_SELFTEST_COMMON_H_ */

@@ -1,0 +1,1519 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vatom_fault: every allocation of the vatom ioctls, failed in turn.
+ *
+ * The kernel's per-task fault injection (/proc/thread-self/fail-nth, with
+ * failslab, fail_page_alloc and, where built, fail_usercopy) fails the N-th
+ * allocation or user copy the calling thread makes from the moment N is
+ * written. For each path below this program makes the same call with N =
+ * 1, 2, ... on fresh state, until a call completes with no fault injected,
+ * and checks every call:
+ *
+ *  - it returns 0 or a clean errno (ENOMEM, EFAULT; anything else fails);
+ *  - a failed call changed nothing: surfaces, results, syncobjs and the
+ *    debugfs live counts are as before it;
+ *  - a call that succeeded despite the fault (a fallback) did exactly what
+ *    it does without one;
+ *  - once everything is closed, the live counts (surfaces, jobs_in_flight,
+ *    fences) of every vatom device are back at their baseline;
+ *  - the kernel logged no splat.
+ *
+ * The one exception the DRM core imposes: drm_ioctl() copies the argument
+ * struct back after the driver returned, so a fault injected into that last
+ * copy returns EFAULT for a call that did succeed (a surface created, a
+ * stream executed). That is accepted only for the last fault point of a
+ * call; likewise SUBMIT's own copy of user-memory results, which reports
+ * DRM_VATOM_ERR_RESULTS_FAULT as documented.
+ *
+ * It needs a kernel with CONFIG_FAULT_INJECTION_DEBUG_FS, FAILSLAB and
+ * FAIL_PAGE_ALLOC (the debug kernel, scripts/debug-kernel.sh) and root for
+ * debugfs; elsewhere it skips. vgem (PRIME import from another driver) and
+ * a second vatom device (vatom.ko num_devices=2) are used when present.
+ * Asynchronous jobs execute in a kworker, which fail-nth does not reach:
+ * what is covered is everything the submitting thread allocates.
+ *
+ * Copyright (C) 2026 The vatom developers
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+
+#include "kselftest.h"
+
+#include "common.h"
+
+#define VF_MAX_POINTS	2000	/* a call with more fault points fails */
+#define VF_BUF_SIZE	4096
+#define VF_WORDS	(VF_BUF_SIZE / 4)
+#define VF_BIG_PACKETS	48	/* a stream over a page: kvmalloc */
+#define VF_RES_OFFSET	64	/* results in the result surface */
+#define VF_GRID_SLOT	7
+#define VF_MAX_ERRNO	134
+#define VF_SLACK	2	/* see vf_run_path() */
+
+/* ------------------------------------------------------------------------ */
+/* Fault injection control                                                   */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * struct vf_knob - one debugfs fault-injection setting, and what it was
+ * @path: the file
+ * @value: what this program writes
+ * @saved: its value before, written back at exit
+ * @set: it was written
+ */
+struct vf_knob {
+	const char *path;
+	const char *value;
+	char saved[32];
+	bool set;
+};
+
+/*
+ * The probabilities stay 0: only fail-nth injects. The ignore-* defaults
+ * exclude sleeping (GFP_KERNEL) and highmem allocations, which are most of
+ * a driver's; the verbose default prints a stack trace per injected fault,
+ * which the VM runner would count as a splat.
+ */
+static struct vf_knob vf_knobs[] = {
+	{ "/sys/kernel/debug/failslab/ignore-gfp-wait", "N" },
+	{ "/sys/kernel/debug/failslab/verbose", "0" },
+	{ "/sys/kernel/debug/fail_page_alloc/ignore-gfp-wait", "N" },
+	{ "/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem", "N" },
+	{ "/sys/kernel/debug/fail_page_alloc/min-order", "0" },
+	{ "/sys/kernel/debug/fail_page_alloc/verbose", "0" },
+	/* Optional: fail-nth counts user copies too when it exists. */
+	{ "/sys/kernel/debug/fail_usercopy/verbose", "0" },
+};
+
+/* The kind of surface the call under test creates (SURFACE_CREATE, import). */
+static __u32 vf_created_kind;
+static int vf_nth_fd = -1;
+static bool vf_usercopy;
+static bool vf_cold_imports;
+
+static int vf_write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n < 0 ? -errno : 0;
+}
+
+static int vf_read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static void vf_restore(void)
+{
+	size_t i;
+
+	for (i = 0; i < VT_ARRAY_SIZE(vf_knobs); i++)
+		if (vf_knobs[i].set)
+			vf_write_file(vf_knobs[i].path, vf_knobs[i].saved);
+}
+
+/* 0, or a reason to skip (static string). */
+static const char *vf_setup_injection(void)
+{
+	size_t i;
+
+	vf_nth_fd = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+	if (vf_nth_fd < 0)
+		return "no /proc/thread-self/fail-nth (CONFIG_FAULT_INJECTION)";
+	if (access("/sys/kernel/debug/failslab", F_OK))
+		return "no /sys/kernel/debug/failslab (CONFIG_FAILSLAB, FAULT_INJECTION_DEBUG_FS, debugfs)";
+	if (access("/sys/kernel/debug/fail_page_alloc", F_OK))
+		return "no /sys/kernel/debug/fail_page_alloc (CONFIG_FAIL_PAGE_ALLOC)";
+	vf_usercopy = !access("/sys/kernel/debug/fail_usercopy", F_OK);
+	for (i = 0; i < VT_ARRAY_SIZE(vf_knobs); i++) {
+		struct vf_knob *k = &vf_knobs[i];
+
+		if (strstr(k->path, "fail_usercopy") && !vf_usercopy)
+			continue;
+		if (vf_read_file(k->path, k->saved, sizeof(k->saved)))
+			return "cannot read the fault-injection settings (not root?)";
+		if (vf_write_file(k->path, k->value))
+			return "cannot write the fault-injection settings (not root?)";
+		k->set = true;
+	}
+	atexit(vf_restore);
+	return NULL;
+}
+
+/*
+ * Fail the @n-th fault point of this thread from now on (0: disarm). The
+ * write copies from user memory, a fault point itself while a count is
+ * still armed: it may fail once with EFAULT, which leaves the count 0.
+ */
+static void vf_arm(unsigned int n)
+{
+	char buf[16];
+	int len = snprintf(buf, sizeof(buf), "%u", n), tries;
+
+	for (tries = 0; tries < 3; tries++) {
+		if (pwrite(vf_nth_fd, buf, len, 0) == len)
+			return;
+		if (errno != EFAULT)
+			break;
+	}
+	ksft_exit_fail_msg("writing fail-nth: %s\n", strerror(errno));
+}
+
+/*
+ * Whether the armed fault was injected (fail-nth reads 0), then disarm.
+ * Reading copies to user memory, itself a fault point when fail_usercopy
+ * exists: a read that fails with EFAULT consumed the last count, which
+ * means the call left one, i.e. nothing was injected.
+ */
+static bool vf_disarm(void)
+{
+	char buf[16] = "";
+	ssize_t n;
+
+	n = pread(vf_nth_fd, buf, sizeof(buf) - 1, 0);
+	vf_arm(0);
+	if (n < 0)
+		return false;
+	return strtoul(buf, NULL, 10) == 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Devices and their live counts                                             */
+/* ------------------------------------------------------------------------ */
+
+static char vf_nodes[2][VT_PATH_MAX];
+static char vf_stats[2][VT_PATH_MAX * 2];
+static int vf_ndev;
+static char vf_vgem[VT_PATH_MAX];
+static int vf_first_tmp_fd;
+
+struct vf_counts {
+	long long v[2][3];
+};
+
+static const char * const vf_count_names[3] = {
+	"surfaces", "jobs_in_flight", "fences",
+};
+
+static void vf_counts(struct vf_counts *c)
+{
+	int d, i;
+
+	memset(c, 0, sizeof(*c));
+	for (d = 0; d < vf_ndev; d++)
+		for (i = 0; i < 3; i++)
+			c->v[d][i] = vt_debugfs_stat(vf_stats[d], vf_count_names[i]);
+}
+
+static void vf_sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000l };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/*
+ * Wait (up to 3 s: a job is freed and its fence released a moment after it
+ * signals) until the counts equal @want; describe the first difference in
+ * @why. Return: true when they do.
+ */
+static bool vf_counts_settle(const struct vf_counts *want, char *why, size_t len)
+{
+	struct vf_counts now;
+	int tries, d, i;
+
+	for (tries = 0; tries < 300; tries++) {
+		vf_counts(&now);
+		if (!memcmp(&now, want, sizeof(now)))
+			return true;
+		vf_sleep_ms(10);
+	}
+	for (d = 0; d < vf_ndev; d++)
+		for (i = 0; i < 3; i++)
+			if (now.v[d][i] != want->v[d][i]) {
+				snprintf(why, len, "device %d %s %lld, expected %lld",
+					 d, vf_count_names[i], now.v[d][i],
+					 want->v[d][i]);
+				return false;
+			}
+	return false;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The state one call works on                                               */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * struct vf_ctx - what a path's setup makes and its check looks at
+ * @fd: a fresh file of device 0
+ * @fd2: a file of device 1, or vgem's primary node, or -1
+ * @buf: a buffer surface on @fd (slot 0), mapped at @map
+ * @res: a result surface on @fd, mapped at @rmap, or 0
+ * @grid: a tile grid on @fd, mapped at @gmap (@glen bytes), or 0
+ * @handle: what the call created (surface, import, syncobj), or 0
+ * @dmabuf: a dma-buf fd to import, or the one the call exported
+ * @sync_file: a sync_file fd to import, or the one the call exported
+ * @sin: in-syncobjs (binary, timeline); @sout: out-syncobjs (likewise)
+ * @before: @map before the call; @expect: @map after a successful one
+ * @results: user-memory results; @rexpect: what a successful call returns
+ * @nres: result bytes
+ * @submit: the SUBMIT arguments after the call
+ * @stream: the stream
+ * @counts: live counts after setup, before the call
+ * @cnt_before: NIU counters before NOC_COUNTERS
+ */
+struct vf_ctx {
+	int fd, fd2;
+	__u32 buf, res, grid, handle;
+	__u32 *map, *rmap;
+	__u8 *gmap;
+	size_t glen;
+	int dmabuf, sync_file;
+	__u32 sin[2], sout[2];
+	__u32 before[VF_WORDS], expect[VF_WORDS];
+	__u32 results[VF_WORDS], rexpect[VF_WORDS];
+	bool rskip[VF_WORDS];
+	__u32 nres;
+	struct drm_vatom_submit submit;
+	struct drm_vatom_sync insync[2], outsync[2];
+	struct drm_vatom_binding bind[2];
+	struct vt_stream stream;
+	struct vf_counts counts;
+	__u32 cnt_before[64];
+};
+
+/* The outcome of one call as the check sees it. */
+enum vf_state {
+	VF_UNCHANGED,	/* nothing happened */
+	VF_DONE,	/* exactly what a successful call does */
+	VF_BAD,		/* anything else: a defect */
+};
+
+/**
+ * struct vf_path - one call put under fault injection
+ * @name: what the TAP line says
+ * @needs: 0, 'v' (vgem) or '2' (a second vatom device)
+ * @setup: build fresh state in @c (not under injection); 0 or -errno
+ * @call: the one ioctl under injection: 0 or -errno
+ * @check: what the call did (@ret its return)
+ * @points: fault points of the call (out)
+ * @tolerated: injected faults after which it still succeeded (out)
+ * @late_copies: how many of the last fault points are user copies made
+ *	after the work is done (drm_ioctl()'s copy of the arguments back; the
+ *	counters of NOC_COUNTERS): EFAULT there comes with the work done
+ * @extra_errno: an errno the DRM core returns here for ENOMEM, or 0
+ * @errs: how many times each errno was returned (out)
+ * @results_fault: EFAULT with DRM_VATOM_ERR_RESULTS_FAULT (out)
+ * @late: the N of calls that returned EFAULT with the work done (out)
+ * @nlate: entries of @late (out)
+ * @violations: calls that broke a rule (out)
+ */
+struct vf_path {
+	const char *name;
+	char needs;
+	int (*setup)(struct vf_ctx *c);
+	int (*call)(struct vf_ctx *c);
+	enum vf_state (*check)(struct vf_ctx *c, int ret, char *why, size_t len);
+	unsigned int late_copies;
+	int extra_errno;
+	unsigned int points, tolerated, results_fault;
+	unsigned int errs[VF_MAX_ERRNO];
+	unsigned int late[4], nlate, violations;
+};
+
+static int vf_ioctl(int fd, unsigned long req, void *arg)
+{
+	return ioctl(fd, req, arg) ? -errno : 0;
+}
+
+/* Open device @d, or vgem's primary node for @d < 0. */
+static int vf_open(int d)
+{
+	int fd = vt_open_path(d < 0 ? vf_vgem : vf_nodes[d]);
+
+	return fd < 0 ? -errno : fd;
+}
+
+static int vf_buffer(int fd, __u32 *h, __u32 **map)
+{
+	if (vt_buffer_create(fd, VF_BUF_SIZE, h))
+		return -errno;
+	*map = vt_map(fd, *h, VF_BUF_SIZE);
+	return *map ? 0 : -errno;
+}
+
+/* The buffer's pattern, and the stream's effect on a copy of it. */
+static void vf_fill(struct vf_ctx *c)
+{
+	int i;
+
+	for (i = 0; i < VF_WORDS; i++)
+		c->map[i] = 0x1000 + 7 * i;
+	memcpy(c->before, c->map, sizeof(c->before));
+	memcpy(c->expect, c->map, sizeof(c->expect));
+	memset(c->results, VT_POISON, sizeof(c->results));
+	memset(c->rexpect, VT_POISON, sizeof(c->rexpect));
+	memset(c->rskip, 0, sizeof(c->rskip));
+	c->nres = 0;
+}
+
+/*
+ * Append a DWORD_ATOMIC.ADD of 16 lanes at words @first .. @first + 15
+ * (adding lane + @k) and update the model.
+ */
+static void vf_add_dword(struct vf_ctx *c, __u32 first, __u32 k)
+{
+	__u32 addr[16], src[16], i;
+	struct vt_visa v;
+
+	for (i = 0; i < 16; i++) {
+		__u32 w = (first + i) % VF_WORDS;
+
+		addr[i] = 4 * w;
+		src[i] = i + k;
+		c->rexpect[c->nres / 4 + i] = c->expect[w];
+		c->expect[w] += src[i];
+	}
+	vt_dword(&v, DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_EXEC_16,
+		 DRM_VATOM_VISA_TYPE_UD, addr, src, NULL, true);
+	vt_add_visa(&c->stream, &v);
+	c->nres += 64;
+}
+
+/* Append a PTX atom.global.add.u32 at word @w and update the model. */
+static void vf_add_ptx(struct vf_ctx *c, __u32 w, __u32 val)
+{
+	struct drm_vatom_ptx p;
+
+	vt_ptx_init(&p, DRM_VATOM_PTX_OP_ADD, DRM_VATOM_PTX_TYPE_U32, 0,
+		    DRM_VATOM_PTX_SPACE_GLOBAL, 4 * w);
+	p.b[0] = val;
+	vt_add_ptx(&c->stream, &p);
+	c->rexpect[c->nres / 4] = c->expect[w];
+	c->rskip[c->nres / 4 + 1] = true;	/* padding */
+	c->expect[w] += val;
+	c->nres += 8;
+}
+
+/* A stream of @npk DWORD packets and one PTX packet on the buffer. */
+static void vf_stream(struct vf_ctx *c, int npk)
+{
+	int p;
+
+	vt_stream_init(&c->stream);
+	for (p = 0; p < npk; p++)
+		vf_add_dword(c, (p * 16 + 3 * p) % VF_WORDS, p + 1);
+	vf_add_ptx(c, 300, 0x1234);
+}
+
+static void vf_submit_args(struct vf_ctx *c, __u32 buf, bool to_surface)
+{
+	c->bind[0].slot = 0;
+	c->bind[0].handle = buf;
+	vt_submit_args(&c->submit, &c->stream, c->bind, 1,
+		       to_surface ? NULL : c->results, c->nres);
+	if (to_surface) {
+		c->submit.result_handle = c->res;
+		c->submit.result_offset = VF_RES_OFFSET;
+	}
+}
+
+/* In-syncobjs: a signalled binary one and a timeline with point 2 signalled. */
+static int vf_syncobjs(struct vf_ctx *c)
+{
+	uint64_t two = 2;
+
+	if (drmSyncobjCreate(c->fd, DRM_SYNCOBJ_CREATE_SIGNALED, &c->sin[0]) ||
+	    drmSyncobjCreate(c->fd, 0, &c->sin[1]) ||
+	    drmSyncobjTimelineSignal(c->fd, &c->sin[1], &two, 1) ||
+	    drmSyncobjCreate(c->fd, 0, &c->sout[0]) ||
+	    drmSyncobjCreate(c->fd, 0, &c->sout[1]))
+		return -errno;
+	memset(c->insync, 0, sizeof(c->insync));
+	memset(c->outsync, 0, sizeof(c->outsync));
+	c->insync[0].handle = c->sin[0];
+	c->insync[1].handle = c->sin[1];
+	c->insync[1].point = 2;
+	c->outsync[0].handle = c->sout[0];
+	c->outsync[1].handle = c->sout[1];
+	c->outsync[1].point = 5;
+	c->submit.in_syncs = vt_u64_ptr(c->insync);
+	c->submit.in_sync_count = 2;
+	c->submit.out_syncs = vt_u64_ptr(c->outsync);
+	c->submit.out_sync_count = 2;
+	return 0;
+}
+
+/* CLOCK_MONOTONIC @ms from now, in ns: a syncobj wait's deadline. */
+static int64_t vf_deadline(unsigned int ms)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ll + ts.tv_nsec + ms * 1000000ll;
+}
+
+/*
+ * The out-syncobjs: 0 when neither has a fence (the binary one) or a point
+ * (the timeline's last point 0), 1 when both are signalled with the job's
+ * fence (after waiting up to 5 s), -1 otherwise.
+ */
+static int vf_outs_state(struct vf_ctx *c)
+{
+	uint64_t pt = 0, five = 5;
+	__u32 h = c->sout[1];
+	int bin, tl;
+
+	bin = drmSyncobjWait(c->fd, &c->sout[0], 1, 0, 0, NULL);
+	if (bin && errno == EINVAL) {
+		if (drmSyncobjQuery(c->fd, &h, &pt, 1) || pt)
+			return -1;
+		return 0;
+	}
+	bin = drmSyncobjWait(c->fd, &c->sout[0], 1, vf_deadline(5000), 0, NULL);
+	tl = drmSyncobjTimelineWait(c->fd, &h, &five, 1, vf_deadline(5000),
+				    DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, NULL);
+	if (bin || tl || drmSyncobjQuery(c->fd, &h, &pt, 1) || pt != 5)
+		return -1;
+	return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* SUBMIT                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static int vf_setup_common(struct vf_ctx *c)
+{
+	int ret;
+
+	c->fd = vf_open(0);
+	if (c->fd < 0)
+		return c->fd;
+	ret = vf_buffer(c->fd, &c->buf, &c->map);
+	if (ret)
+		return ret;
+	vf_fill(c);
+	return 0;
+}
+
+static int vf_setup_sync_user(struct vf_ctx *c)
+{
+	int ret = vf_setup_common(c);
+
+	if (ret)
+		return ret;
+	vf_stream(c, 1);
+	vf_submit_args(c, c->buf, false);
+	return 0;
+}
+
+static int vf_setup_sync_user_big(struct vf_ctx *c)
+{
+	int ret = vf_setup_common(c);
+
+	if (ret)
+		return ret;
+	vf_stream(c, VF_BIG_PACKETS);
+	vf_submit_args(c, c->buf, false);
+	return 0;
+}
+
+static int vf_setup_surface(struct vf_ctx *c, bool async)
+{
+	int ret = vf_setup_common(c);
+
+	if (ret)
+		return ret;
+	ret = vf_buffer(c->fd, &c->res, &c->rmap);
+	if (ret)
+		return ret;
+	memset(c->rmap, VT_POISON, VF_BUF_SIZE);
+	vf_stream(c, 4);
+	vf_submit_args(c, c->buf, true);
+	if (async)
+		c->submit.flags = DRM_VATOM_SUBMIT_ASYNC;
+	return vf_syncobjs(c);
+}
+
+static int vf_setup_sync_surface(struct vf_ctx *c)
+{
+	return vf_setup_surface(c, false);
+}
+
+static int vf_setup_async_surface(struct vf_ctx *c)
+{
+	return vf_setup_surface(c, true);
+}
+
+/* A buffer of another device (vgem for @d < 0), imported into device 0. */
+static int vf_setup_import(struct vf_ctx *c, int d)
+{
+	struct drm_mode_create_dumb dumb = { .width = 1024, .height = 1, .bpp = 32 };
+	__u32 h;
+	int ret;
+
+	vf_created_kind = DRM_VATOM_SURFACE_BUFFER;
+	c->fd = vf_open(0);
+	if (c->fd < 0)
+		return c->fd;
+	c->fd2 = vf_open(d);
+	if (c->fd2 < 0)
+		return c->fd2;
+	if (d < 0) {
+		if (ioctl(c->fd2, DRM_IOCTL_MODE_CREATE_DUMB, &dumb))
+			return -errno;
+		h = dumb.handle;
+	} else {
+		ret = vf_buffer(c->fd2, &h, &c->map);
+		if (ret)
+			return ret;
+		munmap(c->map, VF_BUF_SIZE);
+		c->map = NULL;
+	}
+	if (vt_prime_export(c->fd2, h, &c->dmabuf))
+		return -errno;
+	return 0;
+}
+
+/* Import done by setup, then a submission on the import. */
+static int vf_setup_submit_import(struct vf_ctx *c, int d)
+{
+	int ret = vf_setup_import(c, d);
+
+	if (ret)
+		return ret;
+	if (vt_prime_import(c->fd, c->dmabuf, &c->handle))
+		return -errno;
+	c->map = vt_map(c->fd, c->handle, VF_BUF_SIZE);
+	if (!c->map)
+		return -errno;
+	vf_fill(c);
+	vf_stream(c, 2);
+	vf_submit_args(c, c->handle, false);
+	if (vf_cold_imports)
+		return 0;
+	/*
+	 * Map the import in the kernel first: when the exporter's vmap fails,
+	 * 6.1's dma_buf_vmap() warns (WARN_ON_ONCE), a splat the VM runner
+	 * counts, which is the dma-buf core's, not vatom's (-c keeps it).
+	 */
+	if (vt_submit(c->fd, &c->submit))
+		return -errno;
+	vf_fill(c);
+	vf_stream(c, 2);
+	vf_submit_args(c, c->handle, false);
+	return 0;
+}
+
+static int vf_setup_submit_vgem(struct vf_ctx *c)
+{
+	return vf_setup_submit_import(c, -1);
+}
+
+static int vf_setup_submit_vatom2(struct vf_ctx *c)
+{
+	return vf_setup_submit_import(c, 1);
+}
+
+static int vf_call_submit(struct vf_ctx *c)
+{
+	return vf_ioctl(c->fd, DRM_IOCTL_VATOM_SUBMIT, &c->submit);
+}
+
+/* First result word that differs from the model, padding skipped; or -1. */
+static long vf_mismatch(const struct vf_ctx *c, const __u32 *r)
+{
+	__u32 i;
+
+	for (i = 0; i < c->nres / 4; i++)
+		if (!c->rskip[i] && r[i] != c->rexpect[i])
+			return i;
+	return -1;
+}
+
+/* Compare the buffer with its state before and after the stream. */
+static enum vf_state vf_buf_state(struct vf_ctx *c)
+{
+	if (!memcmp(c->map, c->before, sizeof(c->before)))
+		return VF_UNCHANGED;
+	if (!memcmp(c->map, c->expect, sizeof(c->expect)))
+		return VF_DONE;
+	return VF_BAD;
+}
+
+static enum vf_state vf_check_submit(struct vf_ctx *c, int ret, char *why,
+				     size_t len)
+{
+	bool surf = c->submit.result_handle;
+	enum vf_state st;
+	int outs = 0;
+
+	if (c->submit.out_sync_count) {
+		/* An async job runs later: its out-syncobjs say when. */
+		outs = vf_outs_state(c);
+		if (outs < 0) {
+			snprintf(why, len, "out-syncobjs neither untouched nor signalled");
+			return VF_BAD;
+		}
+	}
+	st = vf_buf_state(c);
+	if (st == VF_BAD) {
+		snprintf(why, len, "surface partly changed");
+		return VF_BAD;
+	}
+	if (c->submit.out_sync_count && (st == VF_DONE) != (outs == 1)) {
+		snprintf(why, len, "surface %s but out-syncobjs %s",
+			 st == VF_DONE ? "changed" : "unchanged",
+			 outs ? "signalled" : "untouched");
+		return VF_BAD;
+	}
+	if (st == VF_UNCHANGED) {
+		if (surf ? vt_find_ne8(c->rmap, 0, VF_BUF_SIZE, VT_POISON) >= 0 :
+			   vt_find_ne8(c->results, 0, sizeof(c->results), VT_POISON) >= 0) {
+			snprintf(why, len, "results written by a call that did not execute");
+			return VF_BAD;
+		}
+		return VF_UNCHANGED;
+	}
+	/* Executed: the results are exact, unless their copy failed. */
+	if (!ret || c->submit.error_reason != DRM_VATOM_ERR_RESULTS_FAULT) {
+		const __u32 *r = surf ? c->rmap + VF_RES_OFFSET / 4 : c->results;
+
+		long i = vf_mismatch(c, r);
+
+		if (i >= 0) {
+			snprintf(why, len, "results differ at word %ld: %#x, expected %#x",
+				 i, r[i], c->rexpect[i]);
+			return VF_BAD;
+		}
+	}
+	return VF_DONE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* SURFACE_CREATE, PRIME                                                     */
+/* ------------------------------------------------------------------------ */
+
+static struct drm_vatom_surface_create vf_create;
+static struct drm_vatom_typed_desc vf_typed = {
+	.dim = DRM_VATOM_TYPED_2D_ARRAY, .format = DRM_VATOM_FORMAT_R32,
+	.width = 37, .height = 19, .depth = 1, .array_size = 3, .levels = 4,
+};
+static const __u8 vf_types[12] = {
+	DRM_VATOM_TILE_TENSIX, DRM_VATOM_TILE_TENSIX, DRM_VATOM_TILE_ETHERNET,
+	DRM_VATOM_TILE_DRAM, DRM_VATOM_TILE_TENSIX, DRM_VATOM_TILE_TENSIX,
+	DRM_VATOM_TILE_TENSIX, DRM_VATOM_TILE_PCIE, DRM_VATOM_TILE_TENSIX,
+	DRM_VATOM_TILE_ETHERNET, DRM_VATOM_TILE_TENSIX, DRM_VATOM_TILE_TENSIX,
+};
+static struct drm_vatom_tile_grid_desc vf_grid = {
+	.profile = DRM_VATOM_NOC_PROFILE_BLACKHOLE, .width = 4, .height = 3,
+	.l1_size = { 1024, 512, 0, 0 },
+};
+static __u64 vf_created_size;
+
+static int vf_setup_create(struct vf_ctx *c, __u32 kind)
+{
+	c->fd = vf_open(0);
+	if (c->fd < 0)
+		return c->fd;
+	memset(&vf_create, 0, sizeof(vf_create));
+	vf_create.kind = kind;
+	vf_created_kind = kind;
+	if (kind == DRM_VATOM_SURFACE_BUFFER) {
+		vf_create.size = 3 * VF_BUF_SIZE + 5;
+		vf_created_size = vf_create.size;
+	} else if (kind == DRM_VATOM_SURFACE_TYPED) {
+		vf_create.desc = vt_u64_ptr(&vf_typed);
+		vf_create.desc_size = sizeof(vf_typed);
+	} else {
+		vf_grid.tile_types = vt_u64_ptr(vf_types);
+		vf_create.desc = vt_u64_ptr(&vf_grid);
+		vf_create.desc_size = sizeof(vf_grid);
+	}
+	return 0;
+}
+
+static int vf_setup_buffer(struct vf_ctx *c)
+{
+	return vf_setup_create(c, DRM_VATOM_SURFACE_BUFFER);
+}
+
+static int vf_setup_typed(struct vf_ctx *c)
+{
+	return vf_setup_create(c, DRM_VATOM_SURFACE_TYPED);
+}
+
+static int vf_setup_grid(struct vf_ctx *c)
+{
+	return vf_setup_create(c, DRM_VATOM_SURFACE_TILE_GRID);
+}
+
+static int vf_call_create(struct vf_ctx *c)
+{
+	int ret;
+
+	vf_create.handle = 0;
+	if (vf_create.kind != DRM_VATOM_SURFACE_BUFFER)
+		vf_create.size = 0;
+	ret = vf_ioctl(c->fd, DRM_IOCTL_VATOM_SURFACE_CREATE, &vf_create);
+	c->handle = vf_create.handle;
+	return ret;
+}
+
+/* Live surfaces of device @d now, against the count after setup. */
+static long long vf_new_surfaces(struct vf_ctx *c, int d)
+{
+	return vt_debugfs_stat(vf_stats[d], "surfaces") - c->counts.v[d][0];
+}
+
+/* A new surface exists iff the call says so; it is what was asked for. */
+static enum vf_state vf_check_new_surface(struct vf_ctx *c, int ret, char *why,
+					  size_t len, __u64 size)
+{
+	struct drm_vatom_surface_info info;
+	long long n = vf_new_surfaces(c, 0);
+
+	if (ret) {
+		if (n == 0)
+			return VF_UNCHANGED;
+		if (n == 1)
+			return VF_DONE;	/* the copy-out of the handle failed */
+		snprintf(why, len, "%lld surfaces more after a failed call", n);
+		return VF_BAD;
+	}
+	if (n != 1) {
+		snprintf(why, len, "%lld surfaces more after a successful call", n);
+		return VF_BAD;
+	}
+	memset(&info, 0, sizeof(info));
+	if (vt_surface_info(c->fd, c->handle, &info) ||
+	    info.kind != vf_created_kind || (size && info.size != size)) {
+		snprintf(why, len, "the new surface is not what was asked for");
+		return VF_BAD;
+	}
+	return VF_DONE;
+}
+
+static enum vf_state vf_check_create(struct vf_ctx *c, int ret, char *why,
+				     size_t len)
+{
+	return vf_check_new_surface(c, ret, why, len,
+				    ret ? 0 : (vf_create.kind ==
+					       DRM_VATOM_SURFACE_BUFFER ?
+					       vf_created_size : vf_create.size));
+}
+
+static int vf_setup_import_vgem(struct vf_ctx *c)
+{
+	return vf_setup_import(c, -1);
+}
+
+static int vf_setup_import_vatom2(struct vf_ctx *c)
+{
+	return vf_setup_import(c, 1);
+}
+
+static struct drm_prime_handle vf_prime;
+
+static int vf_call_import(struct vf_ctx *c)
+{
+	int ret;
+
+	memset(&vf_prime, 0, sizeof(vf_prime));
+	vf_prime.fd = c->dmabuf;
+	ret = vf_ioctl(c->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &vf_prime);
+	c->handle = vf_prime.handle;
+	return ret;
+}
+
+static enum vf_state vf_check_import(struct vf_ctx *c, int ret, char *why,
+				     size_t len)
+{
+	enum vf_state st = vf_check_new_surface(c, ret, why, len, 0);
+	__u32 h, *map;
+
+	if (st != VF_DONE || ret)
+		return st;
+	/* The import works: a mapping and a submission on it. */
+	map = vt_map(c->fd, c->handle, VF_BUF_SIZE);
+	if (!map) {
+		snprintf(why, len, "cannot map the import: %s", strerror(errno));
+		return VF_BAD;
+	}
+	c->map = map;
+	vf_fill(c);
+	vf_stream(c, 1);
+	vf_submit_args(c, c->handle, false);
+	if (vt_submit(c->fd, &c->submit) || vf_buf_state(c) != VF_DONE) {
+		snprintf(why, len, "a submission on the import failed");
+		return VF_BAD;
+	}
+	/* A second import of the same dma-buf gives the same handle. */
+	if (vt_prime_import(c->fd, c->dmabuf, &h) || h != c->handle) {
+		snprintf(why, len, "re-import gave another handle");
+		return VF_BAD;
+	}
+	return VF_DONE;
+}
+
+static int vf_setup_export(struct vf_ctx *c)
+{
+	int ret = vf_setup_common(c);
+
+	c->dmabuf = -1;
+	return ret;
+}
+
+static int vf_call_export(struct vf_ctx *c)
+{
+	int ret;
+
+	memset(&vf_prime, 0, sizeof(vf_prime));
+	vf_prime.handle = c->buf;
+	vf_prime.flags = DRM_CLOEXEC | DRM_RDWR;
+	vf_prime.fd = -1;
+	ret = vf_ioctl(c->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &vf_prime);
+	if (!ret)
+		c->dmabuf = vf_prime.fd;
+	return ret;
+}
+
+static enum vf_state vf_check_export(struct vf_ctx *c, int ret, char *why,
+				     size_t len)
+{
+	__u32 h;
+
+	if (ret)
+		return VF_UNCHANGED;	/* a leaked fd is closed by teardown */
+	/* Exported: importing it back gives the same handle. */
+	if (vt_prime_import(c->fd, c->dmabuf, &h) || h != c->buf) {
+		snprintf(why, len, "the export does not import back");
+		return VF_BAD;
+	}
+	return VF_DONE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* NOC_COUNTERS                                                              */
+/* ------------------------------------------------------------------------ */
+
+static struct drm_vatom_noc_counters vf_nc;
+static __u32 vf_nc_out[64];
+
+/* A grid whose tile (0, 0) sent increments to (1, 0): non-zero counters. */
+static int vf_setup_counters(struct vf_ctx *c)
+{
+	struct drm_vatom_noc p[3];
+	struct drm_vatom_binding b = { .slot = VF_GRID_SLOT };
+	struct drm_vatom_submit s;
+	__u32 *cnt;
+	int ret, i;
+
+	ret = vf_setup_grid(c);
+	if (ret)
+		return ret;
+	if (vf_call_create(c))
+		return -errno;
+	c->grid = c->handle;
+	c->handle = 0;
+	c->glen = (vf_create.size + VT_PAGE_SIZE - 1) & ~(__u64)(VT_PAGE_SIZE - 1);
+	c->gmap = vt_map(c->fd, c->grid, c->glen);
+	if (!c->gmap)
+		return -errno;
+	memset(p, 0, sizeof(p));
+	for (i = 0; i < 3; i++) {
+		p[i].hdr.type = DRM_VATOM_PACKET_NOC;
+		p[i].hdr.size = sizeof(p[i]);
+		p[i].slot = VF_GRID_SLOT;
+		p[i].targ_addr_lo = 0x40;
+		p[i].targ_addr_hi = 1;	/* tile (1, 0) */
+		p[i].ctrl = DRM_VATOM_NOC_CTRL_REQ_ATOMIC;
+		p[i].at_len_be = DRM_VATOM_NOC_AT_INCR << DRM_VATOM_NOC_AT_OPCODE_SHIFT |
+				 31 << DRM_VATOM_NOC_AT_INT_WIDTH_SHIFT;
+		p[i].at_data = i + 1;
+	}
+	b.handle = c->grid;
+	memset(&s, 0, sizeof(s));
+	s.stream = vt_u64_ptr(p);
+	s.stream_size = sizeof(p);
+	s.bindings = vt_u64_ptr(&b);
+	s.binding_count = 1;
+	if (vt_submit(c->fd, &s))
+		return -errno;
+	/* Tile (0, 0), NoC 0: the first 256 bytes of the mapping. */
+	cnt = (__u32 *)c->gmap;
+	memcpy(c->cnt_before, cnt, sizeof(c->cnt_before));
+	if (!cnt[DRM_VATOM_NOC_MST_POSTED_ATOMIC_SENT])
+		return -EIO;
+	memset(vf_nc_out, VT_POISON, sizeof(vf_nc_out));
+	memset(&vf_nc, 0, sizeof(vf_nc));
+	vf_nc.handle = c->grid;
+	vf_nc.flags = DRM_VATOM_NOC_COUNTERS_READ | DRM_VATOM_NOC_COUNTERS_CLEAR_ALL;
+	vf_nc.count = 64;
+	vf_nc.counters = vt_u64_ptr(vf_nc_out);
+	return 0;
+}
+
+static int vf_call_counters(struct vf_ctx *c)
+{
+	return vf_ioctl(c->fd, DRM_IOCTL_VATOM_NOC_COUNTERS, &vf_nc);
+}
+
+static enum vf_state vf_check_counters(struct vf_ctx *c, int ret, char *why,
+				       size_t len)
+{
+	const __u32 *cnt = (const __u32 *)c->gmap;
+
+	if (!memcmp(cnt, c->cnt_before, sizeof(c->cnt_before))) {
+		if (vt_find_ne8(vf_nc_out, 0, sizeof(vf_nc_out), VT_POISON) >= 0) {
+			snprintf(why, len, "counters copied out but not cleared");
+			return VF_BAD;
+		}
+		return VF_UNCHANGED;
+	}
+	if (vt_find_ne32(cnt, 0, 64, 0) >= 0) {
+		snprintf(why, len, "counters partly cleared");
+		return VF_BAD;
+	}
+	if (!ret && vt_mismatch32(vf_nc_out, c->cnt_before, 64) >= 0) {
+		snprintf(why, len, "counters read wrong");
+		return VF_BAD;
+	}
+	return VF_DONE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Syncobjs                                                                  */
+/* ------------------------------------------------------------------------ */
+
+static union {
+	struct drm_syncobj_create create;
+	struct drm_syncobj_handle handle;
+	struct drm_syncobj_transfer transfer;
+	struct drm_syncobj_timeline_array array;
+} vf_so;
+static uint64_t vf_so_point;
+
+/* A syncobj holding the fence of a completed vatom job. */
+static int vf_setup_job_fence(struct vf_ctx *c)
+{
+	int ret = vf_setup_common(c);
+
+	if (ret)
+		return ret;
+	vf_stream(c, 1);
+	vf_submit_args(c, c->buf, false);
+	if (drmSyncobjCreate(c->fd, 0, &c->sout[0]))
+		return -errno;
+	memset(c->outsync, 0, sizeof(c->outsync));
+	c->outsync[0].handle = c->sout[0];
+	c->submit.out_syncs = vt_u64_ptr(c->outsync);
+	c->submit.out_sync_count = 1;
+	if (vt_submit(c->fd, &c->submit))
+		return -errno;
+	c->sync_file = -1;
+	return 0;
+}
+
+static int vf_setup_so_create(struct vf_ctx *c)
+{
+	c->fd = vf_open(0);
+	return c->fd < 0 ? c->fd : 0;
+}
+
+static int vf_call_so_create(struct vf_ctx *c)
+{
+	int ret;
+
+	memset(&vf_so, 0, sizeof(vf_so));
+	vf_so.create.flags = DRM_SYNCOBJ_CREATE_SIGNALED;
+	ret = vf_ioctl(c->fd, DRM_IOCTL_SYNCOBJ_CREATE, &vf_so.create);
+	c->handle = vf_so.create.handle;
+	return ret;
+}
+
+static enum vf_state vf_check_so_create(struct vf_ctx *c, int ret, char *why,
+					size_t len)
+{
+	if (ret)
+		return VF_UNCHANGED;
+	if (drmSyncobjWait(c->fd, &c->handle, 1, 0, 0, NULL)) {
+		snprintf(why, len, "the new syncobj is not signalled");
+		return VF_BAD;
+	}
+	return VF_DONE;
+}
+
+static int vf_call_so_export(struct vf_ctx *c)
+{
+	int ret;
+
+	memset(&vf_so, 0, sizeof(vf_so));
+	vf_so.handle.handle = c->sout[0];
+	vf_so.handle.flags = DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE;
+	vf_so.handle.fd = -1;
+	ret = vf_ioctl(c->fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &vf_so.handle);
+	if (!ret)
+		c->sync_file = vf_so.handle.fd;
+	return ret;
+}
+
+static enum vf_state vf_check_so_export(struct vf_ctx *c, int ret, char *why,
+					size_t len)
+{
+	__u32 h;
+
+	if (ret)
+		return VF_UNCHANGED;
+	if (drmSyncobjCreate(c->fd, 0, &h) ||
+	    drmSyncobjImportSyncFile(c->fd, h, c->sync_file) ||
+	    drmSyncobjWait(c->fd, &h, 1, 0, 0, NULL)) {
+		snprintf(why, len, "the exported sync_file does not import back");
+		return VF_BAD;
+	}
+	return VF_DONE;
+}
+
+static int vf_setup_so_import(struct vf_ctx *c)
+{
+	int ret = vf_setup_job_fence(c);
+
+	if (ret)
+		return ret;
+	if (drmSyncobjExportSyncFile(c->fd, c->sout[0], &c->sync_file) ||
+	    drmSyncobjCreate(c->fd, 0, &c->sout[1]))
+		return -errno;
+	return 0;
+}
+
+static int vf_call_so_import(struct vf_ctx *c)
+{
+	memset(&vf_so, 0, sizeof(vf_so));
+	vf_so.handle.handle = c->sout[1];
+	vf_so.handle.flags = DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE;
+	vf_so.handle.fd = c->sync_file;
+	return vf_ioctl(c->fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &vf_so.handle);
+}
+
+/* Whether syncobj @h has a fence (the job's, signalled). */
+static enum vf_state vf_so_fenced(struct vf_ctx *c, __u32 h, int ret, char *why,
+				  size_t len)
+{
+	int r = drmSyncobjWait(c->fd, &h, 1, 0, 0, NULL);
+
+	if (r && errno == EINVAL)
+		return VF_UNCHANGED;
+	if (r) {
+		snprintf(why, len, "syncobj wait: %s", strerror(errno));
+		return VF_BAD;
+	}
+	(void)ret;
+	return VF_DONE;
+}
+
+static enum vf_state vf_check_so_import(struct vf_ctx *c, int ret, char *why,
+					size_t len)
+{
+	return vf_so_fenced(c, c->sout[1], ret, why, len);
+}
+
+static int vf_setup_so_transfer(struct vf_ctx *c)
+{
+	int ret = vf_setup_job_fence(c);
+
+	if (ret)
+		return ret;
+	return drmSyncobjCreate(c->fd, 0, &c->sout[1]) ? -errno : 0;
+}
+
+static int vf_call_so_transfer(struct vf_ctx *c)
+{
+	memset(&vf_so, 0, sizeof(vf_so));
+	vf_so.transfer.src_handle = c->sout[0];
+	vf_so.transfer.dst_handle = c->sout[1];
+	vf_so.transfer.dst_point = 3;
+	return vf_ioctl(c->fd, DRM_IOCTL_SYNCOBJ_TRANSFER, &vf_so.transfer);
+}
+
+static enum vf_state vf_check_so_transfer(struct vf_ctx *c, int ret, char *why,
+					  size_t len)
+{
+	uint64_t pt = 0;
+	__u32 h = c->sout[1];
+
+	if (drmSyncobjQuery(c->fd, &h, &pt, 1)) {
+		snprintf(why, len, "syncobj query: %s", strerror(errno));
+		return VF_BAD;
+	}
+	if (pt == 0)
+		return VF_UNCHANGED;
+	if (pt != 3) {
+		snprintf(why, len, "timeline at point %llu", (unsigned long long)pt);
+		return VF_BAD;
+	}
+	(void)ret;
+	return VF_DONE;
+}
+
+static int vf_setup_so_signal(struct vf_ctx *c)
+{
+	c->fd = vf_open(0);
+	if (c->fd < 0)
+		return c->fd;
+	return drmSyncobjCreate(c->fd, 0, &c->sout[1]) ? -errno : 0;
+}
+
+static int vf_call_so_signal(struct vf_ctx *c)
+{
+	memset(&vf_so, 0, sizeof(vf_so));
+	vf_so_point = 3;
+	vf_so.array.handles = vt_u64_ptr(&c->sout[1]);
+	vf_so.array.points = vt_u64_ptr(&vf_so_point);
+	vf_so.array.count_handles = 1;
+	return vf_ioctl(c->fd, DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL, &vf_so.array);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The driver loop                                                           */
+/* ------------------------------------------------------------------------ */
+
+static void vf_teardown(struct vf_ctx *c)
+{
+	if (c->map)
+		munmap(c->map, VF_BUF_SIZE);
+	if (c->rmap)
+		munmap(c->rmap, VF_BUF_SIZE);
+	if (c->gmap)
+		munmap(c->gmap, c->glen);
+	/* Every fd made since setup began, leaked ones included. */
+	syscall(SYS_close_range, vf_first_tmp_fd, ~0u, 0);
+}
+
+static const char *vf_errname(int e)
+{
+	switch (e) {
+	case ENOMEM: return "ENOMEM";
+	case EFAULT: return "EFAULT";
+	case ENOSPC: return "ENOSPC";
+	case EINVAL: return "EINVAL";
+	case ENOENT: return "ENOENT";
+	case EMFILE: return "EMFILE";
+	case ENFILE: return "ENFILE";
+	case EINTR: return "EINTR";
+	case EIO: return "EIO";
+	case ECANCELED: return "ECANCELED";
+	default: return strerrorname_np(e) ? strerrorname_np(e) : "?";
+	}
+}
+
+/*
+ * Whether errno @e is a clean answer of @p to an allocation failure:
+ * ENOMEM, EFAULT for a failed user copy (fail_usercopy), or the path's
+ * documented exception.
+ */
+static bool vf_clean_errno(const struct vf_path *p, int e)
+{
+	return e == ENOMEM || (e == EFAULT && vf_usercopy) ||
+	       (p->extra_errno && e == p->extra_errno);
+}
+
+/* Keep the first violation of a path; count them all. */
+static void vf_note(struct vf_path *p, char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!p->violations++) {
+		va_start(ap, fmt);
+		vsnprintf(why, len, fmt, ap);
+		va_end(ap);
+	}
+}
+
+/* Check one call made with fail-nth @n. Return: false to stop the path. */
+static bool vf_judge(struct vf_path *p, struct vf_ctx *c, unsigned int n,
+		     int ret, bool injected, char *why, size_t len)
+{
+	const char *rs = ret ? vf_errname(-ret) : "0";
+	char msg[160] = "";
+	enum vf_state st;
+
+	st = p->check(c, ret, msg, sizeof(msg));
+	if (st == VF_BAD) {
+		vf_note(p, why, len, "N=%u, returned %s: %s", n, rs, msg);
+		return false;	/* state unknown: stop here */
+	}
+	if (ret && -ret < VF_MAX_ERRNO)
+		p->errs[-ret]++;
+	if (injected && !ret)
+		p->tolerated++;
+	if (!injected && ret)
+		vf_note(p, why, len, "N=%u: no fault injected, returned %s", n, rs);
+	else if (ret && !vf_clean_errno(p, -ret))
+		vf_note(p, why, len, "N=%u: returned %s for an allocation failure",
+			n, rs);
+	else if (!ret && st != VF_DONE)
+		vf_note(p, why, len, "N=%u: returned 0 and did nothing", n);
+	if (ret && st == VF_DONE) {
+		/* The work is done: only a late user copy may say EFAULT. */
+		if (-ret == EFAULT &&
+		    c->submit.error_reason == DRM_VATOM_ERR_RESULTS_FAULT)
+			p->results_fault++;
+		else if (-ret == EFAULT)
+			p->late[p->nlate < 4 ? p->nlate++ : 3] = n;
+		else
+			vf_note(p, why, len, "N=%u: returned %s after doing the work",
+				n, rs);
+	} else if (ret && !vf_counts_settle(&c->counts, msg, sizeof(msg))) {
+		/* A failed call must leave the live counts as they were. */
+		vf_note(p, why, len, "N=%u, returned %s: %s", n, rs, msg);
+	}
+	return true;
+}
+
+/* Run @p with N = 1, 2, ... Return: true when every call was clean. */
+static bool vf_run_path(struct vf_path *p, char *why, size_t len)
+{
+	struct vf_counts base;
+	char msg[160];
+	unsigned int n, i;
+
+	vf_counts(&base);
+	for (n = 1; n <= VF_MAX_POINTS; n++) {
+		struct vf_ctx *c = calloc(1, sizeof(*c));
+		bool injected, go_on;
+		int ret;
+
+		if (!c) {
+			vf_note(p, why, len, "out of memory");
+			return false;
+		}
+		c->fd = c->fd2 = c->dmabuf = c->sync_file = -1;
+		ret = p->setup(c);
+		if (ret) {
+			vf_note(p, why, len, "setup (N=%u): %s", n, strerror(-ret));
+			vf_teardown(c);
+			free(c);
+			return false;
+		}
+		vf_counts(&c->counts);
+
+		vf_arm(n);
+		ret = p->call(c);
+		injected = vf_disarm();
+
+		go_on = vf_judge(p, c, n, ret, injected, why, len);
+		vf_teardown(c);
+		free(c);
+		if (!go_on)
+			return false;
+		if (!vf_counts_settle(&base, msg, sizeof(msg))) {
+			vf_note(p, why, len, "after close (N=%u): %s", n, msg);
+			return false;
+		}
+		if (!injected) {
+			p->points = n - 1;
+			break;
+		}
+	}
+	if (n > VF_MAX_POINTS) {
+		vf_note(p, why, len, "more than %d fault points", VF_MAX_POINTS);
+		return false;
+	}
+	/*
+	 * EFAULT with the work done: only from the last user copies. The
+	 * number of fault points of one call varies by one or two on the
+	 * debug kernel (debug objects and kmemleak refill their pools with
+	 * allocations fail-nth counts too), hence VF_SLACK.
+	 */
+	for (i = 0; i < p->nlate; i++)
+		if (p->late[i] + p->late_copies + VF_SLACK <= p->points)
+			vf_note(p, why, len,
+				"N=%u of %u: EFAULT after doing the work, not at a late copy",
+				p->late[i], p->points);
+	return !p->violations;
+}
+
+#define VF_PATH(n, nd, s, c, k, ...) \
+	{ .name = n, .needs = nd, .setup = s, .call = c, .check = k, \
+	  .late_copies = 1, __VA_ARGS__ }
+
+static struct vf_path vf_paths[] = {
+	VF_PATH("submit sync, results to user memory (direct path)", 0,
+		vf_setup_sync_user, vf_call_submit, vf_check_submit),
+	VF_PATH("submit sync, 49 packets over a page, results to user memory", 0,
+		vf_setup_sync_user_big, vf_call_submit, vf_check_submit),
+	VF_PATH("submit sync, result surface, binary+timeline in/out syncobjs", 0,
+		vf_setup_sync_surface, vf_call_submit, vf_check_submit),
+	VF_PATH("submit async, result surface, binary+timeline in/out syncobjs", 0,
+		vf_setup_async_surface, vf_call_submit, vf_check_submit),
+	VF_PATH("submit sync on a vgem buffer imported", 'v',
+		vf_setup_submit_vgem, vf_call_submit, vf_check_submit),
+	VF_PATH("submit sync on a buffer of vatom device 1 imported", '2',
+		vf_setup_submit_vatom2, vf_call_submit, vf_check_submit),
+	VF_PATH("surface_create buffer", 0,
+		vf_setup_buffer, vf_call_create, vf_check_create),
+	VF_PATH("surface_create typed (2D array, 4 levels)", 0,
+		vf_setup_typed, vf_call_create, vf_check_create),
+	VF_PATH("surface_create tile grid (4x3 Blackhole)", 0,
+		vf_setup_grid, vf_call_create, vf_check_create),
+	VF_PATH("prime export of a vatom buffer", 0,
+		vf_setup_export, vf_call_export, vf_check_export),
+	VF_PATH("prime import from vgem", 'v',
+		vf_setup_import_vgem, vf_call_import, vf_check_import),
+	VF_PATH("prime import from vatom device 1", '2',
+		vf_setup_import_vatom2, vf_call_import, vf_check_import),
+	/* The counters are copied out after the clear, then the arguments. */
+	VF_PATH("noc_counters read + clear all", 0,
+		vf_setup_counters, vf_call_counters, vf_check_counters,
+		.late_copies = 2),
+	VF_PATH("syncobj create", 0,
+		vf_setup_so_create, vf_call_so_create, vf_check_so_create),
+	/*
+	 * drm_syncobj_export_sync_file() returns -EINVAL when
+	 * sync_file_create() fails for want of memory (DRM core, 6.1 and
+	 * later).
+	 */
+	VF_PATH("syncobj export of a vatom job fence as sync_file", 0,
+		vf_setup_job_fence, vf_call_so_export, vf_check_so_export,
+		.extra_errno = EINVAL),
+	VF_PATH("syncobj import of a vatom sync_file", 0,
+		vf_setup_so_import, vf_call_so_import, vf_check_so_import),
+	VF_PATH("syncobj transfer of a vatom fence to a timeline point", 0,
+		vf_setup_so_transfer, vf_call_so_transfer, vf_check_so_transfer),
+	VF_PATH("syncobj timeline signal", 0,
+		vf_setup_so_signal, vf_call_so_signal, vf_check_so_transfer),
+};
+
+static void vf_summary(const struct vf_path *p, char *out, size_t len)
+{
+	size_t l;
+	int e;
+
+	l = snprintf(out, len, "%u fault points, %u tolerated", p->points,
+		     p->tolerated);
+	for (e = 1; e < VF_MAX_ERRNO && l < len; e++)
+		if (p->errs[e])
+			l += snprintf(out + l, len - l, ", %s %u", vf_errname(e),
+				      p->errs[e]);
+	if (p->nlate && l < len)
+		l += snprintf(out + l, len - l, "; %u EFAULT from a late copy",
+			      p->nlate);
+	if (p->results_fault && l < len)
+		snprintf(out + l, len - l, "; %u DRM_VATOM_ERR_RESULTS_FAULT",
+			 p->results_fault);
+}
+
+int main(int argc, char **argv)
+{
+	char paths[VT_MAX_NODES][VT_PATH_MAX];
+	unsigned int i, total = 0, run = 0;
+	long long seq;
+	const char *skip;
+	char why[256], bad[256];
+	int n;
+
+	while ((n = getopt(argc, argv, "c")) != -1) {
+		if (n != 'c') {
+			fprintf(stderr, "usage: vatom_fault [-c]\n");
+			return KSFT_FAIL;
+		}
+		vf_cold_imports = true;
+	}
+	/* Line by line: a crash or a kill keeps what was printed. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ksft_print_header();
+	n = vt_scan_nodes("vatom", "renderD", paths, VT_MAX_NODES);
+	if (n <= 0)
+		ksft_exit_skip("no vatom device (is vatom.ko loaded?)\n");
+	vf_ndev = n > 2 ? 2 : n;
+	for (i = 0; i < (unsigned int)vf_ndev; i++) {
+		snprintf(vf_nodes[i], VT_PATH_MAX, "%s", paths[i]);
+		if (!vt_debugfs_stats_path(vf_nodes[i], vf_stats[i],
+					   sizeof(vf_stats[i])))
+			ksft_exit_skip("no vatom_stats in debugfs for %s\n",
+				       vf_nodes[i]);
+	}
+	if (vt_scan_nodes("vgem", "card", paths, 1) == 1)
+		snprintf(vf_vgem, sizeof(vf_vgem), "%s", paths[0]);
+	skip = vf_setup_injection();
+	if (skip)
+		ksft_exit_skip("%s\n", skip);
+
+	vt_kmsg_mark("vatom_fault: start\n");
+	seq = vt_kmsg_last_seq();
+	/* Everything opened from here on is per call. */
+	vf_first_tmp_fd = dup(0);
+	close(vf_first_tmp_fd);
+
+	ksft_print_msg("fault injection: failslab, fail_page_alloc%s, fail-nth; %d vatom device(s)%s\n",
+		       vf_usercopy ? ", fail_usercopy" : "", vf_ndev,
+		       vf_vgem[0] ? ", vgem" : "");
+	ksft_set_plan(VT_ARRAY_SIZE(vf_paths) + 1);
+	for (i = 0; i < VT_ARRAY_SIZE(vf_paths); i++) {
+		struct vf_path *p = &vf_paths[i];
+
+		if (p->needs == 'v' && !vf_vgem[0]) {
+			ksft_test_result_skip("%s: no vgem device\n", p->name);
+			continue;
+		}
+		if (p->needs == '2' && vf_ndev < 2) {
+			ksft_test_result_skip("%s: one vatom device (num_devices=2)\n",
+					      p->name);
+			continue;
+		}
+		why[0] = '\0';
+		if (!vf_run_path(p, why, sizeof(why))) {
+			ksft_test_result_fail("%s: %s\n", p->name, why);
+			continue;
+		}
+		vf_summary(p, why, sizeof(why));
+		ksft_test_result_pass("%s: %s\n", p->name, why);
+		total += p->points;
+		run++;
+	}
+	n = vt_kmsg_scan(seq, bad, sizeof(bad));
+	if (n < 0)
+		ksft_test_result_skip("kernel log clean: /dev/kmsg: %s\n",
+				      strerror(-n));
+	else
+		ksft_test_result(n == 0, "kernel log clean%s%s\n",
+				 n ? ": " : "", n ? bad : "");
+	ksft_print_msg("summary: %u distinct fault points injected over %u paths\n",
+		       total, run);
+	for (i = 0; i < VT_ARRAY_SIZE(vf_paths); i++)
+		if (vf_paths[i].points)
+			ksft_print_msg("  %4u  %s\n", vf_paths[i].points,
+				       vf_paths[i].name);
+	vf_restore();
+	ksft_finished();
+}

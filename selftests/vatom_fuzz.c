@@ -1,0 +1,1523 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vatom_fuzz: a seeded ioctl fuzzer for the vatom render node.
+ *
+ *   vatom_fuzz [-t SECONDS] [-n CALLS] [-s SEED] [-j THREADS] [-v]
+ *
+ * Two phases share the time budget (-t, default 20 s) half and half:
+ *
+ *  1. Deterministic: one thread, one PRNG seeded with -s (printed, so a
+ *     failure reproduces with the same seed and -n), at most -n calls.
+ *     Each call is a vatom ioctl (or a DRM core one vatom relies on: GEM
+ *     close, PRIME, syncobjs, mmap) built valid and then mutated or not:
+ *     packets of every family (vISA DWORD_ATOMIC, TYPED_ATOMIC, ADDC, PTX
+ *     atom, NoC, broadcasts included) with flipped bits, wrong sizes,
+ *     types, slots, handles, flags, syncobjs, result regions, asynchronous
+ *     with user results, pointers to PROT_NONE or read-only memory and
+ *     huge counts. Mixed in, a known-good workload: valid submissions
+ *     (synchronous and asynchronous) that add known amounts to a ledger
+ *     surface, whose totals are checked exactly at the end.
+ *  2. Concurrent: rounds of a forked process with -j threads (default 4)
+ *     doing the same on shared files and handle pools, half of them as
+ *     uid/gid 65534 (nobody) after opening, plus races: closing and
+ *     reopening the shared file, unmapping user results while other
+ *     threads submit with them, closing handles others use, forking
+ *     children that queue jobs and are killed. The round process itself
+ *     is SIGKILLed at a random moment or told to stop.
+ *
+ * Invariants: every ioctl fails, if it does, with an errno of the table in
+ * docs/uapi.md (vatom ioctls) or one the DRM core documents (core ioctls);
+ * EBADF and ENOTTY are allowed in phase 2 only, where another thread may
+ * close or reuse the fd. At the end the debugfs live counts (surfaces,
+ * jobs_in_flight, fences) of every device are back at their baseline, the
+ * ledger holds exactly what the known-good submissions added and the
+ * kernel logged no splat. Prints TAP and the calls per second.
+ *
+ * Copyright (C) 2026 The vatom developers
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+
+#include "kselftest.h"
+
+#include "common.h"
+
+#define VZ_MAX_HANDLES	24
+#define VZ_MAX_SYNCS	12
+#define VZ_MAX_THREADS	16
+#define VZ_SCRATCH	(64 * 1024)
+#define VZ_STREAM	(64 * 1024)
+#define VZ_GRID_SLOT	7
+#define VZ_TYPED_SLOT	3
+#define VZ_LEDGER_LANES	8
+#define VZ_NOBODY	65534
+#define VZ_MAX_ERRNO	134
+#define VZ_MAX_KEEP	(4u << 20)	/* larger surfaces are not kept */
+
+/* ------------------------------------------------------------------------ */
+/* PRNG: splitmix64, one per worker                                          */
+/* ------------------------------------------------------------------------ */
+
+static __u64 vz_next(__u64 *s)
+{
+	__u64 z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static __u32 vz_below(__u64 *s, __u32 n)
+{
+	return n ? vz_next(s) % n : 0;
+}
+
+/* True with probability @pct percent. */
+static bool vz_chance(__u64 *s, __u32 pct)
+{
+	return vz_below(s, 100) < pct;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Shared state                                                              */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * struct vz_report - what every worker adds to, in shared memory
+ * @calls: ioctls (and mmaps) made
+ * @bad: errno violations
+ * @errs: failures per errno
+ * @stop: phase 2 workers stop when set
+ * @claimed: @first is being or has been written (no lock: a process
+ *	holding one may be killed)
+ * @first: the first violation, described
+ */
+struct vz_report {
+	atomic_ullong calls;
+	atomic_uint bad;
+	atomic_uint errs[VZ_MAX_ERRNO];
+	atomic_int stop;
+	atomic_int claimed;
+	char first[512];
+};
+
+static struct vz_report *vz_rep;
+static char vz_nodes[2][VT_PATH_MAX];
+static char vz_stats[2][VT_PATH_MAX * 2];
+static int vz_ndev;
+static bool vz_verbose;
+
+/* Memory the pointer mutations point into. */
+static void *vz_none;		/* PROT_NONE */
+static void *vz_ro;		/* read-only, random bytes */
+
+/**
+ * struct vz_surf - a surface the worker knows
+ * @h: its handle on the worker's file
+ * @kind: DRM_VATOM_SURFACE_*
+ * @size: addressable bytes
+ * @w: a tile grid's width; @gh its height; @profile its NoC profile
+ */
+struct vz_surf {
+	__u32 h, kind;
+	__u64 size;
+	__u32 w, gh, profile;
+};
+
+/**
+ * struct vz_worker - one fuzzing thread
+ * @rng: its PRNG state
+ * @fd: its vatom file (shared with others in phase 2 when @shared)
+ * @fd2: a file of the second device, or -1
+ * @mt: phase 2: other threads may close its files
+ * @id: thread index
+ * @surf: known surfaces; @nsurf how many
+ * @sync: known syncobjs; @nsync how many
+ * @scratch: RW user memory for results, descriptors and tile types
+ * @stream: the stream buffer, followed by a PROT_NONE page
+ * @results: user results to use instead of @scratch (phase 2's victim)
+ * @op: the operation being made (for reports)
+ * @iter: calls made
+ */
+struct vz_worker {
+	__u64 rng;
+	int fd, fd2;
+	bool mt;
+	int id;
+	struct vz_surf surf[VZ_MAX_HANDLES];
+	int nsurf;
+	__u32 sync[VZ_MAX_SYNCS];
+	int nsync;
+	__u8 *scratch;
+	__u8 *stream;
+	void *results;
+	const char *op;
+	unsigned long long iter;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Errno tables                                                              */
+/* ------------------------------------------------------------------------ */
+
+/* docs/uapi.md, "Errors": what a vatom ioctl may return. */
+static const int vz_vatom_errnos[] = {
+	EINVAL, EOPNOTSUPP, ENOENT, E2BIG, EBUSY, ENOSPC, ECANCELED, EFAULT,
+	ENOMEM, EINTR,
+};
+
+/*
+ * The DRM core's GEM close, PRIME and syncobj ioctls (drm_prime.c,
+ * drm_syncobj.c, drm_gem.c): bad fds, full fd tables, timeouts.
+ */
+static const int vz_core_errnos[] = {
+	EINVAL, ENOENT, EFAULT, ENOMEM, EMFILE, EBADF, ETIME, EOPNOTSUPP,
+	EINTR, ENOSPC, EBUSY,
+};
+
+static bool vz_in(const int *t, size_t n, int e)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (t[i] == e)
+			return true;
+	return false;
+}
+
+static void vz_violation(struct vz_worker *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	atomic_fetch_add(&vz_rep->bad, 1);
+	if (!atomic_exchange(&vz_rep->claimed, 1)) {
+		int l = snprintf(vz_rep->first, sizeof(vz_rep->first),
+				 "thread %d call %llu (%s): ", w->id, w->iter,
+				 w->op ? w->op : "?");
+
+		va_start(ap, fmt);
+		vsnprintf(vz_rep->first + l, sizeof(vz_rep->first) - l, fmt, ap);
+		va_end(ap);
+	}
+}
+
+/* Make an ioctl and check its errno against @core's table. */
+static int vz_ioctl(struct vz_worker *w, int fd, unsigned long req, void *arg,
+		    bool core)
+{
+	int ret = ioctl(fd, req, arg), e = errno;
+
+	atomic_fetch_add(&vz_rep->calls, 1);
+	if (!ret)
+		return 0;
+	if (e > 0 && e < VZ_MAX_ERRNO)
+		atomic_fetch_add(&vz_rep->errs[e], 1);
+	if (core ? vz_in(vz_core_errnos, VT_ARRAY_SIZE(vz_core_errnos), e) :
+		   vz_in(vz_vatom_errnos, VT_ARRAY_SIZE(vz_vatom_errnos), e))
+		return -e;
+	if (w->mt && (e == EBADF || e == ENOTTY))
+		return -e;
+	vz_violation(w, "ioctl %#lx returned errno %d (%s), not in the table",
+		     req, e, strerrorname_np(e) ? strerrorname_np(e) : "?");
+	return -e;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Pointers and numbers                                                      */
+/* ------------------------------------------------------------------------ */
+
+/* @valid most of the time, else a pointer the kernel must refuse. */
+static __u64 vz_ptr(struct vz_worker *w, const void *valid, __u32 bad_pct)
+{
+	if (!vz_chance(&w->rng, bad_pct))
+		return vt_u64_ptr(valid);
+	switch (vz_below(&w->rng, 7)) {
+	case 0: return 0;
+	case 1: return vt_u64_ptr(vz_none);
+	case 2: return vt_u64_ptr(vz_ro);
+	case 3: return vt_u64_ptr(valid) + VT_PAGE_SIZE * 1024ull * 1024;
+	case 4: return 0xffff888000000000ull;	/* the kernel's direct map */
+	case 5: return vt_u64_ptr(valid) + 1;	/* misaligned */
+	default: return vz_next(&w->rng);
+	}
+}
+
+/* A count: usually small, sometimes huge. */
+static __u32 vz_count(struct vz_worker *w, __u32 usual)
+{
+	switch (vz_below(&w->rng, 12)) {
+	case 0: return 0;
+	case 1: return 0xffffffffu;
+	case 2: return 65;
+	case 3: return 1u << vz_below(&w->rng, 32);
+	default: return usual;
+	}
+}
+
+/* A handle: a known surface, 0, or a number nobody gave out. */
+static __u32 vz_handle(struct vz_worker *w, __u32 kind_hint)
+{
+	int i;
+
+	if (w->nsurf && vz_chance(&w->rng, 90)) {
+		for (i = 0; i < 4; i++) {
+			struct vz_surf *s = &w->surf[vz_below(&w->rng, w->nsurf)];
+
+			if (kind_hint == ~0u || s->kind == kind_hint)
+				return s->h;
+		}
+		return w->surf[vz_below(&w->rng, w->nsurf)].h;
+	}
+	return vz_chance(&w->rng, 50) ? 0 : (__u32)vz_next(&w->rng);
+}
+
+static struct vz_surf *vz_find(struct vz_worker *w, __u32 kind)
+{
+	int i, start = vz_below(&w->rng, w->nsurf ? w->nsurf : 1);
+
+	for (i = 0; i < w->nsurf; i++) {
+		struct vz_surf *s = &w->surf[(start + i) % w->nsurf];
+
+		if (s->kind == kind)
+			return s;
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Surfaces                                                                  */
+/* ------------------------------------------------------------------------ */
+
+static void vz_forget(struct vz_worker *w, int i)
+{
+	w->surf[i] = w->surf[--w->nsurf];
+}
+
+/*
+ * Keep a new surface. A large one is closed at once: a submission maps a
+ * surface's every page in the kernel, and a few 256 MiB ones would take
+ * the guest's memory.
+ */
+static void vz_remember(struct vz_worker *w, __u32 h, __u32 kind, __u64 size)
+{
+	if (size > VZ_MAX_KEEP) {
+		vt_gem_close(w->fd, h);
+		return;
+	}
+	if (w->nsurf == VZ_MAX_HANDLES) {
+		int i = vz_below(&w->rng, w->nsurf);
+
+		vt_gem_close(w->fd, w->surf[i].h);
+		vz_forget(w, i);
+	}
+	w->surf[w->nsurf].h = h;
+	w->surf[w->nsurf].kind = kind;
+	w->surf[w->nsurf].size = size;
+	w->surf[w->nsurf].w = 1;
+	w->surf[w->nsurf].gh = 1;
+	w->surf[w->nsurf].profile = 0;
+	w->nsurf++;
+}
+
+/* The shape of the grid just remembered (vz_remember() kept it last). */
+static void vz_grid_shape(struct vz_worker *w, __u32 h, __u32 gw, __u32 gh,
+			  __u32 profile)
+{
+	struct vz_surf *s = w->nsurf ? &w->surf[w->nsurf - 1] : NULL;
+
+	if (s && s->h == h && gw && gh && gw <= 64 && gh <= 64) {
+		s->w = gw;
+		s->gh = gh;
+		s->profile = profile;
+	}
+}
+
+static const __u32 vz_tile_l1[2] = { 1024, 512 };
+
+/* SURFACE_CREATE of every kind, valid or mutated. */
+static void vz_op_create(struct vz_worker *w)
+{
+	struct drm_vatom_surface_create c;
+	struct drm_vatom_typed_desc *td = (void *)w->scratch;
+	struct drm_vatom_tile_grid_desc *gd = (void *)w->scratch;
+	__u8 *types = w->scratch + 256;
+	bool mutate = vz_chance(&w->rng, 40);
+	__u32 i, n;
+
+	w->op = "surface_create";
+	memset(&c, 0, sizeof(c));
+	c.kind = vz_below(&w->rng, 3);
+	switch (c.kind) {
+	case DRM_VATOM_SURFACE_BUFFER:
+		c.size = 1 + vz_below(&w->rng, 3 * VT_PAGE_SIZE);
+		if (vz_chance(&w->rng, 5))
+			c.size = 256ull << 20;
+		break;
+	case DRM_VATOM_SURFACE_TYPED:
+		memset(td, 0, sizeof(*td));
+		td->dim = vz_below(&w->rng, 5);
+		td->width = 1 + vz_below(&w->rng, 64);
+		td->height = td->dim >= DRM_VATOM_TYPED_2D ? 1 + vz_below(&w->rng, 32) : 1;
+		td->depth = td->dim == DRM_VATOM_TYPED_3D ? 1 + vz_below(&w->rng, 8) : 1;
+		td->array_size = (td->dim == DRM_VATOM_TYPED_1D_ARRAY ||
+				  td->dim == DRM_VATOM_TYPED_2D_ARRAY) ?
+				 1 + vz_below(&w->rng, 4) : 1;
+		td->levels = 1 + vz_below(&w->rng, 3);
+		c.desc = vt_u64_ptr(td);
+		c.desc_size = sizeof(*td);
+		break;
+	default:
+		memset(gd, 0, sizeof(*gd));
+		gd->profile = vz_below(&w->rng, 2);
+		gd->width = 1 + vz_below(&w->rng, 8);
+		gd->height = 1 + vz_below(&w->rng, 8);
+		gd->l1_size[0] = vz_tile_l1[0];
+		gd->l1_size[1] = vz_tile_l1[1];
+		n = gd->width * gd->height;
+		for (i = 0; i < n; i++)
+			types[i] = vz_chance(&w->rng, 80) ? DRM_VATOM_TILE_TENSIX :
+				   vz_below(&w->rng, DRM_VATOM_TILE_TYPES);
+		gd->tile_types = vt_u64_ptr(types);
+		c.desc = vt_u64_ptr(gd);
+		c.desc_size = sizeof(*gd);
+		break;
+	}
+	if (mutate) {
+		switch (vz_below(&w->rng, 8)) {
+		case 0: c.kind = vz_next(&w->rng); break;
+		case 1: c.flags = 1u << vz_below(&w->rng, 32); break;
+		case 2: c.size = vz_next(&w->rng) >> vz_below(&w->rng, 64); break;
+		case 3: c.desc = vz_ptr(w, w->scratch, 100); break;
+		case 4: c.desc_size = vz_count(w, vz_below(&w->rng, 4200)); break;
+		case 5: w->scratch[vz_below(&w->rng, 64)] ^= 1u << vz_below(&w->rng, 8); break;
+		case 6: gd->tile_types = vz_ptr(w, types, 100); break;
+		default: gd->width = vz_below(&w->rng, 80); gd->height = vz_below(&w->rng, 80); break;
+		}
+	}
+	if (!vz_ioctl(w, w->fd, DRM_IOCTL_VATOM_SURFACE_CREATE, &c, false)) {
+		vz_remember(w, c.handle, c.kind, c.size);
+		if (c.kind == DRM_VATOM_SURFACE_TILE_GRID)
+			vz_grid_shape(w, c.handle, gd->width, gd->height, gd->profile);
+	}
+}
+
+/* SURFACE_INFO, MMAP_OFFSET and an mmap of the offset. */
+static void vz_op_info(struct vz_worker *w)
+{
+	struct drm_vatom_surface_info info;
+	struct drm_vatom_surface_mmap_offset mo;
+	size_t len;
+	void *p;
+
+	w->op = "surface_info/mmap";
+	memset(&info, 0, sizeof(info));
+	info.handle = vz_handle(w, ~0u);
+	if (vz_chance(&w->rng, 10))
+		info.flags = vz_next(&w->rng);
+	if (vz_chance(&w->rng, 10))
+		info.pad = vz_next(&w->rng);
+	vz_ioctl(w, w->fd, DRM_IOCTL_VATOM_SURFACE_INFO,
+		 vz_chance(&w->rng, 3) ? (void *)vz_ro : &info, false);
+
+	memset(&mo, 0, sizeof(mo));
+	mo.handle = vz_handle(w, ~0u);
+	if (vz_chance(&w->rng, 10))
+		mo.flags = vz_next(&w->rng);
+	if (vz_ioctl(w, w->fd, DRM_IOCTL_VATOM_SURFACE_MMAP_OFFSET, &mo, false))
+		return;
+	len = VT_PAGE_SIZE * (1 + vz_below(&w->rng, 8));
+	p = mmap(NULL, len, vz_chance(&w->rng, 50) ? PROT_READ : PROT_READ | PROT_WRITE,
+		 MAP_SHARED, w->fd, mo.offset + (vz_chance(&w->rng, 10) ? VT_PAGE_SIZE : 0));
+	atomic_fetch_add(&vz_rep->calls, 1);
+	if (p != MAP_FAILED)
+		munmap(p, len);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Packets                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static const __u8 vz_dword_ops[] = {
+	DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_OP_SUB, DRM_VATOM_VISA_OP_INC,
+	DRM_VATOM_VISA_OP_DEC, DRM_VATOM_VISA_OP_MIN, DRM_VATOM_VISA_OP_MAX,
+	DRM_VATOM_VISA_OP_XCHG, DRM_VATOM_VISA_OP_CMPXCHG, DRM_VATOM_VISA_OP_AND,
+	DRM_VATOM_VISA_OP_OR, DRM_VATOM_VISA_OP_XOR, DRM_VATOM_VISA_OP_IMIN,
+	DRM_VATOM_VISA_OP_IMAX, DRM_VATOM_VISA_OP_PREDEC, DRM_VATOM_VISA_OP_FMAX,
+	DRM_VATOM_VISA_OP_FMIN, DRM_VATOM_VISA_OP_FCMPWR,
+};
+
+/* Operand values: offsets inside @size bytes, aligned to 4 mostly. */
+static void vz_lanes(struct vz_worker *w, __u32 *addr, __u32 *src0, __u32 *src1,
+		     __u32 n, __u64 size)
+{
+	__u32 i;
+
+	for (i = 0; i < 2 * n; i++) {
+		addr[i] = 4 * vz_below(&w->rng, size / 4 ? size / 4 : 1);
+		if (vz_chance(&w->rng, 3))
+			addr[i] = vz_next(&w->rng);
+		src0[i] = vz_chance(&w->rng, 50) ? vz_below(&w->rng, 16) : vz_next(&w->rng);
+		src1[i] = vz_next(&w->rng);
+	}
+}
+
+/* One vISA packet of a random form: DWORD_ATOMIC, TYPED_ATOMIC or ADDC. */
+static void vz_visa(struct vz_worker *w, struct vt_stream *s, __u64 size)
+{
+	__u32 addr[64], src0[64], src1[64], vc[32], rc[32], lod[32];
+	struct vt_visa v;
+	__u32 n, i;
+	__u8 exec;
+
+	memset(&v, 0, sizeof(v));
+	exec = vz_below(&w->rng, 5);
+	n = 1u << exec;
+	vz_lanes(w, addr, src0, src1, n, size);
+	switch (vz_below(&w->rng, 3)) {
+	case 0:
+		vt_dword(&v, vz_dword_ops[vz_below(&w->rng, sizeof(vz_dword_ops))],
+			 vt_exec(exec, vz_chance(&w->rng, 20) ? DRM_VATOM_VISA_EXEC_NM : 0),
+			 vz_below(&w->rng, 5), addr, src0,
+			 vz_chance(&w->rng, 30) ? src1 : NULL, vz_chance(&w->rng, 70));
+		v.surface = vz_chance(&w->rng, 20) ? 5 : vz_below(&w->rng, 3);
+		if (vz_chance(&w->rng, 10))
+			v.op |= DRM_VATOM_VISA_OP_16;
+		vt_add_visa(s, &v);
+		break;
+	case 1:
+		for (i = 0; i < 32; i++) {
+			addr[i] %= 64;
+			vc[i] = vz_below(&w->rng, 32);
+			rc[i] = vz_below(&w->rng, 4);
+			lod[i] = vz_below(&w->rng, 3);
+		}
+		v.opcode = DRM_VATOM_VISA_TYPED_ATOMIC;
+		v.op = vz_dword_ops[vz_below(&w->rng, 13)];
+		v.exec_size = vz_chance(&w->rng, 80) ? DRM_VATOM_VISA_EXEC_8 : exec;
+		v.surface = VZ_TYPED_SLOT;
+		v.type = vz_below(&w->rng, 3);
+		v.emask = vz_next(&w->rng);
+		v.addr = addr;
+		v.src0 = src0;
+		v.src1 = src1;
+		v.operands = DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_SRC0 |
+			     (vz_chance(&w->rng, 50) ? DRM_VATOM_VISA_OPND_V : 0) |
+			     (vz_chance(&w->rng, 30) ? DRM_VATOM_VISA_OPND_R : 0) |
+			     (vz_chance(&w->rng, 30) ? DRM_VATOM_VISA_OPND_LOD : 0) |
+			     (vz_chance(&w->rng, 70) ? DRM_VATOM_VISA_OPND_DST : 0);
+		vt_add_visa_coords(s, &v, vc, rc, lod);
+		break;
+	default:
+		v.opcode = DRM_VATOM_VISA_ADDC;
+		v.exec_size = vz_below(&w->rng, 6);
+		v.type = DRM_VATOM_VISA_TYPE_UD;
+		v.emask = vz_chance(&w->rng, 70) ? 0xffffffff : vz_next(&w->rng);
+		v.src0 = src0;
+		v.src1 = src1;
+		v.operands = DRM_VATOM_VISA_OPND_DST |
+			     (vz_chance(&w->rng, 30) ? DRM_VATOM_VISA_OPND_SRC0_IMM :
+						       DRM_VATOM_VISA_OPND_SRC0) |
+			     (vz_chance(&w->rng, 30) ? DRM_VATOM_VISA_OPND_SRC1_IMM :
+						       DRM_VATOM_VISA_OPND_SRC1);
+		vt_add_visa(s, &v);
+		break;
+	}
+}
+
+/* One PTX atom on slot 0..2, aligned and in bounds most of the time. */
+static void vz_ptx(struct vz_worker *w, struct vt_stream *s, __u64 size)
+{
+	struct drm_vatom_ptx p;
+	__u8 type = 1 + vz_below(&w->rng, DRM_VATOM_PTX_TYPE_F64);
+	__u8 vec = vz_chance(&w->rng, 80) ? 0 : 2u << vz_below(&w->rng, 3);
+	__u32 acc = vt_ptx_access_size(type, vec);
+	__u64 addr = acc && size > acc ? acc * vz_below(&w->rng, size / acc) : 0;
+
+	vt_ptx_init(&p, 1 + vz_below(&w->rng, DRM_VATOM_PTX_OP_MAX), type, vec,
+		    vz_below(&w->rng, 4), addr);
+	p.slot = vz_below(&w->rng, 3);
+	p.sem = vz_chance(&w->rng, 20) ? vz_below(&w->rng, 4) : 0;
+	p.scope = vz_chance(&w->rng, 20) ? vz_below(&w->rng, 4) : 0;
+	p.b[0] = vz_next(&w->rng);
+	p.b[1] = vz_next(&w->rng);
+	if (p.op == DRM_VATOM_PTX_OP_CAS) {
+		p.c[0] = vz_next(&w->rng);
+		p.c[1] = vz_next(&w->rng);
+	}
+	if (vz_chance(&w->rng, 5)) {
+		p.flags = DRM_VATOM_PTX_CACHE_HINT;
+		p.cache_policy = vz_next(&w->rng);
+	}
+	vt_add_ptx(s, &p);
+}
+
+/*
+ * One NoC atomic on the grid at VZ_GRID_SLOT (a w x h grid; most of its
+ * tiles are Tensix): unicast or broadcast, posted or with a response.
+ */
+static void vz_noc(struct vz_worker *w, struct vt_stream *s, __u32 profile,
+		   __u32 gw, __u32 gh)
+{
+	static const __u8 at_ops[] = {
+		DRM_VATOM_NOC_AT_INCR, DRM_VATOM_NOC_AT_SWAP_MASK, DRM_VATOM_NOC_AT_CAS,
+		DRM_VATOM_NOC_AT_SWAP_IDX6, DRM_VATOM_NOC_AT_SWAP_IDX7,
+		DRM_VATOM_NOC_AT_ACC, DRM_VATOM_NOC_AT_RISCV,
+	};
+	struct drm_vatom_noc p;
+	__u32 tx = vz_below(&w->rng, gw), ty = vz_below(&w->rng, gh);
+	__u32 op = at_ops[vz_below(&w->rng, sizeof(at_ops))];
+
+	memset(&p, 0, sizeof(p));
+	p.hdr.type = DRM_VATOM_PACKET_NOC;
+	p.hdr.size = sizeof(p);
+	p.slot = VZ_GRID_SLOT;
+	p.noc = vz_below(&w->rng, 2);
+	p.x = vz_below(&w->rng, gw);
+	p.y = vz_below(&w->rng, gh);
+	p.targ_addr_lo = 16 * vz_below(&w->rng, 32);
+	if (profile == DRM_VATOM_NOC_PROFILE_WORMHOLE)
+		p.targ_addr_mid = tx << 4 | ty << 10;
+	else
+		p.targ_addr_hi = tx | ty << 6;
+	p.ctrl = DRM_VATOM_NOC_CTRL_REQ_ATOMIC;
+	p.at_len_be = op << DRM_VATOM_NOC_AT_OPCODE_SHIFT |
+		      (vz_next(&w->rng) & 0xfff);
+	p.at_data = vz_next(&w->rng);
+	if (vz_chance(&w->rng, 30)) {
+		/* Broadcast to the whole grid (0, 0) .. (w-1, h-1). */
+		p.ctrl |= DRM_VATOM_NOC_CTRL_BRCST_PACKET;
+		if (vz_chance(&w->rng, 50))
+			p.ctrl |= DRM_VATOM_NOC_CTRL_BRCST_SRC_INCLUDE;
+		if (profile == DRM_VATOM_NOC_PROFILE_WORMHOLE)
+			p.targ_addr_mid = (gw - 1) << 4 | (gh - 1) << 10;
+		else
+			p.targ_addr_hi = (gw - 1) | (gh - 1) << 6;
+	} else if (vz_chance(&w->rng, 40)) {
+		p.ctrl |= DRM_VATOM_NOC_CTRL_RESP_MARKED;
+		p.ret_addr_lo = 512 + 16 * vz_below(&w->rng, 16);
+		if (profile == DRM_VATOM_NOC_PROFILE_WORMHOLE)
+			p.ret_addr_mid = p.x << 4 | p.y << 10;
+		else
+			p.ret_addr_hi = p.x | p.y << 6;
+		p.packet_tag = vz_below(&w->rng, 16) << DRM_VATOM_NOC_TAG_TXN_ID_SHIFT;
+	}
+	vt_add_raw(s, &p, sizeof(p));
+}
+
+/* Flip, overwrite or resize something in a built stream. */
+static void vz_mutate_stream(struct vz_worker *w, struct vt_stream *s)
+{
+	__u8 *b = (__u8 *)s->buf;
+	struct drm_vatom_packet *h = (void *)b;
+
+	if (!s->size)
+		return;
+	switch (vz_below(&w->rng, 8)) {
+	case 0:
+		b[vz_below(&w->rng, s->size)] ^= 1u << vz_below(&w->rng, 8);
+		break;
+	case 1:
+		b[vz_below(&w->rng, s->size)] = vz_next(&w->rng);
+		break;
+	case 2:
+		h->size = vz_chance(&w->rng, 50) ? h->size + 8 * (int)(vz_below(&w->rng, 5) - 2) :
+			  (__u32)vz_next(&w->rng);
+		break;
+	case 3:
+		h->type = vz_below(&w->rng, 6);
+		break;
+	case 4:
+		((__u32 *)b)[vz_below(&w->rng, s->size / 4)] = vz_next(&w->rng);
+		break;
+	case 5:
+		s->size -= 8 * vz_below(&w->rng, s->size / 8 + 1);
+		break;
+	case 6:
+		s->size += 8 * (1 + vz_below(&w->rng, 4));
+		break;
+	default:
+		s->size |= 1 + vz_below(&w->rng, 7);	/* not a multiple of 8 */
+		break;
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* SUBMIT                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static void vz_op_submit(struct vz_worker *w)
+{
+	struct vt_stream *s = (void *)(w->scratch + VZ_SCRATCH / 2);
+	struct drm_vatom_binding bind[8];
+	struct drm_vatom_sync syncs[2][4];
+	struct drm_vatom_submit a;
+	struct vz_surf *buf = vz_find(w, DRM_VATOM_SURFACE_BUFFER);
+	struct vz_surf *typed = vz_find(w, DRM_VATOM_SURFACE_TYPED);
+	struct vz_surf *grid = vz_find(w, DRM_VATOM_SURFACE_TILE_GRID);
+	__u64 bsize = buf ? buf->size : 64;
+	__u32 gw = grid ? grid->w : 1, gh = grid ? grid->gh : 1;
+	__u32 profile = grid ? grid->profile : 0;
+	__u32 nb = 0, npk, i, nmut;
+	void *res = w->results ? w->results : w->scratch;
+	__u8 *stream;
+
+	w->op = "submit";
+	vt_stream_init(s);
+	npk = 1 + vz_below(&w->rng, 8);
+	for (i = 0; i < npk && s->size < VT_STREAM_MAX - 1024; i++) {
+		switch (vz_below(&w->rng, 3)) {
+		case 0: vz_visa(w, s, bsize); break;
+		case 1: vz_ptx(w, s, bsize); break;
+		default: vz_noc(w, s, profile, gw + vz_chance(&w->rng, 5),
+				gh + vz_chance(&w->rng, 5)); break;
+		}
+	}
+	/* Broadcast-heavy: many packets to the whole grid. */
+	if (grid && vz_chance(&w->rng, 10))
+		while (s->size < VT_STREAM_MAX - 64)
+			vz_noc(w, s, profile, gw, gh);
+
+	memset(bind, 0, sizeof(bind));
+	for (i = 0; i < 3; i++) {
+		bind[nb].slot = i;
+		bind[nb++].handle = vz_handle(w, DRM_VATOM_SURFACE_BUFFER);
+	}
+	bind[nb].slot = 5;
+	bind[nb++].handle = vz_handle(w, DRM_VATOM_SURFACE_BUFFER);
+	bind[nb].slot = VZ_TYPED_SLOT;
+	bind[nb++].handle = typed ? typed->h : vz_handle(w, ~0u);
+	bind[nb].slot = VZ_GRID_SLOT;
+	bind[nb++].handle = grid ? grid->h : vz_handle(w, ~0u);
+
+	memset(&a, 0, sizeof(a));
+	/* The stream at the end of its buffer: reading past it faults. */
+	stream = w->stream + VZ_STREAM - vt_align8(s->size);
+	memcpy(stream, s->buf, s->size);
+	a.stream = vt_u64_ptr(stream);
+	a.stream_size = s->size;
+	a.bindings = vt_u64_ptr(bind);
+	a.binding_count = nb;
+	if (vz_chance(&w->rng, 60)) {
+		a.results = vt_u64_ptr(res);
+		a.results_size = s->results + 8 * vz_below(&w->rng, 4);
+	} else if (buf) {
+		a.result_handle = buf->h;
+		a.result_offset = 8 * vz_below(&w->rng, 8);
+		a.results_size = s->results;
+	}
+	if (w->nsync && vz_chance(&w->rng, 30)) {
+		memset(syncs, 0, sizeof(syncs));
+		a.in_sync_count = vz_below(&w->rng, 3);
+		a.out_sync_count = vz_below(&w->rng, 3);
+		for (i = 0; i < 4; i++) {
+			syncs[0][i].handle = w->sync[vz_below(&w->rng, w->nsync)];
+			syncs[1][i].handle = w->sync[vz_below(&w->rng, w->nsync)];
+			if (vz_chance(&w->rng, 30))
+				syncs[1][i].point = 1 + vz_below(&w->rng, 100);
+		}
+		a.in_syncs = vt_u64_ptr(syncs[0]);
+		a.out_syncs = vt_u64_ptr(syncs[1]);
+	}
+	if (vz_chance(&w->rng, 30))
+		a.flags = DRM_VATOM_SUBMIT_ASYNC;
+
+	nmut = vz_chance(&w->rng, 30) ? 0 : 1 + vz_below(&w->rng, 3);
+	for (i = 0; i < nmut; i++) {
+		switch (vz_below(&w->rng, 14)) {
+		case 0: case 1: case 2: case 3:
+			vz_mutate_stream(w, s);
+			/* Again at the end of the buffer, as far as it goes. */
+			i = s->size < VT_STREAM_MAX ? s->size : VT_STREAM_MAX;
+			stream = w->stream + VZ_STREAM - vt_align8(i);
+			memcpy(stream, s->buf, i);
+			a.stream = vt_u64_ptr(stream);
+			a.stream_size = s->size;
+			if (vz_chance(&w->rng, 30))
+				a.stream_size = vz_count(w, s->size);
+			break;
+		case 4:
+			bind[vz_below(&w->rng, nb)].slot = vz_chance(&w->rng, 50) ?
+				vz_below(&w->rng, 300) : bind[0].slot;
+			break;
+		case 5:
+			if (vz_chance(&w->rng, 50))
+				bind[vz_below(&w->rng, nb)].flags = vz_next(&w->rng);
+			else
+				bind[vz_below(&w->rng, nb)].pad = vz_next(&w->rng);
+			break;
+		case 6:
+			a.binding_count = vz_count(w, nb);
+			break;
+		case 7:
+			a.bindings = vz_ptr(w, bind, 100);
+			break;
+		case 8:
+			a.stream = vz_ptr(w, stream, 100);
+			break;
+		case 9:
+			a.results = vz_ptr(w, res, 100);
+			a.results_size = vz_chance(&w->rng, 50) ? vz_next(&w->rng) :
+					 s->results;
+			break;
+		case 10:
+			a.result_handle = vz_handle(w, ~0u);
+			a.result_offset = vz_chance(&w->rng, 50) ? vz_next(&w->rng) :
+					  vz_below(&w->rng, 64);
+			break;
+		case 11:
+			a.flags = vz_next(&w->rng);
+			break;
+		case 12:
+			a.in_sync_count = vz_count(w, 1);
+			a.out_sync_count = vz_count(w, 1);
+			a.in_syncs = vz_ptr(w, syncs[0], 30);
+			a.out_syncs = vz_ptr(w, syncs[1], 30);
+			syncs[0][0].handle = (__u32)vz_next(&w->rng);
+			syncs[1][0].flags = vz_chance(&w->rng, 50);
+			syncs[0][1].point = vz_next(&w->rng);
+			break;
+		default:
+			a.error_index = vz_next(&w->rng);
+			a.results_needed = vz_next(&w->rng);
+			break;
+		}
+	}
+	vz_ioctl(w, w->fd, DRM_IOCTL_VATOM_SUBMIT,
+		 vz_chance(&w->rng, 2) ? (void *)vz_none : &a, false);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The rest                                                                  */
+/* ------------------------------------------------------------------------ */
+
+static void vz_op_counters(struct vz_worker *w)
+{
+	struct drm_vatom_noc_counters c;
+
+	w->op = "noc_counters";
+	memset(&c, 0, sizeof(c));
+	c.handle = vz_handle(w, DRM_VATOM_SURFACE_TILE_GRID);
+	c.flags = vz_chance(&w->rng, 80) ? 1u << vz_below(&w->rng, 3) :
+		  vz_below(&w->rng, 16);
+	c.x = vz_below(&w->rng, vz_chance(&w->rng, 90) ? 2 : 100);
+	c.y = vz_below(&w->rng, vz_chance(&w->rng, 90) ? 2 : 100);
+	c.noc = vz_below(&w->rng, vz_chance(&w->rng, 90) ? 2 : 9);
+	if (c.flags & DRM_VATOM_NOC_COUNTERS_CLEAR_OUTSTANDING)
+		c.id_mask = vz_chance(&w->rng, 90) ? vz_below(&w->rng, 0x10000) :
+			    vz_next(&w->rng);
+	if (c.flags & DRM_VATOM_NOC_COUNTERS_READ) {
+		c.count = vz_chance(&w->rng, 90) ? 1 + vz_below(&w->rng, 64) :
+			  vz_count(w, 64);
+		c.counters = vz_ptr(w, w->scratch, 15);
+	}
+	if (vz_chance(&w->rng, 5))
+		c.pad = 1;
+	vz_ioctl(w, w->fd, DRM_IOCTL_VATOM_NOC_COUNTERS, &c, false);
+}
+
+static void vz_op_param(struct vz_worker *w)
+{
+	struct drm_vatom_get_param p;
+
+	w->op = "get_param";
+	memset(&p, 0, sizeof(p));
+	p.param = vz_chance(&w->rng, 90) ? vz_below(&w->rng, 16) : vz_next(&w->rng);
+	p.index = vz_chance(&w->rng, 70) ? 0 : vz_below(&w->rng, 8);
+	vz_ioctl(w, w->fd, DRM_IOCTL_VATOM_GET_PARAM, &p, false);
+}
+
+static void vz_op_close(struct vz_worker *w)
+{
+	struct drm_gem_close c = { 0 };
+	int i;
+
+	w->op = "gem_close";
+	if (w->nsurf && vz_chance(&w->rng, 70)) {
+		i = vz_below(&w->rng, w->nsurf);
+		c.handle = w->surf[i].h;
+		vz_forget(w, i);
+	} else {
+		c.handle = vz_next(&w->rng);
+		if (vz_chance(&w->rng, 20))
+			c.pad = 1;
+	}
+	vz_ioctl(w, w->fd, DRM_IOCTL_GEM_CLOSE, &c, true);
+}
+
+/* PRIME export, import into this file or the other device's, and back. */
+static void vz_op_prime(struct vz_worker *w)
+{
+	struct drm_prime_handle p = { 0 };
+	int from = w->fd, to, dmabuf;
+	__u32 h = vz_handle(w, DRM_VATOM_SURFACE_BUFFER);
+
+	w->op = "prime";
+	to = w->fd2 >= 0 && vz_chance(&w->rng, 50) ? w->fd2 : w->fd;
+	p.handle = h;
+	p.flags = vz_chance(&w->rng, 90) ? DRM_CLOEXEC | DRM_RDWR : vz_next(&w->rng);
+	p.fd = -1;
+	if (vz_ioctl(w, from, DRM_IOCTL_PRIME_HANDLE_TO_FD, &p, true))
+		return;
+	dmabuf = p.fd;
+	p.handle = 0;
+	p.flags = 0;
+	if (vz_chance(&w->rng, 5))
+		p.fd = vz_below(&w->rng, 64);	/* any fd: not a dma-buf */
+	if (!vz_ioctl(w, to, DRM_IOCTL_PRIME_FD_TO_HANDLE, &p, true)) {
+		if (to == w->fd && p.handle != h)
+			vz_remember(w, p.handle, DRM_VATOM_SURFACE_BUFFER, 0);
+		if (to != w->fd) {
+			struct drm_gem_close c = { .handle = p.handle };
+
+			/* A submission on the other device's import first. */
+			if (vz_chance(&w->rng, 50)) {
+				struct vz_worker w2 = *w;
+
+				w2.fd = to;
+				w2.nsurf = 1;
+				w2.surf[0].h = p.handle;
+				w2.surf[0].kind = DRM_VATOM_SURFACE_BUFFER;
+				w2.surf[0].size = VT_PAGE_SIZE;
+				w2.nsync = 0;
+				vz_op_submit(&w2);
+				w->rng = w2.rng;
+			}
+			vz_ioctl(w, to, DRM_IOCTL_GEM_CLOSE, &c, true);
+		}
+	}
+	close(dmabuf);
+}
+
+/* Syncobj create, destroy, wait, signal, export and import. */
+static void vz_op_syncobj(struct vz_worker *w)
+{
+	__u32 h = w->nsync ? w->sync[vz_below(&w->rng, w->nsync)] :
+		  (__u32)vz_next(&w->rng);
+	union {
+		struct drm_syncobj_create create;
+		struct drm_syncobj_destroy destroy;
+		struct drm_syncobj_wait wait;
+		struct drm_syncobj_timeline_wait twait;
+		struct drm_syncobj_handle fd;
+		struct drm_syncobj_timeline_array array;
+		struct drm_syncobj_transfer transfer;
+	} u;
+	__u64 points[2] = { 1 + vz_below(&w->rng, 50), 0 };
+	__u32 hs[2] = { h, h };
+	int i;
+
+	w->op = "syncobj";
+	memset(&u, 0, sizeof(u));
+	switch (vz_below(&w->rng, 8)) {
+	case 0:
+		u.create.flags = vz_chance(&w->rng, 50) ? DRM_SYNCOBJ_CREATE_SIGNALED :
+				 vz_below(&w->rng, 4);
+		if (vz_ioctl(w, w->fd, DRM_IOCTL_SYNCOBJ_CREATE, &u.create, true))
+			break;
+		if (w->nsync == VZ_MAX_SYNCS) {
+			i = vz_below(&w->rng, w->nsync);
+			drmSyncobjDestroy(w->fd, w->sync[i]);
+			w->sync[i] = w->sync[--w->nsync];
+		}
+		w->sync[w->nsync++] = u.create.handle;
+		break;
+	case 1:
+		u.destroy.handle = h;
+		for (i = 0; i < w->nsync; i++)
+			if (w->sync[i] == h) {
+				w->sync[i] = w->sync[--w->nsync];
+				break;
+			}
+		vz_ioctl(w, w->fd, DRM_IOCTL_SYNCOBJ_DESTROY, &u.destroy, true);
+		break;
+	case 2:
+		u.wait.handles = vz_ptr(w, hs, 10);
+		/*
+		 * Not huge: the DRM core's drm_syncobj_array_find() allocates
+		 * count_handles entries without __GFP_NOWARN, so 2^21 and
+		 * more warn in the page allocator (the core's, on any
+		 * syncobj driver; seen with 6.1).
+		 */
+		u.wait.count_handles = vz_chance(&w->rng, 90) ? 1 + vz_below(&w->rng, 2) :
+				       1u << vz_below(&w->rng, 11);
+		u.wait.flags = vz_below(&w->rng, 8);
+		u.wait.timeout_nsec = 0;
+		vz_ioctl(w, w->fd, DRM_IOCTL_SYNCOBJ_WAIT, &u.wait, true);
+		break;
+	case 3:
+		u.twait.handles = vz_ptr(w, hs, 10);
+		u.twait.points = vz_ptr(w, points, 10);
+		u.twait.count_handles = 1;
+		u.twait.flags = vz_below(&w->rng, 8);
+		vz_ioctl(w, w->fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, &u.twait, true);
+		break;
+	case 4:
+		u.array.handles = vz_ptr(w, hs, 10);
+		u.array.points = vz_ptr(w, points, 10);
+		u.array.count_handles = 1;
+		vz_ioctl(w, w->fd, vz_chance(&w->rng, 50) ?
+			 DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL : DRM_IOCTL_SYNCOBJ_QUERY,
+			 &u.array, true);
+		break;
+	case 5:
+		u.fd.handle = h;
+		u.fd.flags = vz_chance(&w->rng, 70) ?
+			DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE : vz_below(&w->rng, 4);
+		u.fd.fd = -1;
+		if (vz_ioctl(w, w->fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &u.fd, true))
+			break;
+		u.fd.handle = w->nsync ? w->sync[vz_below(&w->rng, w->nsync)] : 0;
+		u.fd.flags = u.fd.flags & DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE ?
+			DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE : 0;
+		i = u.fd.fd;
+		if (!vz_ioctl(w, w->fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &u.fd, true) &&
+		    !u.fd.flags) {
+			/* A new handle for the same syncobj: keep it. */
+			if (w->nsync < VZ_MAX_SYNCS)
+				w->sync[w->nsync++] = u.fd.handle;
+			else
+				drmSyncobjDestroy(w->fd, u.fd.handle);
+		}
+		close(i);
+		break;
+	case 6:
+		u.transfer.src_handle = h;
+		u.transfer.dst_handle = w->nsync ? w->sync[vz_below(&w->rng, w->nsync)] : h;
+		u.transfer.src_point = vz_chance(&w->rng, 50) ? 0 : points[0];
+		u.transfer.dst_point = vz_chance(&w->rng, 50) ? 0 : points[0] + 1;
+		u.transfer.flags = vz_chance(&w->rng, 90) ? 0 : vz_below(&w->rng, 4);
+		vz_ioctl(w, w->fd, DRM_IOCTL_SYNCOBJ_TRANSFER, &u.transfer, true);
+		break;
+	default:
+		u.array.handles = vt_u64_ptr(hs);
+		u.array.count_handles = 1;
+		vz_ioctl(w, w->fd, vz_chance(&w->rng, 50) ? DRM_IOCTL_SYNCOBJ_RESET :
+			 DRM_IOCTL_SYNCOBJ_SIGNAL, &u.array, true);
+		break;
+	}
+}
+
+/* A vatom ioctl number with a random size and direction, random bytes. */
+static void vz_op_raw(struct vz_worker *w)
+{
+	__u32 nr = DRM_COMMAND_BASE + vz_below(&w->rng, 8);
+	__u32 size = vz_below(&w->rng, 160);
+	__u32 dir = vz_below(&w->rng, 4), i;
+	__u64 *arg = (void *)w->scratch;
+
+	w->op = "raw ioctl";
+	for (i = 0; i < 20; i++)
+		arg[i] = vz_chance(&w->rng, 50) ? vz_next(&w->rng) :
+			 vz_below(&w->rng, 8);
+	vz_ioctl(w, w->fd, _IOC(dir, DRM_IOCTL_BASE, nr, size), arg, false);
+}
+
+static void (*const vz_ops[])(struct vz_worker *w) = {
+	vz_op_submit, vz_op_submit, vz_op_submit, vz_op_submit, vz_op_submit,
+	vz_op_create, vz_op_create, vz_op_info, vz_op_counters, vz_op_param,
+	vz_op_close, vz_op_prime, vz_op_syncobj, vz_op_syncobj, vz_op_raw,
+};
+
+/* A few valid surfaces and syncobjs to start from. */
+static void vz_seed_pool(struct vz_worker *w)
+{
+	static const __u8 types[6] = { 0, 0, 0, 0, 1, 0 };
+	struct drm_vatom_tile_grid_desc gd = {
+		.profile = DRM_VATOM_NOC_PROFILE_BLACKHOLE, .width = 3, .height = 2,
+		.l1_size = { 1024, 512 }, .tile_types = vt_u64_ptr(types),
+	};
+	struct drm_vatom_typed_desc td = {
+		.dim = DRM_VATOM_TYPED_2D, .width = 16, .height = 8, .depth = 1,
+		.array_size = 1, .levels = 1,
+	};
+	struct drm_vatom_surface_create c = { 0 };
+	__u32 h;
+	__u64 size;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (!vt_buffer_create(w->fd, VT_PAGE_SIZE << i, &h))
+			vz_remember(w, h, DRM_VATOM_SURFACE_BUFFER, VT_PAGE_SIZE << i);
+	if (!vt_typed_create(w->fd, &td, &h, &size))
+		vz_remember(w, h, DRM_VATOM_SURFACE_TYPED, size);
+	c.kind = DRM_VATOM_SURFACE_TILE_GRID;
+	c.desc = vt_u64_ptr(&gd);
+	c.desc_size = sizeof(gd);
+	if (!vt_surface_create(w->fd, &c)) {
+		vz_remember(w, c.handle, DRM_VATOM_SURFACE_TILE_GRID, c.size);
+		vz_grid_shape(w, c.handle, gd.width, gd.height, gd.profile);
+	}
+	for (i = 0; i < 4; i++)
+		if (!drmSyncobjCreate(w->fd, i & 1 ? DRM_SYNCOBJ_CREATE_SIGNALED : 0,
+				      &w->sync[w->nsync]))
+			w->nsync++;
+}
+
+static int vz_worker_init(struct vz_worker *w, int id, __u64 seed, int fd, int fd2)
+{
+	memset(w, 0, sizeof(*w));
+	w->id = id;
+	w->rng = seed;
+	w->fd = fd;
+	w->fd2 = fd2;
+	w->scratch = mmap(NULL, VZ_SCRATCH, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	w->stream = mmap(NULL, VZ_STREAM + VT_PAGE_SIZE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (w->scratch == MAP_FAILED || w->stream == MAP_FAILED)
+		return -errno;
+	mprotect(w->stream + VZ_STREAM, VT_PAGE_SIZE, PROT_NONE);
+	return 0;
+}
+
+static void vz_worker_fini(struct vz_worker *w)
+{
+	munmap(w->scratch, VZ_SCRATCH);
+	munmap(w->stream, VZ_STREAM + VT_PAGE_SIZE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The known-good workload                                                   */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * struct vz_ledger - valid submissions with a known total
+ * @fd: its own file (its jobs are ordered only among themselves)
+ * @buf: a 4 KiB buffer, mapped at @map; @res a result surface
+ * @out: a syncobj each asynchronous submission signals
+ * @sum: what the lanes must hold
+ * @subs: submissions made
+ * @bad: a submission failed
+ */
+struct vz_ledger {
+	int fd;
+	__u32 buf, res, out;
+	__u32 *map;
+	__u32 sum[VZ_LEDGER_LANES];
+	unsigned int subs, bad;
+	char why[160];
+};
+
+static int vz_ledger_init(struct vz_ledger *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->fd = vt_open_path(vz_nodes[0]);
+	if (l->fd < 0 || vt_buffer_create(l->fd, VT_PAGE_SIZE, &l->buf) ||
+	    vt_buffer_create(l->fd, VT_PAGE_SIZE, &l->res) ||
+	    drmSyncobjCreate(l->fd, DRM_SYNCOBJ_CREATE_SIGNALED, &l->out))
+		return -errno;
+	l->map = vt_map(l->fd, l->buf, VT_PAGE_SIZE);
+	return l->map ? 0 : -errno;
+}
+
+/* Add k (1..1000) to every lane, synchronously or not; it must work. */
+static void vz_ledger_add(struct vz_ledger *l, __u64 *rng)
+{
+	__u32 addr[VZ_LEDGER_LANES], src[VZ_LEDGER_LANES], res[VZ_LEDGER_LANES];
+	struct drm_vatom_binding b = { .slot = 0, .handle = l->buf };
+	struct drm_vatom_sync out = { .handle = l->out };
+	struct drm_vatom_submit a;
+	__u32 k = 1 + vz_below(rng, 1000), i;
+	bool async = vz_chance(rng, 50);
+	struct vt_stream s;
+	struct vt_visa v;
+
+	for (i = 0; i < VZ_LEDGER_LANES; i++) {
+		addr[i] = 4 * i;
+		src[i] = k;
+	}
+	vt_stream_init(&s);
+	vt_dword(&v, DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_EXEC_8,
+		 DRM_VATOM_VISA_TYPE_UD, addr, src, NULL, true);
+	vt_add_visa(&s, &v);
+	vt_submit_args(&a, &s, &b, 1, res, sizeof(res));
+	if (async || vz_chance(rng, 30)) {
+		/* One asynchronous job in flight at most: never EBUSY. */
+		if (drmSyncobjWait(l->fd, &l->out, 1, INT64_MAX, 0, NULL)) {
+			snprintf(l->why, sizeof(l->why), "ledger wait: %s", strerror(errno));
+			l->bad++;
+			return;
+		}
+		a.results = 0;
+		a.result_handle = l->res;
+		a.out_syncs = vt_u64_ptr(&out);
+		a.out_sync_count = 1;
+		if (async)
+			a.flags = DRM_VATOM_SUBMIT_ASYNC;
+	}
+	atomic_fetch_add(&vz_rep->calls, 1);
+	if (vt_submit(l->fd, &a)) {
+		if (!l->bad++)
+			snprintf(l->why, sizeof(l->why), "ledger submission %u: %s (reason %u)",
+				 l->subs, strerror(errno), a.error_reason);
+		return;
+	}
+	if (!async && !a.result_handle && res[0] != l->sum[0] && !l->bad++)
+		snprintf(l->why, sizeof(l->why), "ledger submission %u returned %u, expected %u",
+			 l->subs, res[0], l->sum[0]);
+	for (i = 0; i < VZ_LEDGER_LANES; i++)
+		l->sum[i] += k;
+	l->subs++;
+}
+
+/* Wait for the last job, then the lanes must hold exactly the sums. */
+static bool vz_ledger_check(struct vz_ledger *l)
+{
+	int i;
+
+	if (drmSyncobjWait(l->fd, &l->out, 1, INT64_MAX, 0, NULL)) {
+		snprintf(l->why, sizeof(l->why), "ledger wait: %s", strerror(errno));
+		return false;
+	}
+	for (i = 0; i < VZ_LEDGER_LANES; i++)
+		if (l->map[i] != l->sum[i]) {
+			snprintf(l->why, sizeof(l->why), "lane %d holds %u, expected %u",
+				 i, l->map[i], l->sum[i]);
+			return false;
+		}
+	return !l->bad;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Phases                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static double vz_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Phase 1: one thread, seeded; returns the calls made. */
+static unsigned long long vz_phase1(__u64 seed, double secs, unsigned long long max,
+				    struct vz_ledger *l)
+{
+	struct vz_worker w;
+	double end = vz_now() + secs;
+	unsigned long long i;
+	int fd, fd2 = -1;
+
+	fd = vt_open_path(vz_nodes[0]);
+	if (vz_ndev > 1)
+		fd2 = vt_open_path(vz_nodes[1]);
+	if (fd < 0 || vz_worker_init(&w, 0, seed, fd, fd2))
+		ksft_exit_fail_msg("phase 1 setup: %s\n", strerror(errno));
+	vz_seed_pool(&w);
+	for (i = 0; i < max; i++) {
+		w.iter = i;
+		if (!(i % 16))
+			vz_ledger_add(l, &w.rng);
+		vz_ops[vz_below(&w.rng, VT_ARRAY_SIZE(vz_ops))](&w);
+		if (!(i % 64) && vz_now() > end)
+			break;
+	}
+	vz_worker_fini(&w);
+	close(fd);
+	if (fd2 >= 0)
+		close(fd2);
+	return i;
+}
+
+/**
+ * struct vz_round - what the threads of one phase-2 process share
+ * @fd: the shared file (closed and reopened by the racing thread)
+ * @victim: a page of user results another thread unmaps and maps again
+ * @seed: the round's seed
+ */
+struct vz_round {
+	_Atomic int fd;
+	int fd2;
+	void *victim;
+	__u64 seed;
+};
+
+static struct vz_round vz_round;
+
+/* Races: close/reopen the shared file, unmap the victim, fork and kill. */
+static void vz_race(struct vz_worker *w)
+{
+	pid_t pid;
+	int fd;
+
+	switch (vz_below(&w->rng, 4)) {
+	case 0:
+		w->op = "close/reopen";
+		fd = vt_open_path(vz_nodes[0]);
+		if (fd >= 0)
+			close(atomic_exchange(&vz_round.fd, fd));
+		break;
+	case 1:
+		w->op = "munmap victim";
+		munmap(vz_round.victim, VT_PAGE_SIZE);
+		usleep(vz_below(&w->rng, 200));
+		mmap(vz_round.victim, VT_PAGE_SIZE, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+		break;
+	default:
+		w->op = "fork/kill";
+		pid = fork();
+		if (pid == 0) {
+			/* Queue work on the inherited files, then go. */
+			int i;
+
+			w->fd = atomic_load(&vz_round.fd);
+			for (i = 0; i < 8; i++)
+				vz_op_submit(w);
+			_exit(0);
+		}
+		if (pid > 0) {
+			usleep(vz_below(&w->rng, 3000));
+			if (vz_chance(&w->rng, 50))
+				kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+		}
+		break;
+	}
+}
+
+static void *vz_thread(void *arg)
+{
+	struct vz_worker *w = arg;
+	bool shared = w->id & 2;
+	int own = -1;
+
+	if (!shared) {
+		own = vt_open_path(vz_nodes[0]);
+		w->fd = own;
+	} else {
+		w->fd = atomic_load(&vz_round.fd);
+	}
+	vz_seed_pool(w);
+	/* Half of the threads give up root once their files are open. */
+	if ((w->id & 1) && syscall(SYS_setresgid, VZ_NOBODY, VZ_NOBODY, VZ_NOBODY) == 0)
+		syscall(SYS_setresuid, VZ_NOBODY, VZ_NOBODY, VZ_NOBODY);
+	while (!atomic_load(&vz_rep->stop)) {
+		w->iter++;
+		if (shared)
+			w->fd = atomic_load(&vz_round.fd);
+		if (w->id == 0 && vz_chance(&w->rng, 3)) {
+			vz_race(w);
+			continue;
+		}
+		if (vz_chance(&w->rng, 10)) {
+			/* User results the racing thread may have unmapped. */
+			w->results = vz_round.victim;
+			vz_op_submit(w);
+			w->results = NULL;
+			continue;
+		}
+		vz_ops[vz_below(&w->rng, VT_ARRAY_SIZE(vz_ops))](w);
+	}
+	if (own >= 0)
+		close(own);
+	return NULL;
+}
+
+/* One phase-2 round, in its own process: -j threads until told or killed. */
+static void vz_round_main(int nthreads)
+{
+	struct vz_worker *w = calloc(nthreads, sizeof(*w));
+	pthread_t t[VZ_MAX_THREADS];
+	int i;
+
+	atomic_store(&vz_round.fd, vt_open_path(vz_nodes[0]));
+	vz_round.fd2 = vz_ndev > 1 ? vt_open_path(vz_nodes[1]) : -1;
+	vz_round.victim = mmap(NULL, VT_PAGE_SIZE, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	for (i = 0; i < nthreads; i++) {
+		if (vz_worker_init(&w[i], i, vz_round.seed + i * 0x1000193,
+				   atomic_load(&vz_round.fd), vz_round.fd2))
+			_exit(2);
+		w[i].mt = true;
+		pthread_create(&t[i], NULL, vz_thread, &w[i]);
+	}
+	for (i = 0; i < nthreads; i++)
+		pthread_join(t[i], NULL);
+	_exit(0);
+}
+
+/* Phase 2: rounds of forked processes. Return: the rounds run. */
+static int vz_phase2(__u64 seed, double secs, int nthreads)
+{
+	double end = vz_now() + secs;
+	__u64 rng = seed ^ 0x5eed;
+	int rounds = 0;
+
+	while (vz_now() < end) {
+		double len = 0.5 + vz_below(&rng, 2500) / 1000.0;
+		pid_t pid;
+
+		if (vz_now() + len > end)
+			len = end - vz_now();
+		atomic_store(&vz_rep->stop, 0);
+		vz_round.seed = vz_next(&rng);
+		pid = fork();
+		if (pid < 0)
+			ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+		if (pid == 0)
+			vz_round_main(nthreads);
+		usleep(len * 1e6);
+		if (vz_chance(&rng, 50))
+			kill(pid, SIGKILL);
+		else
+			atomic_store(&vz_rep->stop, 1);
+		waitpid(pid, NULL, 0);
+		rounds++;
+	}
+	return rounds;
+}
+
+/* ------------------------------------------------------------------------ */
+/* main                                                                      */
+/* ------------------------------------------------------------------------ */
+
+static void vz_counts(long long c[2][3])
+{
+	static const char * const names[3] = { "surfaces", "jobs_in_flight", "fences" };
+	int d, i;
+
+	memset(c, 0, sizeof(long long) * 6);
+	for (d = 0; d < vz_ndev; d++)
+		for (i = 0; i < 3; i++)
+			c[d][i] = vt_debugfs_stat(vz_stats[d], names[i]);
+}
+
+static void vz_usage(void)
+{
+	fprintf(stderr, "usage: vatom_fuzz [-t SECONDS] [-n CALLS] [-s SEED] [-j THREADS] [-v]\n");
+	exit(KSFT_FAIL);
+}
+
+int main(int argc, char **argv)
+{
+	char paths[VT_MAX_NODES][VT_PATH_MAX], bad[256];
+	unsigned long long max = ~0ull, calls1, calls2, c0;
+	long long base[2][3], now[2][3];
+	double secs = 20, t0, t1, t2;
+	__u64 seed = 0;
+	bool have_seed = false, settled = false;
+	int nthreads = 4, opt, n, i, rounds;
+	struct vz_ledger ledger;
+	long long seq;
+
+	/* Line by line: a crash or a kill keeps what was printed. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	while ((opt = getopt(argc, argv, "t:n:s:j:v")) != -1) {
+		switch (opt) {
+		case 't': secs = atof(optarg); break;
+		case 'n': max = strtoull(optarg, NULL, 0); break;
+		case 's': seed = strtoull(optarg, NULL, 0); have_seed = true; break;
+		case 'j': nthreads = atoi(optarg); break;
+		case 'v': vz_verbose = true; break;
+		default: vz_usage();
+		}
+	}
+	if (nthreads < 1 || nthreads > VZ_MAX_THREADS || secs <= 0)
+		vz_usage();
+	if (!have_seed)
+		seed = (__u64)time(NULL) ^ ((__u64)getpid() << 32);
+
+	ksft_print_header();
+	n = vt_scan_nodes("vatom", "renderD", paths, VT_MAX_NODES);
+	if (n <= 0)
+		ksft_exit_skip("no vatom device (is vatom.ko loaded?)\n");
+	vz_ndev = n > 2 ? 2 : n;
+	for (i = 0; i < vz_ndev; i++) {
+		snprintf(vz_nodes[i], VT_PATH_MAX, "%s", paths[i]);
+		if (!vt_debugfs_stats_path(vz_nodes[i], vz_stats[i], sizeof(vz_stats[i])))
+			ksft_exit_skip("no vatom_stats in debugfs for %s (root, debugfs?)\n",
+				       vz_nodes[i]);
+	}
+	ksft_set_plan(5);
+	ksft_print_msg("seed %llu (reproduce: vatom_fuzz -s %llu -n CALLS), %.0f s, %d threads, %d device(s)\n",
+		       (unsigned long long)seed, (unsigned long long)seed, secs,
+		       nthreads, vz_ndev);
+
+	vz_rep = mmap(NULL, sizeof(*vz_rep), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	vz_none = mmap(NULL, 2 * VT_PAGE_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	vz_ro = mmap(NULL, VT_PAGE_SIZE, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (vz_rep == MAP_FAILED || vz_none == MAP_FAILED || vz_ro == MAP_FAILED)
+		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
+	memset(vz_ro, 0x5a, VT_PAGE_SIZE);
+	mprotect(vz_ro, VT_PAGE_SIZE, PROT_READ);
+
+	vt_kmsg_mark("vatom_fuzz: start\n");
+	seq = vt_kmsg_last_seq();
+	vz_counts(base);
+	if (vz_ledger_init(&ledger))
+		ksft_exit_fail_msg("ledger: %s\n", strerror(errno));
+
+	/* Phase 1. */
+	t0 = vz_now();
+	calls1 = vz_phase1(seed, secs / 2, max, &ledger);
+	c0 = atomic_load(&vz_rep->calls);
+	t1 = vz_now();
+	ksft_test_result(!atomic_load(&vz_rep->bad),
+			 "deterministic: %llu iterations, %llu calls in %.1f s (%.0f calls/s), errnos in the table%s%s\n",
+			 calls1, c0, t1 - t0, c0 / (t1 - t0),
+			 vz_rep->first[0] ? ": " : "", vz_rep->first);
+	ksft_test_result(vz_ledger_check(&ledger),
+			 "known-good workload exact: %u submissions, lane total %u%s%s\n",
+			 ledger.subs, ledger.sum[0], ledger.why[0] ? ": " : "",
+			 ledger.why);
+	close(ledger.fd);
+	munmap(ledger.map, VT_PAGE_SIZE);
+
+	/* Phase 2. */
+	vz_rep->first[0] = '\0';
+	atomic_store(&vz_rep->bad, 0);
+	atomic_store(&vz_rep->claimed, 0);
+	rounds = vz_phase2(seed, secs / 2, nthreads);
+	calls2 = atomic_load(&vz_rep->calls) - c0;
+	t2 = vz_now();
+	ksft_test_result(!atomic_load(&vz_rep->bad),
+			 "concurrent: %d rounds of %d threads, %llu calls in %.1f s (%.0f calls/s), errnos in the table%s%s\n",
+			 rounds, nthreads, calls2, t2 - t1, calls2 / (t2 - t1),
+			 vz_rep->first[0] ? ": " : "", vz_rep->first);
+
+	/* Every file is closed: the live counts go back (5 s at most). */
+	for (i = 0; i < 500 && !settled; i++) {
+		vz_counts(now);
+		settled = !memcmp(now, base, sizeof(now));
+		if (!settled)
+			usleep(10000);
+	}
+	ksft_test_result(settled,
+			 "live counts back to baseline: dev0 surfaces %lld jobs %lld fences %lld (baseline %lld %lld %lld)\n",
+			 now[0][0], now[0][1], now[0][2], base[0][0], base[0][1],
+			 base[0][2]);
+	n = vt_kmsg_scan(seq, bad, sizeof(bad));
+	if (n < 0)
+		ksft_test_result_skip("kernel log clean: /dev/kmsg: %s\n", strerror(-n));
+	else
+		ksft_test_result(n == 0, "kernel log clean%s%s\n", n ? ": " : "",
+				 n ? bad : "");
+	ksft_print_msg("total: %llu calls in %.1f s, %.0f calls/s; errnos:",
+		       c0 + calls2, t2 - t0, (c0 + calls2) / (t2 - t0));
+	for (i = 1; i < VZ_MAX_ERRNO; i++)
+		if (atomic_load(&vz_rep->errs[i]))
+			printf(" %s %u", strerrorname_np(i) ? strerrorname_np(i) : "?",
+			       atomic_load(&vz_rep->errs[i]));
+	printf("\n");
+	ksft_finished();
+}
