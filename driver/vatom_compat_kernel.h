@@ -9,8 +9,18 @@
 #ifndef _VATOM_COMPAT_KERNEL_H_
 #define _VATOM_COMPAT_KERNEL_H_
 
+#include <linux/atomic.h>
 #include <linux/dma-buf.h>
+#include <linux/fs.h>
+#include <linux/pid.h>
+#include <linux/rcupdate.h>
 #include <linux/version.h>
+
+#include <drm/drm_device.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_print.h>
 
 /*
  * 6.2 made dma_buf_vmap() a call under the buffer's reservation lock and
@@ -23,6 +33,79 @@
 #else
 #define vatom_dma_buf_vmap	dma_buf_vmap
 #define vatom_dma_buf_vunmap	dma_buf_vunmap
+#endif
+
+/* &drm_file.pid: RCU-protected (it follows the file's user) from 6.7. */
+static inline pid_t vatom_file_pid(struct drm_file *file)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+	pid_t nr;
+
+	rcu_read_lock();
+	nr = pid_nr(rcu_dereference(file->pid));
+	rcu_read_unlock();
+	return nr;
+#else
+	return pid_nr(file->pid);
+#endif
+}
+
+/* __assign_str() takes the source from the __string() field from 6.10. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define vatom_assign_str(dst, src)	__assign_str(dst)
+#else
+#define vatom_assign_str(dst, src)	__assign_str(dst, src)
+#endif
+
+/* &drm_driver.date: removed in 6.14; older kernels warn when it is missing. */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 14, 0)
+#define VATOM_DRIVER_DATE(d)	.date = (d),
+#else
+#define VATOM_DRIVER_DATE(d)
+#endif
+
+/*
+ * DRM fdinfo: from 6.5 the core prints drm-driver and drm-client-id
+ * (drm_show_fdinfo(), in DEFINE_DRM_GEM_FOPS) and calls
+ * &drm_driver.show_fdinfo for the rest; before, a driver had its own
+ * &file_operations.show_fdinfo and numbered its clients itself.
+ */
+void vatom_show_fdinfo(struct drm_printer *p, struct drm_file *file);
+u64 vatom_fdinfo_client_id(struct drm_file *file);
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#define VATOM_DEFINE_FOPS(name)		DEFINE_DRM_GEM_FOPS(name)
+#define VATOM_DRIVER_SHOW_FDINFO	.show_fdinfo = vatom_show_fdinfo,
+
+static inline u64 vatom_client_id(struct drm_file *file)
+{
+	return file->client_id;
+}
+#else
+static inline void vatom_compat_show_fdinfo(struct seq_file *m, struct file *f)
+{
+	struct drm_file *file = f->private_data;
+	struct drm_printer p = drm_seq_file_printer(m);
+
+	drm_printf(&p, "drm-driver:\t%s\n", file->minor->dev->driver->name);
+	drm_printf(&p, "drm-client-id:\t%llu\n", vatom_fdinfo_client_id(file));
+	vatom_show_fdinfo(&p, file);
+}
+
+#define VATOM_DEFINE_FOPS(name)						\
+	static const struct file_operations name = {			\
+		.owner		= THIS_MODULE,				\
+		DRM_GEM_FOPS,						\
+		.show_fdinfo	= vatom_compat_show_fdinfo,		\
+	}
+#define VATOM_DRIVER_SHOW_FDINFO
+
+static inline u64 vatom_client_id(struct drm_file *file)
+{
+	static atomic64_t last_id = ATOMIC64_INIT(0);
+
+	return atomic64_inc_return(&last_id);
+}
 #endif
 
 #endif /* _VATOM_COMPAT_KERNEL_H_ */

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * debugfs: counters for tests and bring-up (no stable ABI).
+ * debugfs: counters and views for tests and bring-up (no stable ABI).
  *
- *   /sys/kernel/debug/dri/<minor>/vatom_stats
+ *   /sys/kernel/debug/dri/<minor>/vatom_stats	device counters
+ *   /sys/kernel/debug/dri/<minor>/vatom_clients	one line per open file
+ *   /sys/kernel/debug/dri/<minor>/vatom_limits	the limits in force
  *
  * Live counts (surfaces, jobs_in_flight: jobs not yet freed, fences: job
  * fences still referenced anywhere) let tests check that nothing leaks.
@@ -11,19 +13,16 @@
  */
 
 #include <linux/debugfs.h>
+#include <linux/idr.h>
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
 
 #include <drm/drm_debugfs.h>
 #include <drm/drm_file.h>
 
+#include "vatom_compat_kernel.h"
 #include "vatom_drv.h"
-
-static const char * const vatom_family_names[VATOM_FAMILY_COUNT] = {
-	[VATOM_FAMILY_VISA] = "visa",
-	[VATOM_FAMILY_PTX] = "ptx",
-	[VATOM_FAMILY_NOC] = "noc",
-};
+#include "vatom_job.h"
 
 /* The sums of the per-CPU counters. */
 static void vatom_stats_sum(struct vatom_device *vdev, struct vatom_stats_pcpu *sum)
@@ -59,16 +58,73 @@ static int vatom_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "fences %lld\n", atomic64_read(&st->fences));
 	seq_printf(m, "jobs_cancelled %lld\n", atomic64_read(&st->cancelled));
 	for (f = 0; f < VATOM_FAMILY_COUNT; f++) {
-		seq_printf(m, "packets_%s %llu\n", vatom_family_names[f],
+		seq_printf(m, "packets_%s %llu\n", vatom_family_name(f),
 			   sum.packets[f]);
-		seq_printf(m, "elements_%s %llu\n", vatom_family_names[f],
+		seq_printf(m, "elements_%s %llu\n", vatom_family_name(f),
 			   sum.elements[f]);
 	}
 	return 0;
 }
 
+/* Handles a file holds. */
+static unsigned int vatom_file_handles(struct drm_file *file)
+{
+	struct drm_gem_object *obj;
+	unsigned int n = 0;
+	int id;
+
+	spin_lock(&file->table_lock);
+	idr_for_each_entry(&file->object_idr, obj, id)
+		n++;
+	spin_unlock(&file->table_lock);
+	return n;
+}
+
+static int vatom_clients_show(struct seq_file *m, void *unused)
+{
+	struct drm_info_node *node = m->private;
+	struct drm_device *dev = node->minor->dev;
+	struct vatom_file *vfile;
+	struct drm_file *file;
+
+	seq_printf(m, "%8s %8s %8s %12s %8s %10s %10s %10s\n", "client", "pid",
+		   "jobs", "charged_kib", "handles", "submitted", "completed",
+		   "rejected");
+	mutex_lock(&dev->filelist_mutex);
+	list_for_each_entry(file, &dev->filelist, lhead) {
+		vfile = file->driver_priv;
+		if (!vfile)
+			continue;
+		seq_printf(m, "%8llu %8d %8d %12llu %8u %10llu %10llu %10llu\n",
+			   vfile->client_id, vatom_file_pid(file),
+			   atomic_read(&vfile->inflight),
+			   (u64)atomic64_read(&vfile->acct->bytes) >> 10,
+			   vatom_file_handles(file),
+			   (u64)atomic64_read(&vfile->submitted),
+			   (u64)atomic64_read(&vfile->completed),
+			   (u64)atomic64_read(&vfile->rejected));
+	}
+	mutex_unlock(&dev->filelist_mutex);
+	return 0;
+}
+
+static int vatom_limits_show(struct seq_file *m, void *unused)
+{
+	seq_printf(m, "max_surface_size %llu\n", VATOM_MAX_SURFACE_SIZE);
+	seq_printf(m, "max_stream_size %u\n", VATOM_MAX_STREAM_SIZE);
+	seq_printf(m, "max_results_size %llu\n", VATOM_MAX_RESULTS_SIZE);
+	seq_printf(m, "max_slots %u\n", DRM_VATOM_MAX_SLOTS);
+	seq_printf(m, "max_syncs %u\n", VATOM_MAX_SYNCS);
+	seq_printf(m, "max_jobs %u\n", vatom_max_jobs());
+	seq_printf(m, "file_mem_cap %llu\n", vatom_file_mem_cap());
+	seq_printf(m, "max_submit_ops %llu\n", vatom_max_submit_ops());
+	return 0;
+}
+
 static const struct drm_info_list vatom_debugfs_list[] = {
 	{ "vatom_stats", vatom_stats_show, 0 },
+	{ "vatom_clients", vatom_clients_show, 0 },
+	{ "vatom_limits", vatom_limits_show, 0 },
 };
 
 void vatom_debugfs_init(struct drm_minor *minor)

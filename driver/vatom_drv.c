@@ -12,7 +12,6 @@
 #include <linux/dma-mapping.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
-#include <linux/version.h>
 
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
@@ -21,6 +20,7 @@
 #include <drm/drm_ioctl.h>
 #include <drm/drm_managed.h>
 
+#include "vatom_compat_kernel.h"
 #include "vatom_drv.h"
 #include "vatom_job.h"
 
@@ -42,7 +42,7 @@ static const struct drm_ioctl_desc vatom_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VATOM_NOC_COUNTERS, vatom_ioctl_noc_counters, DRM_RENDER_ALLOW),
 };
 
-DEFINE_DRM_GEM_FOPS(vatom_fops);
+VATOM_DEFINE_FOPS(vatom_fops);
 
 static const struct drm_driver vatom_driver = {
 	.driver_features	= DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ |
@@ -53,16 +53,14 @@ static const struct drm_driver vatom_driver = {
 	.num_ioctls		= ARRAY_SIZE(vatom_ioctls),
 	.fops			= &vatom_fops,
 	.debugfs_init		= vatom_debugfs_init,
+	VATOM_DRIVER_SHOW_FDINFO
 
 	DRM_GEM_SHMEM_DRIVER_OPS,
 	.gem_create_object	= vatom_gem_create_object,
 
 	.name	= DRIVER_NAME,
 	.desc	= DRIVER_DESC,
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 14, 0)
-	/* Removed in 6.14; older kernels warn when it is missing. */
-	.date	= DRIVER_DATE,
-#endif
+	VATOM_DRIVER_DATE(DRIVER_DATE)
 	.major	= DRIVER_MAJOR,
 	.minor	= DRIVER_MINOR,
 };

@@ -44,15 +44,19 @@
  */
 
 #include <linux/dma-fence-chain.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/module.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 
 #include <drm/drm_gem.h>
 
+#include "vatom_compat_kernel.h"
 #include "vatom_drv.h"
 #include "vatom_job.h"
+#include "vatom_trace.h"
 
 static unsigned int max_jobs = 64;
 module_param(max_jobs, uint, 0444);
@@ -257,13 +261,18 @@ struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 	atomic_inc(&vfile->live);
 	this_cpu_inc(vfile->vdev->pcpu->jobs);
 
-	/* The job and its arrays count against the file's cap while in flight. */
-	ret = vatom_job_charge(job, sizeof(*job) +
-			       (in_syncs ? (in_syncs + 1) * sizeof(*job->deps) : 0) +
-			       out_syncs * sizeof(*job->outs));
-	if (ret) {
-		vatom_job_free(job);
-		return ERR_PTR(ret);
+	/*
+	 * An asynchronous job and its arrays count against the file's cap
+	 * while in flight; a synchronous one lives within its call.
+	 */
+	if (async) {
+		ret = vatom_job_charge(job, sizeof(*job) +
+				       (in_syncs + 1) * sizeof(*job->deps) +
+				       out_syncs * sizeof(*job->outs));
+		if (ret) {
+			vatom_job_free(job);
+			return ERR_PTR(ret);
+		}
 	}
 
 	if (!job->fence_mem)
@@ -403,16 +412,59 @@ static void vatom_account(struct vatom_device *vdev, const struct vatom_stats *s
 	}
 }
 
+/* The job's seqno on its file's timeline, 0 for one without a fence. */
+static u64 vatom_job_seqno(const struct vatom_job *job)
+{
+	return job->fence ? job->fence->base.seqno : 0;
+}
+
+/*
+ * Charge @ns of execution to the file's families, shared out by the
+ * element operations each performed (fdinfo's drm-engine-<family>).
+ */
+static void vatom_file_busy(struct vatom_file *vfile,
+			    const struct vatom_stats *st, u64 ns)
+{
+	u64 total = 0;
+	int f;
+
+	for (f = 0; f < VATOM_FAMILY_COUNT; f++)
+		total += st->elements[f];
+	for (f = 0; f < VATOM_FAMILY_COUNT; f++) {
+		if (!st->elements[f])
+			continue;
+		atomic64_add(total == st->elements[f] ? ns :
+			     mul_u64_u64_div_u64(ns, st->elements[f], total),
+			     &vfile->busy_ns[f]);
+	}
+}
+
 /* Return: 0, or -ECANCELED when vatom_job_stop() stopped it part way. */
 static int vatom_job_execute(struct vatom_job *job)
 {
+	struct vatom_file *vfile = job->vfile;
 	struct vatom_stats stats = {};
-	int ret;
+	u64 t0, ns = 0, elements = 0;
+	int ret = 0, f;
 
+	trace_vatom_job_start(vfile->client_id, job->id, vatom_job_seqno(job),
+			      job->ops);
+	if (!job->stream_size)
+		goto done;	/* nothing to time */
+	t0 = local_clock();
 	ret = vatom_stream_execute_ctl(job->stream, job->stream_size,
 				       &job->bindings, job->results, &stats,
 				       &job->ctl);
-	vatom_account(job->vfile->vdev, &stats);
+	ns = local_clock() - t0;
+	vatom_file_busy(vfile, &stats, ns);
+done:
+	vatom_account(vfile->vdev, &stats);
+	if (trace_vatom_job_end_enabled()) {
+		for (f = 0; f < VATOM_FAMILY_COUNT; f++)
+			elements += stats.elements[f];
+		trace_vatom_job_end(vfile->client_id, job->id,
+				    vatom_job_seqno(job), elements, ns, ret);
+	}
 	return ret;
 }
 
@@ -422,13 +474,22 @@ static int vatom_job_execute(struct vatom_job *job)
  */
 static void vatom_job_signal(struct vatom_job *job, int error)
 {
+	struct vatom_file *vfile = job->vfile;
+	struct dma_fence *fence = &job->fence->base;
+
 	vatom_job_unaccount(job);
-	if (error) {
-		dma_fence_set_error(&job->fence->base, error);
-		if (error == -ECANCELED)
-			atomic64_inc(&job->vfile->vdev->stats.cancelled);
+	atomic64_inc(&vfile->completed);
+	if (error == -ECANCELED) {
+		atomic64_inc(&vfile->vdev->stats.cancelled);
+		trace_vatom_fence_cancel(vfile->client_id, job->id,
+					 fence->context, fence->seqno, error);
+	} else {
+		trace_vatom_fence_signal(vfile->client_id, job->id,
+					 fence->context, fence->seqno, error);
 	}
-	dma_fence_signal(&job->fence->base);
+	if (error)
+		dma_fence_set_error(fence, error);
+	dma_fence_signal(fence);
 }
 
 /* Make the out-syncobjs point at the job's fence (no failure possible). */
@@ -499,6 +560,26 @@ static void vatom_job_dep_cb(struct dma_fence *fence, struct dma_fence_cb *cb)
 	vatom_job_dep_done(job);
 }
 
+/*
+ * The job passes its point of no return: it gets its number in the file
+ * and is traced as submitted. @in_syncs: its in-syncobjs (job->ndeps
+ * before the previous job is added).
+ */
+static void vatom_job_accept(struct vatom_job *job, unsigned int in_syncs)
+{
+	struct vatom_file *vfile = job->vfile;
+	u32 packets[VATOM_FAMILY_COUNT], offset;
+
+	job->id = atomic64_inc_return(&vfile->submitted);
+	if (trace_vatom_submit_enabled()) {
+		vatom_stream_census(job->stream, job->stream_size, packets, 0,
+				    &offset);
+		trace_vatom_submit(vfile->client_id, job->id, vfile->context,
+				   packets, job->stream_size, job->ops,
+				   job->async, in_syncs, job->nouts);
+	}
+}
+
 /**
  * vatom_job_push() - submit a fully prepared job; nothing can fail from here
  * @job: a job whose stream is validated, surfaces bound, in-syncobj fences
@@ -514,6 +595,7 @@ void vatom_job_push(struct vatom_job *job)
 	unsigned int i;
 	int ret;
 
+	vatom_job_accept(job, job->ndeps);
 	mutex_lock(&vfile->lock);
 	vatom_fence_init(job->fence_mem, vfile->vdev, vfile->context, ++vfile->seqno);
 	job->fence = job->fence_mem;
@@ -607,8 +689,11 @@ int vatom_job_run_direct(struct vatom_job *job)
 	if (WARN_ON_ONCE(job->async || job->ndeps || job->nouts))
 		return ret;
 	mutex_lock(&vfile->lock);
-	if (!vfile->last_fence || dma_fence_is_signaled(vfile->last_fence))
+	if (!vfile->last_fence || dma_fence_is_signaled(vfile->last_fence)) {
+		vatom_job_accept(job, 0);
 		ret = vatom_job_execute(job) ? -EINTR : 0;
+		atomic64_inc(&vfile->completed);
+	}
 	mutex_unlock(&vfile->lock);
 	return ret;
 }
@@ -705,6 +790,7 @@ int vatom_file_open(struct drm_device *dev, struct drm_file *file)
 		return -ENOMEM;
 	}
 	vfile->vdev = to_vatom_device(dev);
+	vfile->client_id = vatom_client_id(file);
 	mutex_init(&vfile->lock);
 	spin_lock_init(&vfile->spare_lock);
 	INIT_LIST_HEAD(&vfile->jobs);

@@ -74,10 +74,22 @@ struct vatom_account {
  * @spare: one stream buffer kept for the file's next submission, or NULL
  * @spare_size: bytes of @spare
  * @spare_job: one freed job kept for the file's next submission, or NULL
+ * @client_id: the file's number, as fdinfo's drm-client-id and tracepoints
+ *	show it
+ * @submitted: submissions accepted; a job's number is the count with it
+ * @completed: jobs completed (executed, failed or cancelled)
+ * @rejected: submissions that failed before execution
+ * @busy_ns: time spent executing the file's jobs, per family (a job's time
+ *	shared out by its element operations)
  */
 struct vatom_file {
 	struct vatom_device *vdev;
 	struct vatom_account *acct;
+	u64 client_id;
+	atomic64_t submitted;
+	atomic64_t completed;
+	atomic64_t rejected;
+	atomic64_t busy_ns[VATOM_FAMILY_COUNT];
 	struct mutex lock; /* protects jobs, last_fence, seqno */
 	struct list_head jobs;
 	struct dma_fence *last_fence;
@@ -135,6 +147,7 @@ struct vatom_out_sync {
  * @pending: dependencies not yet signalled, plus one while submitting
  * @dep_error: error of the first in-syncobj fence that failed
  * @ctl: when the job's execution stops early (vatom_job_stop())
+ * @id: the job's number in its file (tracepoints), once accepted
  * @ops: element operations the stream costs, as validated
  * @async: returns before execution
  * @cancelled: the file was closed while an in-syncobj was unsignalled
@@ -175,6 +188,7 @@ struct vatom_job {
 	atomic_t pending;
 	int dep_error;
 	struct vatom_exec_ctl ctl;
+	u64 id;
 	u64 ops;
 	bool async;
 	bool cancelled;

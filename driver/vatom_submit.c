@@ -21,17 +21,18 @@
 
 #include <linux/dma-fence-chain.h>
 #include <linux/overflow.h>
-#include <linux/pagemap.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
+#include <drm/drm_print.h>
 #include <drm/drm_syncobj.h>
 
 #include "vatom_drv.h"
 #include "vatom_job.h"
+#include "vatom_trace.h"
 
 /*
  * Largest stream, and cost, a synchronous submission executes under its
@@ -146,9 +147,13 @@ static int vatom_job_results(struct vatom_job *job, struct drm_file *file,
 	if (copy_from_user(job->bounce, u64_to_user_ptr(args->results),
 			   args->results_needed))
 		return -EFAULT;
-	/* Faults the pages in for writing without writing to them. */
-	if (fault_in_safe_writeable(u64_to_user_ptr(args->results),
-				    args->results_needed))
+	/*
+	 * Writable? Write the bytes just read back: the region is the call's
+	 * until it returns, and holds these bytes where no lane writes at the
+	 * end anyway. Cheaper than fault_in_safe_writeable()'s page walk.
+	 */
+	if (copy_to_user(u64_to_user_ptr(args->results), job->bounce,
+			 args->results_needed))
 		return -EFAULT;
 	job->results = job->bounce;
 	return 0;
@@ -276,12 +281,42 @@ static int vatom_job_prepare(struct vatom_job *job, struct drm_file *file,
 	return vatom_job_results(job, file, args);
 }
 
+/*
+ * A submission failed before its point of no return: count it, trace it
+ * and, with drm.debug's DRIVER category (or its dynamic debug site) on,
+ * say why, with the head of the offending packet. @job: NULL when none
+ * was allocated.
+ */
+static void vatom_submit_rejected(struct drm_device *dev, struct drm_file *file,
+				  const struct vatom_job *job,
+				  const struct drm_vatom_submit *args, int ret)
+{
+	struct vatom_file *vfile = file->driver_priv;
+	u32 type = 0, offset = 0, len = 0;
+
+	atomic64_inc(&vfile->rejected);
+	if (!trace_vatom_reject_enabled() && !drm_debug_enabled(DRM_UT_DRIVER))
+		return;
+	if (job && job->stream && args->error_reason) {
+		type = vatom_stream_census(job->stream, job->stream_size, NULL,
+					   args->error_index, &offset);
+		len = min_t(u32, job->stream_size - offset, 32);
+	}
+	trace_vatom_reject(vfile->client_id, ret, args->error_index, type,
+			   args->error_reason);
+	drm_dbg_driver(dev,
+		       "client %llu: rejected (%d): packet %u, type %u, reason %u (%s): %*ph\n",
+		       vfile->client_id, ret, args->error_index, type,
+		       args->error_reason, vatom_reason_name(args->error_reason),
+		       len, len ? (const u8 *)job->stream + offset : NULL);
+}
+
 int vatom_ioctl_submit(struct drm_device *dev, void *data,
 		       struct drm_file *file)
 {
 	struct vatom_device *vdev = to_vatom_device(dev);
 	struct drm_vatom_submit *args = data;
-	struct vatom_job *job;
+	struct vatom_job *job = NULL;
 	bool async, abandoned;
 	int ret;
 
@@ -299,6 +334,7 @@ int vatom_ioctl_submit(struct drm_device *dev, void *data,
 			      args->out_sync_count);
 	if (IS_ERR(job)) {
 		ret = PTR_ERR(job);
+		job = NULL;
 		goto out;
 	}
 
@@ -340,8 +376,15 @@ copy_out:
 		ret = -EFAULT;
 	}
 free:
+	if (ret && !job->id)
+		vatom_submit_rejected(dev, file, job, args, ret);
 	vatom_job_free(job);
+	goto done;
 out:
+	/* Before a job was allocated, or abandoned after its push. */
+	if (ret && !job)
+		vatom_submit_rejected(dev, file, NULL, args, ret);
+done:
 	if (ret)
 		atomic64_inc(&vdev->stats.errors);
 	return ret;

@@ -277,6 +277,115 @@ int vatom_stream_execute_ctl(const void *stream, u32 size,
 	return ret;
 }
 
+const char *vatom_reason_name(u32 reason)
+{
+	static const char *const names[] = {
+		[DRM_VATOM_ERR_NONE] = "none",
+		[DRM_VATOM_ERR_PACKET_TYPE] = "packet_type",
+		[DRM_VATOM_ERR_PACKET_SIZE] = "packet_size",
+		[DRM_VATOM_ERR_RESERVED] = "reserved",
+		[DRM_VATOM_ERR_OPCODE] = "opcode",
+		[DRM_VATOM_ERR_OP] = "op",
+		[DRM_VATOM_ERR_EXEC_SIZE] = "exec_size",
+		[DRM_VATOM_ERR_TYPE] = "type",
+		[DRM_VATOM_ERR_OPERANDS] = "operands",
+		[DRM_VATOM_ERR_SLOT] = "slot",
+		[DRM_VATOM_ERR_SURFACE_KIND] = "surface_kind",
+		[DRM_VATOM_ERR_ALIGN] = "align",
+		[DRM_VATOM_ERR_BOUNDS] = "bounds",
+		[DRM_VATOM_ERR_RESULTS] = "results",
+		[DRM_VATOM_ERR_QUALIFIER] = "qualifier",
+		[DRM_VATOM_ERR_TARGET] = "target",
+		[DRM_VATOM_ERR_UNSUPPORTED] = "unsupported",
+		[DRM_VATOM_ERR_OPS_LIMIT] = "ops_limit",
+		[DRM_VATOM_ERR_RESULTS_FAULT] = "results_fault",
+	};
+
+	if (reason < ARRAY_SIZE(names) && names[reason])
+		return names[reason];
+	return "unknown";
+}
+
+/**
+ * vatom_family_name() - the name of an engine family
+ * @f: VATOM_FAMILY_*
+ *
+ * Return: "visa", "ptx", "noc", or "unknown".
+ */
+const char *vatom_family_name(u32 f)
+{
+	static const char *const names[VATOM_FAMILY_COUNT] = {
+		[VATOM_FAMILY_VISA] = "visa",
+		[VATOM_FAMILY_PTX] = "ptx",
+		[VATOM_FAMILY_NOC] = "noc",
+	};
+
+	return f < VATOM_FAMILY_COUNT ? names[f] : "unknown";
+}
+
+/* The family of a packet type, or VATOM_FAMILY_COUNT for none. */
+static u32 stream_family(u32 type)
+{
+	switch (type) {
+	case DRM_VATOM_PACKET_VISA:
+		return VATOM_FAMILY_VISA;
+	case DRM_VATOM_PACKET_PTX:
+		return VATOM_FAMILY_PTX;
+	case DRM_VATOM_PACKET_NOC:
+		return VATOM_FAMILY_NOC;
+	default:
+		return VATOM_FAMILY_COUNT;
+	}
+}
+
+/**
+ * vatom_stream_census() - packets per family of a validated stream, and
+ * the type of one of them, from the headers alone (for tracing and debug
+ * messages, off the fast path)
+ * @stream: the stream; never read past @size
+ * @size: bytes of the stream
+ * @packets: out, packets per family (may be NULL)
+ * @index: the packet whose type to return
+ * @offset: out, where packet @index starts (@size if it does not)
+ *
+ * Return: the DRM_VATOM_PACKET_* type of packet @index, or 0 when the
+ * stream does not reach it (a header cut short, or past the end).
+ */
+u32 vatom_stream_census(const void *stream, u32 size,
+			u32 packets[VATOM_FAMILY_COUNT], u32 index, u32 *offset)
+{
+	const u8 *s = stream;
+	u32 pos = 0, i = 0, type = 0, f;
+
+	*offset = size;
+	if (packets)
+		memset(packets, 0, VATOM_FAMILY_COUNT * sizeof(*packets));
+	while (pos < size) {
+		const struct drm_vatom_packet *hdr = stream_packet(s, size, pos);
+
+		if (!hdr) {
+			/* A cut header still has a type to report. */
+			if (i == index && size - pos >= sizeof(hdr->type)) {
+				memcpy(&type, s + pos, sizeof(type));
+				*offset = pos;
+			}
+			break;
+		}
+		if (i == index) {
+			type = hdr->type;
+			*offset = pos;
+		}
+		f = stream_family(hdr->type);
+		if (packets && f < VATOM_FAMILY_COUNT)
+			packets[f]++;
+		else if (!packets && i == index)
+			break;
+		pos += hdr->size;
+		i++;
+	}
+	return type;
+}
+
 /**
  * vatom_engine_caps() - the DRM_VATOM_CAP_* bits of the engine's families
  *

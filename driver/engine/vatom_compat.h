@@ -117,6 +117,11 @@ typedef __s64 s64;
 #include <errno.h>
 #endif
 
+/* The kernel's kernel.h has it. */
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
 /* The kernel's compiler_attributes.h has it. */
 #ifndef noinline
 #define noinline	__attribute_noinline__

@@ -97,6 +97,9 @@ int vatom_stream_execute_ctl(const void *stream, u32 size,
 			     struct vatom_stats *stats,
 			     const struct vatom_exec_ctl *ctl);
 
+u32 vatom_stream_census(const void *stream, u32 size,
+			u32 packets[VATOM_FAMILY_COUNT], u32 index, u32 *offset);
+
 /**
  * vatom_stream_validate() - check a whole command stream, at any cost
  * @stream: the stream, 8-byte aligned; never read past @size
@@ -135,6 +138,16 @@ static inline void vatom_stream_execute(const void *stream, u32 size,
 {
 	vatom_stream_execute_ctl(stream, size, b, results, stats, NULL);
 }
+
+/**
+ * vatom_reason_name() - the short name of a DRM_VATOM_ERR_* reason
+ * @reason: the reason
+ *
+ * Return: its name ("none", "packet_type", ... as the constant's suffix in
+ * lower case), or "unknown".
+ */
+const char *vatom_reason_name(u32 reason);
+const char *vatom_family_name(u32 f);
 
 /**
  * vatom_errno() - errno for a DRM_VATOM_ERR_* reason
