@@ -448,8 +448,8 @@ int vt_run(int fd, const struct vt_stream *s, __u32 handle, void *results,
  * Read every record of /dev/kmsg ("prio,seq,ts,flags;text\n" plus
  * continuation lines), calling @fn with the sequence number and text.
  */
-static int vt_kmsg_walk(void (*fn)(long long seq, const char *text, void *arg),
-			void *arg)
+int vt_kmsg_walk(void (*fn)(long long seq, const char *text, void *arg),
+		 void *arg)
 {
 	char rec[8192];
 	int fd;

@@ -150,6 +150,9 @@ int vt_run(int fd, const struct vt_stream *s, __u32 handle, void *results,
 
 long long vt_kmsg_last_seq(void);
 void vt_kmsg_mark(const char *text);
+/* Call @fn for each record of /dev/kmsg: 0, or -errno. */
+int vt_kmsg_walk(void (*fn)(long long seq, const char *text, void *arg),
+		 void *arg);
 int vt_kmsg_scan(long long after_seq, char *first_bad, size_t len);
 
 /* ------------------------------------------------------------------------ */

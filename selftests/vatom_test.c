@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/time.h>
@@ -99,6 +100,7 @@ static __u64 vt_visa_ops(int fd, __u32 form)
 #include "test_mixed.c"
 #include "test_async.c"
 #include "test_abuse.c"
+#include "test_observe.c"
 #include "test_kmsg.c"
 
 int main(int argc, char **argv)

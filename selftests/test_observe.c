@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Observability (#included by vatom_test.c, after test_async.c): fdinfo's
+ * usage keys after known work, each tracepoint's fields for a known
+ * rejection, an asynchronous job and a cancelled one, and the debug
+ * message a rejection logs with drm.debug's DRIVER category on. Expected
+ * values come from the work done, not from the driver.
+ */
+
+/* Value of @key in /proc/self/fdinfo/@fd (its first number), or -1. */
+static long long ob_fdinfo(int fd, const char *key)
+{
+	char path[64], line[256];
+	long long v = -1;
+	size_t n = strlen(key);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, n) && line[n] == ':') {
+			v = strtoll(line + n + 1, NULL, 0);
+			break;
+		}
+	}
+	fclose(f);
+	return v;
+}
+
+/* Is "@key:\t@text" a line of @fd's fdinfo? */
+static bool ob_fdinfo_is(int fd, const char *key, const char *text)
+{
+	char path[64], line[256], want[128];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	snprintf(want, sizeof(want), "%s:\t%s\n", key, text);
+	f = fopen(path, "r");
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = !strcmp(line, want);
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* A vISA ADD with a reserved Op at packet 1 of @s: DRM_VATOM_ERR_OP. */
+static void ob_bad_op_stream(struct vt_stream *s)
+{
+	const __u32 addr = 0, val = 1;
+	struct drm_vatom_visa *p;
+	struct vt_visa v;
+
+	vt_stream_init(s);
+	vt_dword(&v, DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_EXEC_1,
+		 DRM_VATOM_VISA_TYPE_UD, &addr, &val, NULL, false);
+	vt_add_visa(s, &v);
+	p = vt_add_visa(s, &v);
+	p->op = 0x1f;	/* reserved */
+}
+
+TEST(fdinfo_usage)
+{
+	const __u32 addr = 0, val = 1;
+	struct vt_stream s;
+	__u32 h, h2;
+	int fd, i;
+
+	VT_OPEN(fd);
+	EXPECT_TRUE(ob_fdinfo_is(fd, "drm-driver", "vatom"));
+	EXPECT_LT(0, ob_fdinfo(fd, "drm-client-id"));
+	EXPECT_EQ(0, ob_fdinfo(fd, "vatom-jobs-submitted"));
+
+	ASSERT_EQ(0, vt_buffer_create(fd, 8192, &h));
+	ASSERT_EQ(0, vt_buffer_create(fd, 4096, &h2));
+	/* Handles, no pages yet. */
+	EXPECT_EQ(12, ob_fdinfo(fd, "drm-total-memory"));
+	EXPECT_EQ(0, ob_fdinfo(fd, "drm-resident-memory"));
+
+	va_stream(&s, DRM_VATOM_VISA_OP_ADD, 1, &addr, &val, false);
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, vt_run(fd, &s, h, NULL, 0, NULL));
+	ob_bad_op_stream(&s);
+	VT_EXPECT_ERRNO(EINVAL, vt_run(fd, &s, h, NULL, 0, NULL));
+
+	EXPECT_EQ(3, ob_fdinfo(fd, "vatom-jobs-submitted"));
+	EXPECT_EQ(3, ob_fdinfo(fd, "vatom-jobs-completed"));
+	EXPECT_EQ(1, ob_fdinfo(fd, "vatom-jobs-rejected"));
+	/* Bound once: its pages exist now; the other has none. */
+	EXPECT_EQ(12, ob_fdinfo(fd, "drm-total-memory"));
+	EXPECT_EQ(8, ob_fdinfo(fd, "drm-resident-memory"));
+	EXPECT_EQ(0, ob_fdinfo(fd, "drm-shared-memory"));
+	EXPECT_LT(0, ob_fdinfo(fd, "drm-engine-visa"));
+	EXPECT_EQ(0, ob_fdinfo(fd, "drm-engine-ptx"));
+	EXPECT_EQ(0, ob_fdinfo(fd, "drm-engine-noc"));
+	/* 12 KiB of surfaces, at least; the kept stream buffer too. */
+	EXPECT_LE(12, ob_fdinfo(fd, "vatom-memory-charged"));
+	close(fd);
+}
+
+/* tracefs, mounting it if needed; NULL when the kernel has none. */
+static const char *ob_tracefs(void)
+{
+	static const char *const dirs[] = {
+		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+	};
+	char path[128];
+	size_t i;
+
+	for (i = 0; i < VT_ARRAY_SIZE(dirs); i++) {
+		snprintf(path, sizeof(path), "%s/events/vatom", dirs[i]);
+		if (!access(path, F_OK))
+			return dirs[i];
+	}
+	if (!mount("tracefs", dirs[0], "tracefs", 0, NULL)) {
+		snprintf(path, sizeof(path), "%s/events/vatom", dirs[0]);
+		if (!access(path, F_OK))
+			return dirs[0];
+	}
+	return NULL;
+}
+
+static int ob_write(const char *dir, const char *file, const char *text)
+{
+	char path[160];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, strlen(text)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* The trace buffer, read whole into a static buffer. */
+static const char *ob_trace(const char *dir)
+{
+	static char buf[1 << 16];
+	char path[160];
+	ssize_t n, len = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/trace", dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return "";
+	while (len < (ssize_t)sizeof(buf) - 1 &&
+	       (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += n;
+	buf[len] = '\0';
+	close(fd);
+	return buf;
+}
+
+/* Does the trace hold an @event line with exactly these fields? */
+static bool ob_traced(const char *trace, const char *event, const char *fields)
+{
+	char want[512];
+
+	snprintf(want, sizeof(want), "%s: %s\n", event, fields);
+	return strstr(trace, want) != NULL;
+}
+
+TEST(tracepoints)
+{
+	struct va_blocker bl;
+	struct vt_stream s;
+	char f[256];
+	const char *dir, *tr;
+	long long client, client2;
+	__u32 h, h2, out, in;
+	struct va_sub j;
+	int fd, fd2;
+
+	dir = ob_tracefs();
+	if (!dir)
+		SKIP(return, "no tracefs with vatom events");
+	VT_OPEN(fd);
+	client = ob_fdinfo(fd, "drm-client-id");
+	ASSERT_LT(0, client);
+	ASSERT_EQ(0, vt_buffer_create(fd, 4096, &h));
+	ASSERT_EQ(0, ob_write(dir, "events/vatom/enable", "1"));
+	ASSERT_EQ(0, ob_write(dir, "trace", ""));
+
+	/* A rejection: packet 1, vISA, reason op (5). */
+	ob_bad_op_stream(&s);
+	VT_EXPECT_ERRNO(EINVAL, vt_run(fd, &s, h, NULL, 0, NULL));
+
+	/* An asynchronous job, the file's first: job 1, seqno 1. */
+	va_stream(&s, DRM_VATOM_VISA_OP_ADD, 4, (const __u32[]){ 0, 4, 8, 12 },
+		  (const __u32[]){ 1, 1, 1, 1 }, false);
+	out = va_syncobj(fd, false);
+	ASSERT_NE(0, out);
+	va_sub_init(&j, &s, h, true, 0, 0);
+	va_sub_out(&j, out, 0);
+	ASSERT_EQ(0, va_sub_submit(fd, &j));
+	ASSERT_EQ(0, va_wait_ms(fd, out, 0, 10000));
+
+	/* A job cancelled by the closing of its file, waiting on vgem. */
+	VT_OPEN(fd2);
+	client2 = ob_fdinfo(fd2, "drm-client-id");
+	ASSERT_EQ(0, vt_buffer_create(fd2, 4096, &h2));
+	VA_BLOCKER(&bl, fd);
+	in = va_blocker_syncobj(fd2, &bl);
+	ASSERT_NE(0, in);
+	va_sub_init(&j, &s, h2, true, 0, 0);
+	va_sub_in(&j, in, 0);
+	ASSERT_EQ(0, va_sub_submit(fd2, &j));
+	close(fd2);
+	va_blocker_fini(&bl);
+
+	ASSERT_EQ(0, ob_write(dir, "events/vatom/enable", "0"));
+	tr = ob_trace(dir);
+
+	snprintf(f, sizeof(f), "client=%lld error=-22 packet=1 family=visa reason=5 (op)",
+		 client);
+	EXPECT_TRUE(ob_traced(tr, "vatom_reject", f)) TH_LOG("%s\n%s", f, tr);
+	/* 4 lanes, one 56-byte packet, one out-syncobj. */
+	snprintf(f, sizeof(f), "client=%lld job=1 context=", client);
+	EXPECT_NE(NULL, strstr(tr, f)) TH_LOG("%s", tr);
+	snprintf(f, sizeof(f), " visa=1 ptx=0 noc=0 bytes=%u ops=4 async in=0 out=1\n",
+		 s.size);
+	EXPECT_NE(NULL, strstr(tr, f)) TH_LOG("%s", tr);
+	snprintf(f, sizeof(f), "client=%lld job=1 seqno=1 ops=4", client);
+	EXPECT_TRUE(ob_traced(tr, "vatom_job_start", f)) TH_LOG("%s", tr);
+	snprintf(f, sizeof(f), "vatom_job_end: client=%lld job=1 seqno=1 elements=4 ns=",
+		 client);
+	EXPECT_NE(NULL, strstr(tr, f)) TH_LOG("%s", tr);
+	snprintf(f, sizeof(f), "vatom_fence_signal: client=%lld job=1 context=", client);
+	EXPECT_NE(NULL, strstr(tr, f)) TH_LOG("%s", tr);
+	EXPECT_NE(NULL, strstr(tr, " seqno=1 error=0\n"));
+	/* The cancelled job never started: a cancel, no start. */
+	snprintf(f, sizeof(f), "vatom_fence_cancel: client=%lld job=1 context=", client2);
+	EXPECT_NE(NULL, strstr(tr, f)) TH_LOG("%s", tr);
+	EXPECT_NE(NULL, strstr(tr, " seqno=1 error=-125\n"));
+	snprintf(f, sizeof(f), "vatom_job_start: client=%lld ", client2);
+	EXPECT_EQ(NULL, strstr(tr, f));
+
+	close(fd);
+}
+
+struct ob_kmsg_find {
+	const char *text;
+	bool found;
+};
+
+static void ob_kmsg_fn(long long seq, const char *text, void *arg)
+{
+	struct ob_kmsg_find *k = arg;
+
+	if (strstr(text, k->text))
+		k->found = true;
+}
+
+TEST(rejection_debug_message)
+{
+	static const char param[] = "/sys/module/drm/parameters/debug";
+	struct ob_kmsg_find k;
+	char old[32] = "", want[160];
+	struct vt_stream s;
+	long long client;
+	ssize_t n;
+	__u32 h;
+	int fd, pfd;
+
+	pfd = open(param, O_RDWR | O_CLOEXEC);
+	if (pfd < 0)
+		SKIP(return, "no %s", param);
+	n = read(pfd, old, sizeof(old) - 1);
+	ASSERT_LT(0, n);
+	old[n] = '\0';
+	VT_OPEN(fd);
+	client = ob_fdinfo(fd, "drm-client-id");
+	ASSERT_EQ(0, vt_buffer_create(fd, 4096, &h));
+	ob_bad_op_stream(&s);
+
+	/* Off by default: nothing logged. */
+	snprintf(want, sizeof(want),
+		 "client %lld: rejected (-22): packet 1, type 1, reason 5 (op): ",
+		 client);
+	VT_EXPECT_ERRNO(EINVAL, vt_run(fd, &s, h, NULL, 0, NULL));
+	k = (struct ob_kmsg_find){ .text = want };
+	vt_kmsg_walk(ob_kmsg_fn, &k);
+	EXPECT_FALSE(k.found);
+
+	/* DRM_UT_DRIVER (0x2) on: the rejection explains itself. */
+	ASSERT_LT(0, pwrite(pfd, "0x2", 3, 0));
+	VT_EXPECT_ERRNO(EINVAL, vt_run(fd, &s, h, NULL, 0, NULL));
+	pwrite(pfd, old, strlen(old), 0);
+	k = (struct ob_kmsg_find){ .text = want };
+	vt_kmsg_walk(ob_kmsg_fn, &k);
+	EXPECT_TRUE(k.found) TH_LOG("no \"%s\" in the kernel log", want);
+	close(pfd);
+	close(fd);
+}
