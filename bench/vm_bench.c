@@ -14,6 +14,8 @@
  *       vCPU 0 and 1) vs one
  *   sweep: element operations/s against packets per submission, for
  *       vISA int add, PTX f32 add, PTX cas and NoC increment
+ *   T   tracing: P1 and 1-packet submissions with the vatom tracepoints
+ *       enabled vs disabled, alternating
  *
  * Every figure is the median of several repetitions with min-max; device
  * and native runs alternate. Before P1 and P3 are timed, one device run and
@@ -36,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
@@ -701,6 +704,97 @@ static void print_ratio_row(const char *what, const char *native,
 	    r->same ? "yes" : "**NO**");
 }
 
+/* ---- T: the cost of enabled tracepoints ---- */
+
+/* Enable or disable every vatom event; false when there is no tracefs. */
+static bool vatom_tracing(bool on)
+{
+	static const char *const paths[] = {
+		"/sys/kernel/tracing/events/vatom/enable",
+		"/sys/kernel/debug/tracing/events/vatom/enable",
+	};
+	size_t i;
+	int fd;
+
+	/* The minimal guest mounts debugfs, not always tracefs. */
+	if (access(paths[0], F_OK))
+		mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL);
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		fd = open(paths[i], O_WRONLY);
+		if (fd < 0)
+			continue;
+		if (write(fd, on ? "1" : "0", 1) != 1) {
+			close(fd);
+			return false;
+		}
+		close(fd);
+		return true;
+	}
+	return false;
+}
+
+static void trace_overhead(int fd)
+{
+	struct surface s = buffer_create(fd, BUF_BYTES);
+	struct drm_vatom_ptx x = {
+		.hdr = { DRM_VATOM_PACKET_PTX, sizeof(x) },
+		.op = DRM_VATOM_PTX_OP_ADD, .type = DRM_VATOM_PTX_TYPE_U32,
+		.space = DRM_VATOM_PTX_SPACE_GLOBAL, .slot = SLOT, .b = { 1 },
+	};
+	const int per = 200, blocks = 3 * reps;
+	double off[MAX_REPS * 3], on[MAX_REPS * 3], r1[MAX_REPS * 3], t0;
+	struct ratio_row row_off, row_on;
+	struct summary so, sn, sr;
+	u64 res[8];
+	int b, i, k;
+
+	if (!vatom_tracing(false)) {
+		out("\n### Tracing overhead\n\nNo tracefs with vatom events: "
+		    "not measured.\n");
+		return;
+	}
+	out("\n### Tracing overhead\n\n"
+	    "The vatom tracepoints (all six events) enabled against disabled, "
+	    "in the same boot: P1 as above (one 65536-packet submission: one "
+	    "submit, job start and job end event), and a synchronous 1-packet "
+	    "PTX submission (the same three events per call, %d calls a "
+	    "block, %d blocks alternating).\n\n"
+	    "| tracing | P1 device M lanes/s | P1 ratio (paired) | 1-packet "
+	    "SUBMIT us |\n|---|---|---|---|\n", per, blocks);
+	compare_run(fd, K_INT, 65536, true, &row_off);
+	vatom_tracing(true);
+	compare_run(fd, K_INT, 65536, true, &row_on);
+	vatom_tracing(false);
+	for (b = 0; b < blocks; b++) {
+		for (k = 0; k < 2; k++) {
+			vatom_tracing(k);
+			t0 = now_s();
+			for (i = 0; i < per; i++)
+				if (submit(fd, &x, sizeof(x), s.handle, res, 8))
+					exit(1);
+			(k ? on : off)[b] = (now_s() - t0) / per;
+		}
+		vatom_tracing(false);
+		r1[b] = on[b] / off[b];
+	}
+	so = summarize(off, blocks);
+	sn = summarize(on, blocks);
+	sr = summarize(r1, blocks);
+	out("| off | %.2f (%.2f-%.2f) | %.2f | %.2f (%.2f-%.2f) |\n",
+	    row_off.dev.med / 1e6, row_off.dev.min / 1e6,
+	    row_off.dev.max / 1e6, row_off.ratio.med, so.med * 1e6,
+	    so.min * 1e6, so.max * 1e6);
+	out("| on | %.2f (%.2f-%.2f) | %.2f | %.2f (%.2f-%.2f) |\n",
+	    row_on.dev.med / 1e6, row_on.dev.min / 1e6, row_on.dev.max / 1e6,
+	    row_on.ratio.med, sn.med * 1e6, sn.min * 1e6, sn.max * 1e6);
+	out("\nEnabled vs disabled: P1 throughput %.3f, 1-packet latency "
+	    "%.3f (paired median, %.3f-%.3f).\n",
+	    row_on.dev.med / row_off.dev.med, sr.med, sr.min, sr.max);
+	printf("T p1 %.3f p2 %.3f\n", row_on.dev.med / row_off.dev.med,
+	       sr.med);
+	munmap(s.map, s.size);
+}
+
 /* ---- P2: latency ---- */
 
 static void p2_latency(int fd)
@@ -1097,13 +1191,13 @@ static void read_line(const char *path, char *buf, size_t len)
 static void usage(void)
 {
 	fprintf(stderr, "usage: vm_bench [-o DIR] [-r reps (1-64)] [-t seconds] "
-		"[-s sections]\n  sections: any of 1234w (default all)\n");
+		"[-s sections]\n  sections: any of 1234wt (default all)\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	const char *dir = NULL, *sections = "1234w";
+	const char *dir = NULL, *sections = "1234wt";
 	char path[512], when[64], cmdline[512], clksrc[64];
 	struct ratio_row row;
 	struct utsname u;
@@ -1212,6 +1306,8 @@ int main(int argc, char **argv)
 	}
 	if (strchr(sections, '4'))
 		p4_scaling();
+	if (strchr(sections, 't'))
+		trace_overhead(fd);
 	if (strchr(sections, 'w')) {
 		if (dir)
 			snprintf(path, sizeof(path), "%s/sweep.dat", dir);
