@@ -150,7 +150,7 @@ static const char *vf_setup_injection(void)
 	if (vf_nth_fd < 0)
 		return "no /proc/thread-self/fail-nth (CONFIG_FAULT_INJECTION)";
 	if (access("/sys/kernel/debug/failslab", F_OK))
-		return "no /sys/kernel/debug/failslab (CONFIG_FAILSLAB, FAULT_INJECTION_DEBUG_FS, debugfs)";
+		return "no /sys/kernel/debug/failslab (FAILSLAB, FAULT_INJECTION_DEBUG_FS)";
 	if (access("/sys/kernel/debug/fail_page_alloc", F_OK))
 		return "no /sys/kernel/debug/fail_page_alloc (CONFIG_FAIL_PAGE_ALLOC)";
 	vf_usercopy = !access("/sys/kernel/debug/fail_usercopy", F_OK);
@@ -691,7 +691,7 @@ static enum vf_state vf_check_submit(struct vf_ctx *c, int ret, char *why,
 		snprintf(why, len, "surface partly changed");
 		return VF_BAD;
 	}
-	if (c->submit.out_sync_count && (st == VF_DONE) != (outs == 1)) {
+	if (c->submit.out_sync_count && st != (outs == 1 ? VF_DONE : VF_UNCHANGED)) {
 		snprintf(why, len, "surface %s but out-syncobjs %s",
 			 st == VF_DONE ? "changed" : "unchanged",
 			 outs ? "signalled" : "untouched");
@@ -729,16 +729,19 @@ static struct drm_vatom_typed_desc vf_typed = {
 	.dim = DRM_VATOM_TYPED_2D_ARRAY, .format = DRM_VATOM_FORMAT_R32,
 	.width = 37, .height = 19, .depth = 1, .array_size = 3, .levels = 4,
 };
+
 static const __u8 vf_types[12] = {
 	DRM_VATOM_TILE_TENSIX, DRM_VATOM_TILE_TENSIX, DRM_VATOM_TILE_ETHERNET,
 	DRM_VATOM_TILE_DRAM, DRM_VATOM_TILE_TENSIX, DRM_VATOM_TILE_TENSIX,
 	DRM_VATOM_TILE_TENSIX, DRM_VATOM_TILE_PCIE, DRM_VATOM_TILE_TENSIX,
 	DRM_VATOM_TILE_ETHERNET, DRM_VATOM_TILE_TENSIX, DRM_VATOM_TILE_TENSIX,
 };
+
 static struct drm_vatom_tile_grid_desc vf_grid = {
 	.profile = DRM_VATOM_NOC_PROFILE_BLACKHOLE, .width = 4, .height = 3,
 	.l1_size = { 1024, 512, 0, 0 },
 };
+
 static __u64 vf_created_size;
 
 static int vf_setup_create(struct vf_ctx *c, __u32 kind)
@@ -1247,16 +1250,20 @@ static bool vf_clean_errno(const struct vf_path *p, int e)
 	       (p->extra_errno && e == p->extra_errno);
 }
 
-/* Keep the first violation of a path; count them all. */
+/* Describe the first violation of each kind of a path; count them all. */
 static void vf_note(struct vf_path *p, char *why, size_t len, const char *fmt, ...)
 {
+	size_t l = p->violations++ ? strlen(why) : 0;
+	char msg[200];
 	va_list ap;
 
-	if (!p->violations++) {
-		va_start(ap, fmt);
-		vsnprintf(why, len, fmt, ap);
-		va_end(ap);
-	}
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	/* The first one, and the first after close (a leak) if another. */
+	if (l && (!strstr(msg, "after close") || strstr(why, "after close")))
+		return;
+	snprintf(why + l, len - l, "%s%s", l ? "; " : "", msg);
 }
 
 /* Check one call made with fail-nth @n. Return: false to stop the path. */
@@ -1317,7 +1324,10 @@ static bool vf_run_path(struct vf_path *p, char *why, size_t len)
 			vf_note(p, why, len, "out of memory");
 			return false;
 		}
-		c->fd = c->fd2 = c->dmabuf = c->sync_file = -1;
+		c->fd = -1;
+		c->fd2 = -1;
+		c->dmabuf = -1;
+		c->sync_file = -1;
 		ret = p->setup(c);
 		if (ret) {
 			vf_note(p, why, len, "setup (N=%u): %s", n, strerror(-ret));
@@ -1337,8 +1347,9 @@ static bool vf_run_path(struct vf_path *p, char *why, size_t len)
 		if (!go_on)
 			return false;
 		if (!vf_counts_settle(&base, msg, sizeof(msg))) {
+			/* A leak: note it, count from the new level on. */
 			vf_note(p, why, len, "after close (N=%u): %s", n, msg);
-			return false;
+			vf_counts(&base);
 		}
 		if (!injected) {
 			p->points = n - 1;
@@ -1493,7 +1504,13 @@ int main(int argc, char **argv)
 		}
 		why[0] = '\0';
 		if (!vf_run_path(p, why, sizeof(why))) {
-			ksft_test_result_fail("%s: %s\n", p->name, why);
+			char sum[192];
+
+			vf_summary(p, sum, sizeof(sum));
+			ksft_test_result_fail("%s: %s (%u violations; %s)\n", p->name,
+					      why, p->violations, sum);
+			total += p->points;
+			run++;
 			continue;
 		}
 		vf_summary(p, why, sizeof(why));

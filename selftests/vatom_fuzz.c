@@ -4,6 +4,8 @@
  *
  *   vatom_fuzz [-t SECONDS] [-n CALLS] [-s SEED] [-j THREADS] [-v]
  *
+ * (-v prints every call of phase 1; calls over 0.5 s are printed anyway.)
+ *
  * Two phases share the time budget (-t, default 20 s) half and half:
  *
  *  1. Deterministic: one thread, one PRNG seeded with -s (printed, so a
@@ -248,13 +250,18 @@ static __u64 vz_ptr(struct vz_worker *w, const void *valid, __u32 bad_pct)
 	if (!vz_chance(&w->rng, bad_pct))
 		return vt_u64_ptr(valid);
 	switch (vz_below(&w->rng, 7)) {
-	case 0: return 0;
-	case 1: return vt_u64_ptr(vz_none);
-	case 2: return vt_u64_ptr(vz_ro);
-	case 3: return vt_u64_ptr(valid) + VT_PAGE_SIZE * 1024ull * 1024;
+	case 0:
+		return 0;
+	case 1:
+		return vt_u64_ptr(vz_none);
+	case 2:
+		return vt_u64_ptr(vz_ro);
+	case 3:
+		return vt_u64_ptr(valid) + VT_PAGE_SIZE * 1024ull * 1024;
 	case 4: return 0xffff888000000000ull;	/* the kernel's direct map */
 	case 5: return vt_u64_ptr(valid) + 1;	/* misaligned */
-	default: return vz_next(&w->rng);
+	default:
+		return vz_next(&w->rng);
 	}
 }
 
@@ -262,11 +269,16 @@ static __u64 vz_ptr(struct vz_worker *w, const void *valid, __u32 bad_pct)
 static __u32 vz_count(struct vz_worker *w, __u32 usual)
 {
 	switch (vz_below(&w->rng, 12)) {
-	case 0: return 0;
-	case 1: return 0xffffffffu;
-	case 2: return 65;
-	case 3: return 1u << vz_below(&w->rng, 32);
-	default: return usual;
+	case 0:
+		return 0;
+	case 1:
+		return 0xffffffffu;
+	case 2:
+		return 65;
+	case 3:
+		return 1u << vz_below(&w->rng, 32);
+	default:
+		return usual;
 	}
 }
 
@@ -400,14 +412,31 @@ static void vz_op_create(struct vz_worker *w)
 	}
 	if (mutate) {
 		switch (vz_below(&w->rng, 8)) {
-		case 0: c.kind = vz_next(&w->rng); break;
-		case 1: c.flags = 1u << vz_below(&w->rng, 32); break;
-		case 2: c.size = vz_next(&w->rng) >> vz_below(&w->rng, 64); break;
-		case 3: c.desc = vz_ptr(w, w->scratch, 100); break;
-		case 4: c.desc_size = vz_count(w, vz_below(&w->rng, 4200)); break;
-		case 5: w->scratch[vz_below(&w->rng, 64)] ^= 1u << vz_below(&w->rng, 8); break;
-		case 6: gd->tile_types = vz_ptr(w, types, 100); break;
-		default: gd->width = vz_below(&w->rng, 80); gd->height = vz_below(&w->rng, 80); break;
+		case 0:
+			c.kind = vz_next(&w->rng);
+			break;
+		case 1:
+			c.flags = 1u << vz_below(&w->rng, 32);
+			break;
+		case 2:
+			c.size = vz_next(&w->rng) >> vz_below(&w->rng, 64);
+			break;
+		case 3:
+			c.desc = vz_ptr(w, w->scratch, 100);
+			break;
+		case 4:
+			c.desc_size = vz_count(w, vz_below(&w->rng, 4200));
+			break;
+		case 5:
+			w->scratch[vz_below(&w->rng, 64)] ^= 1u << vz_below(&w->rng, 8);
+			break;
+		case 6:
+			gd->tile_types = vz_ptr(w, types, 100);
+			break;
+		default:
+			gd->width = vz_below(&w->rng, 80);
+			gd->height = vz_below(&w->rng, 80);
+			break;
 		}
 	}
 	if (!vz_ioctl(w, w->fd, DRM_IOCTL_VATOM_SURFACE_CREATE, &c, false)) {
@@ -682,10 +711,16 @@ static void vz_op_submit(struct vz_worker *w)
 	npk = 1 + vz_below(&w->rng, 8);
 	for (i = 0; i < npk && s->size < VT_STREAM_MAX - 1024; i++) {
 		switch (vz_below(&w->rng, 3)) {
-		case 0: vz_visa(w, s, bsize); break;
-		case 1: vz_ptx(w, s, bsize); break;
-		default: vz_noc(w, s, profile, gw + vz_chance(&w->rng, 5),
-				gh + vz_chance(&w->rng, 5)); break;
+		case 0:
+			vz_visa(w, s, bsize);
+			break;
+		case 1:
+			vz_ptx(w, s, bsize);
+			break;
+		default:
+			vz_noc(w, s, profile, gw + vz_chance(&w->rng, 5),
+			       gh + vz_chance(&w->rng, 5));
+			break;
 		}
 	}
 	/* Broadcast-heavy: many packets to the whole grid. */
@@ -1001,7 +1036,15 @@ static void vz_op_syncobj(struct vz_worker *w)
 		u.transfer.dst_handle = w->nsync ? w->sync[vz_below(&w->rng, w->nsync)] : h;
 		u.transfer.src_point = vz_chance(&w->rng, 50) ? 0 : points[0];
 		u.transfer.dst_point = vz_chance(&w->rng, 50) ? 0 : points[0] + 1;
-		u.transfer.flags = vz_chance(&w->rng, 90) ? 0 : vz_below(&w->rng, 4);
+		/*
+		 * WAIT_FOR_SUBMIT makes the core wait up to 5 s for a point
+		 * nobody submits: rarely, or it takes the time budget.
+		 */
+		u.transfer.flags = vz_chance(&w->rng, 90) ? 0 :
+				   (__u32)vz_next(&w->rng) &
+				   ~DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT;
+		if (!vz_below(&w->rng, 500))
+			u.transfer.flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT;
 		vz_ioctl(w, w->fd, DRM_IOCTL_SYNCOBJ_TRANSFER, &u.transfer, true);
 		break;
 	default:
@@ -1222,10 +1265,16 @@ static unsigned long long vz_phase1(__u64 seed, double secs, unsigned long long 
 		ksft_exit_fail_msg("phase 1 setup: %s\n", strerror(errno));
 	vz_seed_pool(&w);
 	for (i = 0; i < max; i++) {
+		double t = vz_now();
+
 		w.iter = i;
 		if (!(i % 16))
 			vz_ledger_add(l, &w.rng);
 		vz_ops[vz_below(&w.rng, VT_ARRAY_SIZE(vz_ops))](&w);
+		t = vz_now() - t;
+		/* -v: every call; else the slow ones (a time budget's worth). */
+		if (vz_verbose || t > 0.5)
+			ksft_print_msg("call %llu: %s, %.3f s\n", i, w.op, t);
 		if (!(i % 64) && vz_now() > end)
 			break;
 	}
@@ -1422,12 +1471,24 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	while ((opt = getopt(argc, argv, "t:n:s:j:v")) != -1) {
 		switch (opt) {
-		case 't': secs = atof(optarg); break;
-		case 'n': max = strtoull(optarg, NULL, 0); break;
-		case 's': seed = strtoull(optarg, NULL, 0); have_seed = true; break;
-		case 'j': nthreads = atoi(optarg); break;
-		case 'v': vz_verbose = true; break;
-		default: vz_usage();
+		case 't':
+			secs = atof(optarg);
+			break;
+		case 'n':
+			max = strtoull(optarg, NULL, 0);
+			break;
+		case 's':
+			seed = strtoull(optarg, NULL, 0);
+			have_seed = true;
+			break;
+		case 'j':
+			nthreads = atoi(optarg);
+			break;
+		case 'v':
+			vz_verbose = true;
+			break;
+		default:
+			vz_usage();
 		}
 	}
 	if (nthreads < 1 || nthreads > VZ_MAX_THREADS || secs <= 0)
@@ -1447,7 +1508,7 @@ int main(int argc, char **argv)
 				       vz_nodes[i]);
 	}
 	ksft_set_plan(5);
-	ksft_print_msg("seed %llu (reproduce: vatom_fuzz -s %llu -n CALLS), %.0f s, %d threads, %d device(s)\n",
+	ksft_print_msg("seed %llu (reproduce: vatom_fuzz -s %llu -n CALLS), %.0f s, %d threads, %d devices\n",
 		       (unsigned long long)seed, (unsigned long long)seed, secs,
 		       nthreads, vz_ndev);
 
