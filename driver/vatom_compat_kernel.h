@@ -20,6 +20,7 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
+#include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_print.h>
 
 /*
@@ -33,6 +34,46 @@
 #else
 #define vatom_dma_buf_vmap	dma_buf_vmap
 #define vatom_dma_buf_vunmap	dma_buf_vunmap
+#endif
+
+/*
+ * Kernel mappings of shmem GEM objects. 6.5 moved the shmem helpers to the
+ * object's reservation lock, taken uninterruptibly: a driver maps through
+ * drm_gem_vmap_unlocked(), which takes it, and keeps the helper's own
+ * &drm_gem_object_funcs.vmap. Before, drm_gem_shmem_vmap() took a mutex of
+ * its own interruptibly, and vatom serialises every mapping of its objects
+ * under the surface's lock instead (vatom_gem.c): its .vmap wraps the
+ * helper's. VATOM_GEM_VMAP()/VATOM_GEM_VUNMAP() pick the .vmap/.vunmap.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+/* 6.16 named the lock-taking forms drm_gem_vmap() and drm_gem_vunmap(). */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+#define vatom_gem_vmap_unlocked		drm_gem_vmap
+#define vatom_gem_vunmap_unlocked	drm_gem_vunmap
+#else
+#define vatom_gem_vmap_unlocked		drm_gem_vmap_unlocked
+#define vatom_gem_vunmap_unlocked	drm_gem_vunmap_unlocked
+#endif
+
+static inline int vatom_shmem_vmap(struct drm_gem_shmem_object *shmem,
+				   struct iosys_map *map)
+{
+	return vatom_gem_vmap_unlocked(&shmem->base, map);
+}
+
+static inline void vatom_shmem_vunmap(struct drm_gem_shmem_object *shmem,
+				      struct iosys_map *map)
+{
+	vatom_gem_vunmap_unlocked(&shmem->base, map);
+}
+
+#define VATOM_GEM_VMAP(locked_vmap)	drm_gem_shmem_object_vmap
+#define VATOM_GEM_VUNMAP(locked_vunmap)	drm_gem_shmem_object_vunmap
+#else
+#define vatom_shmem_vmap		drm_gem_shmem_vmap
+#define vatom_shmem_vunmap		drm_gem_shmem_vunmap
+#define VATOM_GEM_VMAP(locked_vmap)	(locked_vmap)
+#define VATOM_GEM_VUNMAP(locked_vunmap)	(locked_vunmap)
 #endif
 
 /* &drm_file.pid: RCU-protected (it follows the file's user) from 6.7. */
@@ -50,6 +91,13 @@ static inline pid_t vatom_file_pid(struct drm_file *file)
 #endif
 }
 
+/* Symbol namespaces are named by a string literal from 6.13. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define VATOM_IMPORT_NS_DMA_BUF		MODULE_IMPORT_NS("DMA_BUF")
+#else
+#define VATOM_IMPORT_NS_DMA_BUF		MODULE_IMPORT_NS(DMA_BUF)
+#endif
+
 /* __assign_str() takes the source from the __string() field from 6.10. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
 #define vatom_assign_str(dst, src)	__assign_str(dst)
@@ -66,7 +114,7 @@ static inline pid_t vatom_file_pid(struct drm_file *file)
 
 /*
  * DRM fdinfo: from 6.5 the core prints drm-driver and drm-client-id
- * (drm_show_fdinfo(), in DEFINE_DRM_GEM_FOPS) and calls
+ * (drm_show_fdinfo(), the fops' .show_fdinfo) and calls
  * &drm_driver.show_fdinfo for the rest; before, a driver had its own
  * &file_operations.show_fdinfo and numbered its clients itself.
  */
@@ -74,7 +122,12 @@ void vatom_show_fdinfo(struct drm_printer *p, struct drm_file *file);
 u64 vatom_fdinfo_client_id(struct drm_file *file);
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
-#define VATOM_DEFINE_FOPS(name)		DEFINE_DRM_GEM_FOPS(name)
+#define VATOM_DEFINE_FOPS(name)						\
+	static const struct file_operations name = {			\
+		.owner		= THIS_MODULE,				\
+		DRM_GEM_FOPS,						\
+		.show_fdinfo	= drm_show_fdinfo,			\
+	}
 #define VATOM_DRIVER_SHOW_FDINFO	.show_fdinfo = vatom_show_fdinfo,
 
 static inline u64 vatom_client_id(struct drm_file *file)

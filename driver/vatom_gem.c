@@ -50,7 +50,7 @@ static int vatom_surface_vmap(struct vatom_surface *surf, struct iosys_map *map)
 
 	if (obj->import_attach)
 		return vatom_dma_buf_vmap(obj->import_attach->dmabuf, map);
-	return drm_gem_shmem_vmap(&surf->shmem, map);
+	return vatom_shmem_vmap(&surf->shmem, map);
 }
 
 /* Undo vatom_surface_vmap(); under @surf->lock, or on the last reference. */
@@ -62,30 +62,33 @@ static void vatom_surface_vunmap(struct vatom_surface *surf,
 	if (obj->import_attach)
 		vatom_dma_buf_vunmap(obj->import_attach->dmabuf, map);
 	else
-		drm_gem_shmem_vunmap(&surf->shmem, map);
+		vatom_shmem_vunmap(&surf->shmem, map);
 }
 
 /*
- * &drm_gem_object_funcs.vmap and .vunmap: an importer's (dma_buf_vmap())
- * mapping of one of our surfaces, made under its lock like our own.
+ * &drm_gem_object_funcs.vmap and .vunmap before 6.5: an importer's
+ * (dma_buf_vmap()) mapping of one of our surfaces, made under its lock like
+ * our own (vatom_compat_kernel.h).
  */
-static int vatom_gem_vmap(struct drm_gem_object *obj, struct iosys_map *map)
+static int __maybe_unused vatom_gem_vmap(struct drm_gem_object *obj,
+					 struct iosys_map *map)
 {
 	struct vatom_surface *surf = to_vatom_surface(obj);
 	int ret;
 
 	mutex_lock(&surf->lock);
-	ret = drm_gem_shmem_vmap(&surf->shmem, map);
+	ret = vatom_shmem_vmap(&surf->shmem, map);
 	mutex_unlock(&surf->lock);
 	return ret;
 }
 
-static void vatom_gem_vunmap(struct drm_gem_object *obj, struct iosys_map *map)
+static void __maybe_unused vatom_gem_vunmap(struct drm_gem_object *obj,
+					    struct iosys_map *map)
 {
 	struct vatom_surface *surf = to_vatom_surface(obj);
 
 	mutex_lock(&surf->lock);
-	drm_gem_shmem_vunmap(&surf->shmem, map);
+	vatom_shmem_vunmap(&surf->shmem, map);
 	mutex_unlock(&surf->lock);
 }
 
@@ -152,8 +155,8 @@ static const struct drm_gem_object_funcs vatom_gem_funcs = {
 	.pin		= drm_gem_shmem_object_pin,
 	.unpin		= drm_gem_shmem_object_unpin,
 	.get_sg_table	= drm_gem_shmem_object_get_sg_table,
-	.vmap		= vatom_gem_vmap,
-	.vunmap		= vatom_gem_vunmap,
+	.vmap		= VATOM_GEM_VMAP(vatom_gem_vmap),
+	.vunmap		= VATOM_GEM_VUNMAP(vatom_gem_vunmap),
 	.mmap		= drm_gem_shmem_object_mmap,
 	.vm_ops		= &drm_gem_shmem_vm_ops,
 };

@@ -1,0 +1,250 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Prepare one of the kernels vatom is built and tested against, doing
+# nothing that is already done (a second run does no network work):
+#
+#   scripts/kernels.sh 6.12      Debian's 6.12 LTS, from bookworm-backports
+#   scripts/kernels.sh newest    the newest Debian kernel, from
+#                                trixie-backports (its meta package, so it
+#                                follows new releases); built in a trixie
+#                                root, which has the gcc-14 it needs
+#
+# (6.1, the default, is scripts/deps.sh's.) Prints the variables the build
+# and the VM runner take for it:
+#
+#   KVER        the kernel release (e.g. 6.12.95+deb12-amd64)
+#   KDIR        its headers tree, as the build sees it
+#   KIMG        the linux-image package extracted: boot/vmlinuz-$KVER and
+#               lib/modules/$KVER with a modules.dep
+#   KROOT       the root the build runs in ("/" for the host, else a
+#               trixie root that scripts/kbuild-root.sh enters)
+#
+# Packages come from the machine's own Debian mirror (the URI of its
+# bookworm entry in /etc/apt), through an apt configuration of the
+# project's own under $VATOM_KERNELS (default /var/cache/vatom/kernels,
+# outside any clone: built once per machine): the host's apt sources are
+# left alone. 6.12's headers install on the host like 6.1's; the newest
+# kernel's headers, which need trixie's toolchain, install in the root.
+
+set -euo pipefail
+
+SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+VATOM_KERNELS=${VATOM_KERNELS:-/var/cache/vatom/kernels}
+APT_DIR=$VATOM_KERNELS/apt
+TRIXIE_ROOT=$VATOM_KERNELS/trixie-root
+
+log() { echo "kernels: $*" >&2; }
+die() { log "$*"; exit 1; }
+
+[ "$(id -u)" -eq 0 ] || die "needs root (apt-get, debootstrap, chroot)"
+
+# The machine's Debian archive: the URI of the entry that has bookworm.
+debian_mirror()
+{
+	local f uri
+
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		uri=$(awk '/^URIs:/ { u = $2 }
+			   /^Suites:/ && / bookworm( |$)/ { print u; exit }' "$f")
+		[ -n "$uri" ] && { echo "$uri"; return 0; }
+	done
+	awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }' \
+		/etc/apt/sources.list 2>/dev/null | grep . ||
+		die "no bookworm entry in the machine's apt sources"
+}
+
+# Two apt configurations of ours, each with its own lists: "bookworm"
+# (bookworm and bookworm-backports, to install 6.12's headers on the host)
+# and "trixie" (trixie and trixie-backports, to find the newest kernel and
+# download its image). One list holding both would resolve the host's
+# dependencies against trixie.
+APT_SUITE=bookworm
+
+apt_opts()
+{
+	local d=$APT_DIR/$APT_SUITE
+
+	printf '%s\n' -q \
+		-o "Dir::Etc::SourceList=$d/sources.list" \
+		-o "Dir::Etc::SourceParts=$d/sources.list.d" \
+		-o "Dir::State::Lists=$d/lists" \
+		-o "Dir::Cache::Archives=$APT_DIR/archives" \
+		-o "Dir::Cache::pkgcache=" -o "Dir::Cache::srcpkgcache=" \
+		-o "APT::Default-Release=$APT_SUITE"
+}
+
+our_apt_get() { local o; mapfile -t o < <(apt_opts); apt-get "${o[@]}" "$@"; }
+our_apt_cache() { local o; mapfile -t o < <(apt_opts); apt-cache "${o[@]}" "$@"; }
+
+# Our apt configurations, updated when new (or when their sources change).
+apt_setup()
+{
+	local kr=/usr/share/keyrings/debian-archive-keyring.gpg uri s d list
+
+	uri=$(debian_mirror)
+	mkdir -p "$APT_DIR/archives/partial"
+	for APT_SUITE in trixie bookworm; do
+		d=$APT_DIR/$APT_SUITE
+		mkdir -p "$d/lists/partial" "$d/sources.list.d"
+		list=$(for s in "$APT_SUITE" "$APT_SUITE-backports"; do
+			       echo "deb [signed-by=$kr] $uri $s main"
+		       done)
+		if [ "$list" != "$(cat "$d/sources.list" 2>/dev/null)" ] ||
+		   ! ls "$d/lists/" | grep -q Packages; then
+			echo "$list" >"$d/sources.list"
+			log "apt-get update ($APT_SUITE and $APT_SUITE-backports)"
+			our_apt_get update </dev/null >&2
+		fi
+	done
+}
+
+# The version of package $1 in suite $2.
+suite_version()
+{
+	our_apt_cache madison "$1" |
+		awk -v s="$2/" '$0 ~ s { print $3; exit }'
+}
+
+# The linux-headers-<release> package a meta package version depends on.
+meta_headers()
+{
+	our_apt_cache depends "linux-headers-amd64=$1" |
+		awk '/Depends: linux-headers-[0-9]/ { print $2; exit }'
+}
+
+# Download package $1 (version $2) into our archive cache; print its path.
+download()
+{
+	local deb dl
+
+	deb=$(ls "$APT_DIR/archives/${1}_${2//:/%3a}_"*.deb 2>/dev/null |
+		head -n 1 || true)
+	if [ -z "$deb" ]; then
+		dl=$(mktemp -d "$APT_DIR/dl.XXXXXX")
+		chmod 0777 "$dl"	# apt downloads as _apt
+		log "downloading $1=$2"
+		(cd "$dl" && our_apt_get download "$1=$2" </dev/null >&2)
+		mv "$dl"/*.deb "$APT_DIR/archives/"
+		rmdir "$dl"
+		deb=$(ls "$APT_DIR/archives/${1}_${2//:/%3a}_"*.deb | head -n 1)
+	fi
+	echo "$deb"
+}
+
+# Extract linux-image-$1[-unsigned] (version $2) into $3, with a
+# modules.dep.
+extract_image()
+{
+	local kver=$1 ver=$2 kimg=$3 deb tmp pkg
+
+	[ -f "$kimg/boot/vmlinuz-$kver" ] &&
+		[ -f "$kimg/lib/modules/$kver/modules.dep" ] && return 0
+	mkdir -p "$(dirname "$kimg")"
+	tmp=$(mktemp -d "$kimg.XXXXXX")
+	# bookworm: one linux-image-*-unsigned package; later suites split the
+	# kernel (linux-binary-*), its modules (linux-modules-*) and their
+	# lists (linux-base-*: modules.builtin, modules.order) out of a
+	# plainly named linux-image-* that only depends on them.
+	for pkg in "linux-image-$kver-unsigned" "linux-binary-$kver" \
+		   "linux-base-$kver" "linux-modules-$kver"; do
+		our_apt_cache show "$pkg=$ver" >/dev/null 2>&1 || continue
+		deb=$(download "$pkg" "$ver")
+		log "extracting $(basename "$deb")"
+		dpkg-deb -x "$deb" "$tmp"
+	done
+	# Merged-/usr packages: the layout the runner and depmod -b expect.
+	if [ -d "$tmp/usr/lib/modules/$kver" ] && [ ! -e "$tmp/lib/modules" ]; then
+		mkdir -p "$tmp/lib" "$tmp/boot"
+		mv "$tmp/usr/lib/modules" "$tmp/lib/modules"
+		[ -f "$tmp/lib/modules/$kver/vmlinuz" ] &&
+			mv "$tmp/lib/modules/$kver/vmlinuz" "$tmp/boot/vmlinuz-$kver"
+	fi
+	if [ ! -f "$tmp/boot/vmlinuz-$kver" ]; then
+		rm -rf "$tmp"
+		die "no vmlinuz in the packages of $kver"
+	fi
+	/sbin/depmod -b "$tmp" "$kver"
+	rm -rf "$kimg"
+	mv "$tmp" "$kimg"
+}
+
+# A trixie root with gcc-14 and make, for the newest kernel's headers.
+trixie_root()
+{
+	local uri
+
+	[ -f "$TRIXIE_ROOT/.vatom-ready" ] && return 0
+	command -v debootstrap >/dev/null ||
+		apt-get install -y -q --no-install-recommends debootstrap \
+			</dev/null >&2
+	uri=$(debian_mirror)
+	log "debootstrap trixie (minbase) into $TRIXIE_ROOT"
+	rm -rf "$TRIXIE_ROOT"
+	debootstrap --variant=minbase --include=gcc-14,make,libc6-dev,bc,bison,flex,libelf-dev,xz-utils,kmod \
+		trixie "$TRIXIE_ROOT" "$uri" >&2
+	# The root's own apt: trixie and trixie-backports, same mirror.
+	printf 'deb %s trixie main\ndeb %s trixie-backports main\n' "$uri" "$uri" \
+		>"$TRIXIE_ROOT/etc/apt/sources.list"
+	touch "$TRIXIE_ROOT/.vatom-ready"
+}
+
+# Run a command in the trixie root, with /proc and /dev for apt and gcc.
+in_root()
+{
+	"$SCRIPTS/kbuild-root.sh" "$TRIXIE_ROOT" "$@"
+}
+
+prepare_612()
+{
+	local meta hdr kver ver
+
+	APT_SUITE=bookworm
+	meta=$(suite_version linux-headers-amd64 bookworm-backports)
+	[ -n "$meta" ] || die "no linux-headers-amd64 in bookworm-backports"
+	hdr=$(meta_headers "$meta")
+	kver=${hdr#linux-headers-}
+	ver=$(our_apt_cache show "$hdr" | awk '/^Version:/ { print $2; exit }')
+	if ! dpkg-query -W -f='${Status}' "$hdr" 2>/dev/null | grep -q 'install ok installed'; then
+		log "installing $hdr=$ver (bookworm-backports)"
+		DEBIAN_FRONTEND=noninteractive our_apt_get install \
+			-y --no-install-recommends -t bookworm-backports \
+			"$hdr=$ver" </dev/null >&2
+	fi
+	extract_image "$kver" "$ver" "$VATOM_KERNELS/image/$kver"
+	echo "KVER=$kver"
+	echo "KDIR=/usr/src/linux-headers-$kver"
+	echo "KIMG=$VATOM_KERNELS/image/$kver"
+	echo "KROOT=/"
+}
+
+prepare_newest()
+{
+	local meta hdr kver ver
+
+	APT_SUITE=trixie
+	meta=$(suite_version linux-headers-amd64 trixie-backports)
+	[ -n "$meta" ] || die "no linux-headers-amd64 in trixie-backports"
+	hdr=$(meta_headers "$meta")
+	kver=${hdr#linux-headers-}
+	ver=$(our_apt_cache show "$hdr" | awk '/^Version:/ { print $2; exit }')
+	trixie_root
+	if [ ! -d "$TRIXIE_ROOT/usr/src/linux-headers-$kver" ]; then
+		log "installing $hdr=$ver in the trixie root"
+		in_root sh -c "apt-get -q update && DEBIAN_FRONTEND=noninteractive \
+			apt-get -q install -y --no-install-recommends \
+			-t trixie-backports $hdr=$ver" </dev/null >&2
+	fi
+	extract_image "$kver" "$ver" "$VATOM_KERNELS/image/$kver"
+	echo "KVER=$kver"
+	echo "KDIR=/usr/src/linux-headers-$kver"
+	echo "KIMG=$VATOM_KERNELS/image/$kver"
+	echo "KROOT=$TRIXIE_ROOT"
+}
+
+case "${1:-}" in
+6.12)	apt_setup; prepare_612 ;;
+newest)	apt_setup; prepare_newest ;;
+*)	sed -n '/^#   scripts/,/^$/s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2 ;;
+esac
