@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -159,6 +160,17 @@ VATOM_API int vatom_noc_return(struct vatom_noc_req *req, unsigned int profile,
 			&req->ret_addr_mid, &req->ret_addr_hi);
 }
 
+VATOM_API int vatom_noc_response(struct vatom_noc_req *req,
+				 unsigned int profile, unsigned int x,
+				 unsigned int y, uint64_t addr)
+{
+	int ret = vatom_noc_return(req, profile, x, y, addr);
+
+	if (!ret)
+		req->ctrl |= DRM_VATOM_NOC_CTRL_RESP_MARKED;
+	return ret;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Tile grid layout, L1 words and NIU counters                               */
 /* ------------------------------------------------------------------------ */
@@ -284,6 +296,42 @@ VATOM_API int vatom_noc_l1_write32(struct vatom_surface *grid, unsigned int x,
 	ret = grid_l1(grid, x, y, addr, 4, &p);
 	if (!ret)
 		__atomic_store_n((uint32_t *)p, value, __ATOMIC_SEQ_CST);
+	return ret;
+}
+
+VATOM_API int vatom_noc_l1_read(struct vatom_surface *grid, unsigned int x,
+				unsigned int y, uint32_t addr, void *buf,
+				size_t len)
+{
+	uint32_t *p, w;
+	size_t i;
+	int ret;
+
+	if (!buf || (addr & 3) || (len & 3) || !len || len > UINT32_MAX)
+		return -EINVAL;
+	ret = grid_l1(grid, x, y, addr, (uint32_t)len, (void **)&p);
+	for (i = 0; !ret && i < len / 4; i++) {
+		w = __atomic_load_n(&p[i], __ATOMIC_SEQ_CST);
+		memcpy((uint8_t *)buf + 4 * i, &w, 4);
+	}
+	return ret;
+}
+
+VATOM_API int vatom_noc_l1_write(struct vatom_surface *grid, unsigned int x,
+				 unsigned int y, uint32_t addr, const void *buf,
+				 size_t len)
+{
+	uint32_t *p, w;
+	size_t i;
+	int ret;
+
+	if (!buf || (addr & 3) || (len & 3) || !len || len > UINT32_MAX)
+		return -EINVAL;
+	ret = grid_l1(grid, x, y, addr, (uint32_t)len, (void **)&p);
+	for (i = 0; !ret && i < len / 4; i++) {
+		memcpy(&w, (const uint8_t *)buf + 4 * i, 4);
+		__atomic_store_n(&p[i], w, __ATOMIC_SEQ_CST);
+	}
 	return ret;
 }
 

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * libvatom: human-readable names for reasons and operations.
+ * libvatom: human-readable names for reasons, operations, types and the
+ * NoC atomic variants (the names the ISA text front end reads and writes).
  *
  * Copyright (C) 2026 The vatom developers
  */
+#include <errno.h>
+
 #include "internal.h"
 
 static const char *const reasons[] = {
@@ -60,4 +63,118 @@ VATOM_API const char *vatom_visa_op_name(unsigned int op)
 	if (op < ARRAY_SIZE(visa_ops))
 		return visa_ops[op];
 	return NULL;
+}
+
+static const char *const visa_type_names[2][5] = {
+	{ "UD", "D", "F", "UQ", "Q" },
+	{ "UW", "W", "HF", NULL, NULL },	/* the .16 forms */
+};
+
+VATOM_API const char *vatom_visa_type_name(unsigned int type, bool is16)
+{
+	if (type < ARRAY_SIZE(visa_type_names[0]))
+		return visa_type_names[is16][type];
+	return NULL;
+}
+
+static const char *const ptx_ops[] = {
+	[DRM_VATOM_PTX_OP_AND] = "and", [DRM_VATOM_PTX_OP_OR] = "or",
+	[DRM_VATOM_PTX_OP_XOR] = "xor", [DRM_VATOM_PTX_OP_CAS] = "cas",
+	[DRM_VATOM_PTX_OP_EXCH] = "exch", [DRM_VATOM_PTX_OP_ADD] = "add",
+	[DRM_VATOM_PTX_OP_INC] = "inc", [DRM_VATOM_PTX_OP_DEC] = "dec",
+	[DRM_VATOM_PTX_OP_MIN] = "min", [DRM_VATOM_PTX_OP_MAX] = "max",
+};
+
+VATOM_API const char *vatom_ptx_op_name(unsigned int op)
+{
+	return op < ARRAY_SIZE(ptx_ops) ? ptx_ops[op] : NULL;
+}
+
+static const char *const ptx_types[] = {
+	[DRM_VATOM_PTX_TYPE_B16] = "b16", [DRM_VATOM_PTX_TYPE_B32] = "b32",
+	[DRM_VATOM_PTX_TYPE_B64] = "b64", [DRM_VATOM_PTX_TYPE_B128] = "b128",
+	[DRM_VATOM_PTX_TYPE_U32] = "u32", [DRM_VATOM_PTX_TYPE_U64] = "u64",
+	[DRM_VATOM_PTX_TYPE_S32] = "s32", [DRM_VATOM_PTX_TYPE_S64] = "s64",
+	[DRM_VATOM_PTX_TYPE_F16] = "f16", [DRM_VATOM_PTX_TYPE_BF16] = "bf16",
+	[DRM_VATOM_PTX_TYPE_F16X2] = "f16x2",
+	[DRM_VATOM_PTX_TYPE_BF16X2] = "bf16x2",
+	[DRM_VATOM_PTX_TYPE_F32] = "f32", [DRM_VATOM_PTX_TYPE_F64] = "f64",
+};
+
+VATOM_API const char *vatom_ptx_type_name(unsigned int type)
+{
+	return type < ARRAY_SIZE(ptx_types) ? ptx_types[type] : NULL;
+}
+
+static const char *const ptx_spaces[] = {
+	"", "global", "shared::cta", "shared::cluster",
+};
+static const char *const ptx_sems[] = {
+	"", "acquire", "release", "acq_rel",
+};
+static const char *const ptx_scopes[] = {
+	"", "cta", "cluster", "sys",
+};
+
+VATOM_API const char *vatom_ptx_qualifier_name(unsigned int kind,
+					       unsigned int value)
+{
+	const char *const *tab;
+
+	switch (kind) {
+	case VATOM_PTX_SPACE:
+		tab = ptx_spaces;
+		break;
+	case VATOM_PTX_SEM:
+		tab = ptx_sems;
+		break;
+	case VATOM_PTX_SCOPE:
+		tab = ptx_scopes;
+		break;
+	default:
+		return NULL;
+	}
+	return value < 4 ? tab[value] : NULL;
+}
+
+static const char *const noc_variants[VATOM_NOC_VARIANTS] = {
+	[VATOM_NOC_VAR_INCREMENT] = "incr", [VATOM_NOC_VAR_CAS] = "cas",
+	[VATOM_NOC_VAR_SWAP_MASK] = "swap", [VATOM_NOC_VAR_SWAP_INDEX6] = "swap6",
+	[VATOM_NOC_VAR_SWAP_INDEX7] = "swap7", [VATOM_NOC_VAR_SWAP_INDEX10] = "swap10",
+	[VATOM_NOC_VAR_ACC] = "acc",
+	[VATOM_NOC_VAR_AMOADD] = "amoadd", [VATOM_NOC_VAR_AMOXOR] = "amoxor",
+	[VATOM_NOC_VAR_AMOOR] = "amoor", [VATOM_NOC_VAR_AMOAND] = "amoand",
+	[VATOM_NOC_VAR_AMOMIN] = "amomin", [VATOM_NOC_VAR_AMOMAX] = "amomax",
+	[VATOM_NOC_VAR_AMOMINU] = "amominu", [VATOM_NOC_VAR_AMOMAXU] = "amomaxu",
+};
+
+VATOM_API const char *vatom_noc_variant_name(unsigned int variant)
+{
+	return variant < VATOM_NOC_VARIANTS ? noc_variants[variant] : NULL;
+}
+
+VATOM_API int vatom_noc_variant(uint32_t at_len_be)
+{
+	switch ((at_len_be & DRM_VATOM_NOC_AT_OPCODE_MASK) >>
+		DRM_VATOM_NOC_AT_OPCODE_SHIFT) {
+	case DRM_VATOM_NOC_AT_INCR:
+		return VATOM_NOC_VAR_INCREMENT;
+	case DRM_VATOM_NOC_AT_SWAP_MASK:
+		return VATOM_NOC_VAR_SWAP_MASK;
+	case DRM_VATOM_NOC_AT_CAS:
+		return VATOM_NOC_VAR_CAS;
+	case DRM_VATOM_NOC_AT_SWAP_IDX6:
+		return VATOM_NOC_VAR_SWAP_INDEX6;
+	case DRM_VATOM_NOC_AT_SWAP_IDX7:
+		return VATOM_NOC_VAR_SWAP_INDEX7;
+	case DRM_VATOM_NOC_AT_ACC:
+		return VATOM_NOC_VAR_ACC;
+	case DRM_VATOM_NOC_AT_RISCV:
+		if (at_len_be & DRM_VATOM_NOC_AT_ZAAMO)
+			return VATOM_NOC_VAR_AMOADD +
+			       (int)((at_len_be & DRM_VATOM_NOC_AT_ZAAMO_OP_MASK) >>
+				     DRM_VATOM_NOC_AT_ZAAMO_OP_SHIFT);
+		return VATOM_NOC_VAR_SWAP_INDEX10;
+	}
+	return -EINVAL;
 }

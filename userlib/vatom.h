@@ -660,6 +660,33 @@ struct vatom_visa_exec {
  */
 #define VATOM_VISA_TYPE(t)	((((unsigned int)(t)) + 1) << 8)
 
+/*
+ * The 16-bit types of the DWORD_ATOMIC op table, as flags: the .16 form
+ * with the 32-bit type its Notes say the operands keep (since 0.3).
+ */
+#define VATOM_VISA_UW	(VATOM_VISA_16 | VATOM_VISA_TYPE(DRM_VATOM_VISA_TYPE_UD))
+#define VATOM_VISA_W	(VATOM_VISA_16 | VATOM_VISA_TYPE(DRM_VATOM_VISA_TYPE_D))
+#define VATOM_VISA_HF	(VATOM_VISA_16 | VATOM_VISA_TYPE(DRM_VATOM_VISA_TYPE_F))
+
+/**
+ * vatom_visa_exec_lanes() - execution controls for any lane count
+ * @ex: out, the controls (no predicate)
+ * @lanes: 1 .. 32 lanes that should run
+ * @mask_ctrl: enum vatom_mask_ctrl (M1..M8, with or without _NM)
+ *
+ * The Exec_size is @lanes rounded up to a power of two; when that adds
+ * lanes, the execution mask enables lanes 0 .. @lanes - 1 only (bits
+ * 4 * M .. 4 * M + @lanes - 1), which is why a partial count cannot be
+ * combined with _NM. A full count gives the all-ones mask of
+ * VATOM_VISA_EXEC(). Whether the device accepts the mask window (4 * M +
+ * size <= 32) is the kernel's decision.
+ *
+ * Return: 0; -EINVAL for a NULL @ex, 0 or more than 32 lanes, a mask
+ * control above 15 or a partial lane count with _NM.
+ */
+VATOM_API int vatom_visa_exec_lanes(struct vatom_visa_exec *ex,
+				    unsigned int lanes, unsigned int mask_ctrl);
+
 /**
  * vatom_prep_dword_atomic() - append DWORD_ATOMIC (32-bit and .16 data)
  * @b: the batch
@@ -991,6 +1018,23 @@ VATOM_API int vatom_noc_return(struct vatom_noc_req *req, unsigned int profile,
 			       unsigned int x, unsigned int y, uint64_t addr);
 
 /**
+ * vatom_noc_response() - where the response goes, and ask for one
+ * @req: the register image to fill in
+ * @profile: DRM_VATOM_NOC_PROFILE_*
+ * @x: return tile X
+ * @y: return tile Y
+ * @addr: 4-byte aligned L1 address of the result word
+ *
+ * vatom_noc_return() plus %DRM_VATOM_NOC_CTRL_RESP_MARKED in @req->ctrl
+ * (since 0.3).
+ *
+ * Return: as vatom_noc_target().
+ */
+VATOM_API int vatom_noc_response(struct vatom_noc_req *req,
+				 unsigned int profile, unsigned int x,
+				 unsigned int y, uint64_t addr);
+
+/**
  * vatom_noc_l1() - where byte @addr of a tile's L1 lies in the grid's mapping
  * @grid: a tile grid made by vatom_surface_create_tile_grid()
  * @x: a Tensix or Ethernet tile's X
@@ -1036,6 +1080,42 @@ VATOM_API int vatom_noc_l1_read32(struct vatom_surface *grid, unsigned int x,
  */
 VATOM_API int vatom_noc_l1_write32(struct vatom_surface *grid, unsigned int x,
 				   unsigned int y, uint32_t addr, uint32_t value);
+
+/**
+ * vatom_noc_l1_read() - read @len bytes of a tile's L1, a word at a time
+ * @grid: a tile grid made by vatom_surface_create_tile_grid()
+ * @x: tile X
+ * @y: tile Y
+ * @addr: 4-byte aligned L1 address
+ * @buf: out, @len bytes
+ * @len: a multiple of 4 (16 for the block a parallel add works on)
+ *
+ * Each 32-bit word is read atomically; the block is not a snapshot
+ * (since 0.3).
+ *
+ * Return: as vatom_noc_l1(); -EINVAL also for a misaligned @addr, a @len
+ * that is 0 or not a multiple of 4, or a NULL @buf.
+ */
+VATOM_API int vatom_noc_l1_read(struct vatom_surface *grid, unsigned int x,
+				unsigned int y, uint32_t addr, void *buf,
+				size_t len);
+
+/**
+ * vatom_noc_l1_write() - store @len bytes into a tile's L1, a word at a time
+ * @grid: a tile grid made by vatom_surface_create_tile_grid()
+ * @x: tile X
+ * @y: tile Y
+ * @addr: 4-byte aligned L1 address
+ * @buf: the bytes
+ * @len: a multiple of 4
+ *
+ * Each 32-bit word is stored atomically (since 0.3).
+ *
+ * Return: as vatom_noc_l1_read().
+ */
+VATOM_API int vatom_noc_l1_write(struct vatom_surface *grid, unsigned int x,
+				 unsigned int y, uint32_t addr, const void *buf,
+				 size_t len);
 
 /**
  * vatom_noc_counters_read() - read a tile's NIU counters (NOC_COUNTERS)
@@ -1173,6 +1253,237 @@ VATOM_API const char *vatom_strreason(uint32_t reason);
  * Return: a static string, or NULL for a reserved encoding.
  */
 VATOM_API const char *vatom_visa_op_name(unsigned int op);
+
+/**
+ * vatom_visa_type_name() - the vISA name of a data type ("UD", "HF")
+ * @type: DRM_VATOM_VISA_TYPE_*
+ * @is16: the .16 form: the 16-bit name (UW, W, HF) of the same type
+ *
+ * Return: a static string, or NULL (no such type, or no 16-bit form).
+ */
+VATOM_API const char *vatom_visa_type_name(unsigned int type, bool is16);
+
+/**
+ * vatom_ptx_op_name() - the PTX name of an atom operation ("cas")
+ * @op: DRM_VATOM_PTX_OP_*
+ *
+ * Return: a static string, or NULL for an unknown @op.
+ */
+VATOM_API const char *vatom_ptx_op_name(unsigned int op);
+
+/**
+ * vatom_ptx_type_name() - the PTX name of an atom type ("f16x2")
+ * @type: DRM_VATOM_PTX_TYPE_*
+ *
+ * Return: a static string, or NULL for an unknown @type.
+ */
+VATOM_API const char *vatom_ptx_type_name(unsigned int type);
+
+/* Qualifier kinds of vatom_ptx_qualifier_name(). */
+enum vatom_ptx_qualifier {
+	VATOM_PTX_SPACE,	/* DRM_VATOM_PTX_SPACE_* */
+	VATOM_PTX_SEM,		/* DRM_VATOM_PTX_SEM_* */
+	VATOM_PTX_SCOPE,	/* DRM_VATOM_PTX_SCOPE_* */
+};
+
+/**
+ * vatom_ptx_qualifier_name() - the PTX name of a space, sem or scope
+ * @kind: enum vatom_ptx_qualifier
+ * @value: the DRM_VATOM_PTX_SPACE_*, _SEM_* or _SCOPE_* value
+ *
+ * The defaults (generic space, .relaxed, .gpu) are "": PTX writes nothing.
+ *
+ * Return: a static string without the dot ("shared::cluster"), or NULL.
+ */
+VATOM_API const char *vatom_ptx_qualifier_name(unsigned int kind,
+					       unsigned int value);
+
+/* The documented NoC atomic variants (vatom_noc_variant()). */
+enum vatom_noc_variant {
+	VATOM_NOC_VAR_INCREMENT,
+	VATOM_NOC_VAR_CAS,
+	VATOM_NOC_VAR_SWAP_MASK,
+	VATOM_NOC_VAR_SWAP_INDEX6,
+	VATOM_NOC_VAR_SWAP_INDEX7,
+	VATOM_NOC_VAR_SWAP_INDEX10,
+	VATOM_NOC_VAR_ACC,
+	VATOM_NOC_VAR_AMOADD,	/* the Zaamo ops, in their Op order */
+	VATOM_NOC_VAR_AMOXOR,
+	VATOM_NOC_VAR_AMOOR,
+	VATOM_NOC_VAR_AMOAND,
+	VATOM_NOC_VAR_AMOMIN,
+	VATOM_NOC_VAR_AMOMAX,
+	VATOM_NOC_VAR_AMOMINU,
+	VATOM_NOC_VAR_AMOMAXU,
+	VATOM_NOC_VARIANTS
+};
+
+/**
+ * vatom_noc_variant() - which documented variant a NOC_AT_LEN_BE encodes
+ * @at_len_be: the register value
+ *
+ * Return: enum vatom_noc_variant; -EINVAL for a reserved opcode.
+ */
+VATOM_API int vatom_noc_variant(uint32_t at_len_be);
+
+/**
+ * vatom_noc_variant_name() - the text name of a NoC variant ("incr", "amoadd")
+ * @variant: enum vatom_noc_variant
+ *
+ * These are the names of the symbolic NoC syntax (noc.<name>).
+ *
+ * Return: a static string, or NULL.
+ */
+VATOM_API const char *vatom_noc_variant_name(unsigned int variant);
+
+/* ------------------------------------------------------------------------ */
+/* ISA text (since 0.3)                                                      */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * An assembler turns one line of ISA text into one packet with the prep
+ * helpers above, and vatom_disasm() turns a packet back into text that
+ * assembles to the same bytes. The syntax of each family (docs/vatom-run.md
+ * has all of it):
+ *
+ *   [(<P>)] DWORD_ATOMIC.ADD (M1, 16) T255 offs src V0 old [type=UD] [emask=..]
+ *   [(<P>)] TYPED_ATOMIC.<op>[.16] (<n>) <surf> <u> <v> <r> <lod> <s0> <s1> <dst>
+ *   [(<P>)] ADDC (<n>) <dst> <carry> <src0> <src1>
+ *   [@p] atom.global.v8.f16.max.noftz {d0, ...}, [sym+0x10], {1.0, ...};
+ *   noc.incr T3 (0,0) -> (1,0)+0x100 data=5 ret=(0,0)+0x200 txn=3
+ *   noc T3 (0,0) NOC_TARG_ADDR_LO=0x100 ... NOC_AT_LEN_BE=0x107c NOC_AT_DATA=5
+ *
+ * Operand values come from literals ({0, 4, 8}, 1.5, 0f3f800000) or from
+ * symbols the caller defines: values (operand vectors, predicates),
+ * addresses (a slot and an offset: vISA surfaces, PTX [a]) and tile grids
+ * (a slot and a register profile).
+ */
+
+struct vatom_asm;
+
+/* Elements a value symbol holds at most. */
+#define VATOM_ASM_MAX_VALUES	32
+
+/**
+ * vatom_asm_create() - create an assembler (an empty symbol table)
+ * @flags: must be 0
+ * @ap: out, the assembler
+ *
+ * Return: 0; -EINVAL; -ENOMEM.
+ */
+VATOM_API int vatom_asm_create(unsigned int flags, struct vatom_asm **ap);
+
+/**
+ * vatom_asm_destroy() - free an assembler
+ * @a: the assembler, or NULL
+ */
+VATOM_API void vatom_asm_destroy(struct vatom_asm *a);
+
+/**
+ * vatom_asm_define_values() - define (or redefine) a value symbol
+ * @a: the assembler
+ * @name: [A-Za-z_%$][A-Za-z0-9_%$]*, e.g. "offs", "%r0", "P1"
+ * @values: the elements (one per lane, vector element, or one scalar)
+ * @count: 1 .. %VATOM_ASM_MAX_VALUES
+ *
+ * Used for vISA operand vectors and predicates, PTX operands, predicates
+ * (@p: non-zero is true) and cache policies.
+ *
+ * Return: 0; -EINVAL for a bad name or count; -ENOMEM.
+ */
+VATOM_API int vatom_asm_define_values(struct vatom_asm *a, const char *name,
+				      const uint64_t *values, unsigned int count);
+
+/**
+ * vatom_asm_define_address() - define an address symbol: a slot and offset
+ * @a: the assembler
+ * @name: the symbol
+ * @slot: binding slot of the surface
+ * @offset: byte offset in it (0 for a vISA surface name)
+ *
+ * A vISA Surface operand or a PTX [name+off] address.
+ *
+ * Return: 0; -EINVAL; -ENOMEM.
+ */
+VATOM_API int vatom_asm_define_address(struct vatom_asm *a, const char *name,
+				       unsigned int slot, uint64_t offset);
+
+/**
+ * vatom_asm_define_grid() - define a tile grid symbol for NoC lines
+ * @a: the assembler
+ * @name: the symbol
+ * @slot: binding slot of the grid
+ * @profile: DRM_VATOM_NOC_PROFILE_* (the register layout of its requests)
+ *
+ * Return: 0; -EINVAL; -ENOMEM.
+ */
+VATOM_API int vatom_asm_define_grid(struct vatom_asm *a, const char *name,
+				    unsigned int slot, unsigned int profile);
+
+/**
+ * vatom_asm_set_noc_profile() - the profile of grids named T<slot>
+ * @a: the assembler
+ * @profile: DRM_VATOM_NOC_PROFILE_* (Blackhole by default)
+ *
+ * Return: 0; -EINVAL.
+ */
+VATOM_API int vatom_asm_set_noc_profile(struct vatom_asm *a,
+					unsigned int profile);
+
+/**
+ * vatom_asm_line() - assemble one line into one packet of @b
+ * @a: the assembler
+ * @b: the batch receiving the packet
+ * @line: one instruction (vISA, PTX or NoC, told apart by its first word),
+ *	optionally followed by a // or # comment
+ *
+ * On failure the batch is unchanged and vatom_asm_error() says where and
+ * why; vatom_asm_result_name() names the line's results (vISA Dst, ADDC
+ * Dst then Carry, PTX d or each element of {d0, d1, ...}).
+ *
+ * Return: the packet's index (its result handle); -ENODATA for a line
+ * that makes no packet (blank, a comment, a PTX atom whose @p guard is
+ * false); -EINVAL for a syntax error; -E2BIG or -ENOMEM from the batch.
+ */
+VATOM_API int vatom_asm_line(struct vatom_asm *a, struct vatom_batch *b,
+			     const char *line);
+
+/**
+ * vatom_asm_error() - why the last vatom_asm_line() failed
+ * @a: the assembler
+ * @col: out (optional), the 1-based column the message is about
+ *
+ * Return: the message ("expected ',' or '}', found 'x'"), or NULL when
+ * the last line was accepted.
+ */
+VATOM_API const char *vatom_asm_error(const struct vatom_asm *a,
+				      unsigned int *col);
+
+/**
+ * vatom_asm_result_name() - the @i-th result name of the last line
+ * @a: the assembler
+ * @i: from 0
+ *
+ * Return: the name, or NULL past the last one (or for Dst V0).
+ */
+VATOM_API const char *vatom_asm_result_name(const struct vatom_asm *a,
+					    unsigned int i);
+
+/**
+ * vatom_disasm() - the text of one encoded packet
+ * @pkt: the packet (e.g. from vatom_batch_packet())
+ * @size: its bytes
+ * @buf: destination, or NULL to measure
+ * @len: room at @buf
+ *
+ * The syntax vatom_asm_line() reads, every value written out in hex, so
+ * that assembling the text gives the same bytes (given the same symbols
+ * for nothing: the text uses none). Malformed packets are described in a
+ * comment.
+ *
+ * Return: the length of the whole text, as snprintf() counts it.
+ */
+VATOM_API int vatom_disasm(const void *pkt, size_t size, char *buf, size_t len);
 
 #if defined(__cplusplus)
 }

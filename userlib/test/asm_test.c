@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Host tests of the ISA text front end (vatom_asm_line(), vatom_disasm())
+ * and the 0.3 helpers, printed as TAP. No device is needed.
+ *
+ * Table-driven: each line of text is paired with the packet bytes written
+ * out by hand from the UAPI struct layouts (uapi/drm/vatom_drm.h) and the
+ * ISA documents' encodings, never produced by the library; each bad line
+ * with the column and the message it must give. Then every good line goes
+ * text -> packet -> disassembly -> packet, and must give the same bytes.
+ *
+ * Copyright (C) 2026 The vatom developers
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <vatom.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define LE16(x) ((x) & 0xff), (((x) >> 8) & 0xff)
+#define LE32(x) LE16((x) & 0xffff), LE16(((x) >> 16) & 0xffff)
+#define LE64(x) LE32((uint32_t)((uint64_t)(x) & 0xffffffffu)), \
+		LE32((uint32_t)((uint64_t)(x) >> 32))
+
+static int tests, failed;
+
+static void ok(bool pass, const char *fmt, const char *arg)
+{
+	tests++;
+	if (!pass)
+		failed++;
+	printf("%sok %d - ", pass ? "" : "not ", tests);
+	printf(fmt, arg);
+	printf("\n");
+}
+
+/* The symbols every line may use. */
+static struct vatom_asm *new_asm(void)
+{
+	static const uint64_t offs[4] = { 0, 4, 8, 12 }, p1[1] = { 0x5 },
+		hb[1] = { 0x3c00 }, zero[1] = { 0 }, one[1] = { 1 };
+	struct vatom_asm *a;
+
+	if (vatom_asm_create(0, &a))
+		return NULL;
+	vatom_asm_define_values(a, "offs", offs, 4);
+	vatom_asm_define_values(a, "P1", p1, 1);
+	vatom_asm_define_values(a, "hb", hb, 1);
+	vatom_asm_define_values(a, "p", one, 1);
+	vatom_asm_define_values(a, "q", zero, 1);
+	vatom_asm_define_address(a, "buf", 3, 0);
+	vatom_asm_define_address(a, "gbl", 3, 0x50);
+	vatom_asm_define_grid(a, "bh", 4, DRM_VATOM_NOC_PROFILE_BLACKHOLE);
+	vatom_asm_define_grid(a, "wh", 6, DRM_VATOM_NOC_PROFILE_WORMHOLE);
+	return a;
+}
+
+struct good {
+	const char *text;
+	uint8_t bytes[160];
+	size_t len;
+};
+
+/* The vISA fixed part: struct drm_vatom_visa (32 bytes). */
+#define VISA(size, opcode, op, exec, surf, type, opnds, emask, pred, flags) \
+	LE32(1), LE32(size), opcode, op, exec, surf, type, 0, 0, 0, \
+	LE32(opnds), LE32(emask), LE32(pred), LE32(flags)
+
+/* struct drm_vatom_ptx up to the operands (40 bytes). */
+#define PTX(op, type, vec, space, sem, scope, slot, flags, addr, policy) \
+	LE32(2), LE32(72), op, type, vec, space, sem, scope, slot, 0, \
+	LE32(flags), LE32(0), LE64(addr), LE64(policy)
+
+/* struct drm_vatom_noc (64 bytes). */
+#define NOC(slot, noc, x, y, tlo, tmid, thi, rlo, rmid, rhi, tag, ctrl, at, data) \
+	LE32(3), LE32(64), slot, noc, x, y, LE32(tlo), LE32(tmid), LE32(thi), \
+	LE32(rlo), LE32(rmid), LE32(rhi), LE32(tag), LE32(ctrl), LE32(at), \
+	LE32(data), LE32(0), LE32(0), LE32(0)
+
+static const struct good good[] = {
+	/* ADDR | SRC0 | DST = 0x51; 4 lanes: Exec_size 0b010 */
+	{ "DWORD_ATOMIC.ADD (M1, 4) T255 offs {1, 1, 1, 1} V0 old",
+	  { VISA(64, 0x7d, 0x00, 0x02, 5, 0, 0x51, 0xffffffff, 0, 0),
+	    LE32(0), LE32(4), LE32(8), LE32(12), LE32(1), LE32(1), LE32(1), LE32(1) },
+	  64 },
+	/* predicated by P1 = 5; Dst V0: no DST bit; one literal fills the lanes */
+	{ "(P1) DWORD_ATOMIC.INC (2) T0 {0x10, 0x20} V0 V0 V0",
+	  { VISA(40, 0x7d, 0x02, 0x01, 0, 0, 0x01, 0xffffffff, 5, 1),
+	    LE32(0x10), LE32(0x20) }, 40 },
+	/* 5 lanes under M2: Exec_size 8 (0b011) | M2 (1 << 4); emask bits 4..8 */
+	{ "DWORD_ATOMIC.XCHG (M2, 5) T255 {0, 4, 8, 12, 16} 7 V0 r",
+	  { VISA(96, 0x7d, 0x06, 0x13, 5, 0, 0x51, 0x1f0, 0, 0),
+	    LE32(0), LE32(4), LE32(8), LE32(12), LE32(16), LE32(0), LE32(0), LE32(0),
+	    LE32(7), LE32(7), LE32(7), LE32(7), LE32(7), LE32(7), LE32(7), LE32(7) },
+	  96 },
+	/* CMPXCHG.16 on UW (type UD, Op bit 5), _NM: 0x8 << 4 */
+	{ "DWORD_ATOMIC.CMPXCHG (M1_NM, 1) T2 {6} {0x1111} {0x2222} d type=UW",
+	  { VISA(56, 0x7d, 0x27, 0x80, 2, 0, 0x71, 0xffffffff, 0, 0),
+	    LE32(6), LE32(0), LE32(0x1111), LE32(0), LE32(0x2222), LE32(0) }, 56 },
+	/* FMAX defaults to F: 1.5f = 0x3fc00000 */
+	{ "DWORD_ATOMIC.FMAX (1) buf {8} 1.5 V0 m",
+	  { VISA(48, 0x7d, 0x10, 0x00, 3, 2, 0x51, 0xffffffff, 0, 0),
+	    LE32(8), LE32(0), LE32(0x3fc00000), LE32(0) }, 48 },
+	/* 64-bit IMAX (type Q = 4), M3: 0x2 << 4 | 0b001 */
+	{ "DWORD_ATOMIC.IMAX (M3, 2) T0 {0, 8} {-5, 5} V0 o type=Q",
+	  { VISA(56, 0x7d, 0x0c, 0x21, 0, 4, 0x51, 0xffffffff, 0, 0),
+	    LE32(0), LE32(8), LE64(0xfffffffffffffffbull), LE64(5) }, 56 },
+	/* TYPED_ATOMIC: U and V present, R and LOD V0 (ADDR | V | SRC0 | DST) */
+	{ "TYPED_ATOMIC.ADD (2) T1 {1, 2} {3, 4} V0 V0 {9, 9} V0 t",
+	  { VISA(56, 0x73, 0x00, 0x01, 1, 0, 0x53, 0xffffffff, 0, 0),
+	    LE32(1), LE32(2), LE32(3), LE32(4), LE32(9), LE32(9) }, 56 },
+	/* ADDC: Src1 immediate (SRC0 | DST | SRC1_IMM = 0x150) */
+	{ "ADDC (2) s c {0xffffffff, 1} 1",
+	  { VISA(48, 0x49, 0x00, 0x01, 0, 0, 0x150, 0xffffffff, 0, 0),
+	    LE32(0xffffffff), LE32(1), LE32(1), LE32(0) }, 48 },
+	/* the PTX document's examples; gbl = slot 3 + 0x50 */
+	{ "atom.global.v8.f16.max.noftz  {%hd0, %hd1, %hd2, %hd3, %hd4, %hd5, %hd6, %hd7}, [gbl], {1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0};",
+	  { PTX(10, 9, 8, 1, 0, 0, 3, 1, 0x50, 0),
+	    LE16(0x3c00), LE16(0x4000), LE16(0x4200), LE16(0x4400),
+	    LE16(0x4500), LE16(0x4600), LE16(0x4700), LE16(0x4800),
+	    LE64(0), LE64(0) }, 72 },
+	{ "atom.add.shared::cluster.noftz.f16   hd, [gbl+2], hb;",
+	  { PTX(6, 9, 0, 3, 0, 0, 3, 1, 0x52, 0),
+	    LE64(0x3c00), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "@p  atom.global.cas.b32  d,[buf+0x40],5,9;",
+	  { PTX(4, 2, 0, 1, 0, 0, 3, 0, 0x40, 0),
+	    LE64(5), LE64(0), LE64(9), LE64(0) }, 72 },
+	{ "atom.global.acquire.sys.inc.u32 ans, [T7+8], 0x10;",
+	  { PTX(7, 5, 0, 1, 1, 3, 7, 0, 8, 0),
+	    LE64(0x10), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.shared.b128.cas d, buf, 0x00000000000000020000000000000001, 3;",
+	  { PTX(4, 4, 0, 2, 0, 0, 3, 0, 0, 0),
+	    LE64(1), LE64(2), LE64(3), LE64(0) }, 72 },
+	{ "atom.global.add.L2::cache_hint.s32  d, [buf], 1, 0x77;",
+	  { PTX(6, 7, 0, 1, 0, 0, 3, 2, 0, 0x77),
+	    LE64(1), LE64(0), LE64(0), LE64(0) }, 72 },
+	/* f32 add: 0f3F800000 is 1.0 */
+	{ "atom.global.v2.f32.add  {%f0, %f1}, [buf+8], {0f3F800000, -2.0};",
+	  { PTX(6, 13, 2, 1, 0, 0, 3, 0, 8, 0),
+	    LE32(0x3f800000), LE32(0xc0000000), LE64(0), LE64(0), LE64(0) }, 72 },
+	/* Blackhole increment: HI = X | Y << 6; ctrl REQ_ATOMIC | RESP_MARKED;
+	 * AT_LEN_BE = 1 << 12 | 31 << 2 | ofs 0; txn 3 << 10 */
+	{ "noc.incr bh (0,0) -> (1,0)+0x100 data=5 ret=(0,0)+0x200 txn=3",
+	  { NOC(4, 0, 0, 0, 0x100, 0, 1, 0x200, 0, 0, 0xc00, 0x11, 0x107c, 5) }, 64 },
+	/* Wormhole CAS on word 1 (0x44): MID = X << 4 | Y << 10 = 0x420;
+	 * AT_LEN_BE = 4 << 12 | set 9 << 6 | cmp 3 << 2 | ofs 1 */
+	{ "noc.cas wh (1,1) -> (2,1)+0x44 cmp=3 set=9",
+	  { NOC(6, 0, 1, 1, 0x44, 0x420, 0, 0, 0, 0, 0, 0x1, 0x424d, 0) }, 64 },
+	/* Blackhole broadcast (0,0)..(2,1): HI = 2 | 1 << 6 (ends), starts 0;
+	 * ctrl | BRCST_PACKET (1 << 5); amomaxu = 0xa << 12 | 1 << 11 | 7 << 8 */
+	{ "noc.amomaxu bh (0,0) -> (0,0)..(2,1)+0x80 data=9 noc=1",
+	  { NOC(4, 1, 0, 0, 0x80, 0, 0x42, 0, 0, 0, 0, 0x21, 0xaf00, 9) }, 64 },
+	/* parallel add, fmt u8_sat = 7 */
+	{ "noc.acc bh (0,0) -> (1,0)+0x10 fmt=u8_sat data=0x01010101",
+	  { NOC(4, 0, 0, 0, 0x10, 0, 1, 0, 0, 0, 0, 0x1, 0x9007, 0x01010101) }, 64 },
+	/* the register image, verbatim */
+	{ "noc T9 (2,3) NOC_TARG_ADDR_LO=0x100 NOC_TARG_ADDR_HI=0x41 NOC_CTRL=1 NOC_AT_LEN_BE=0x3028 NOC_AT_DATA=0xbeef",
+	  { NOC(9, 0, 2, 3, 0x100, 0, 0x41, 0, 0, 0, 0, 1, 0x3028, 0xbeef) }, 64 },
+};
+
+struct bad {
+	const char *text;
+	unsigned int col;
+	const char *msg;
+};
+
+static const struct bad bad[] = {
+	{ "DWORD_ATOMIC (4) T255 offs V0 V0 V0", 13,
+	  "expected .<Op> after DWORD_ATOMIC" },
+	{ "DWORD_ATOMIC.ADDX (4) T255 offs V0 V0 V0", 18, "unknown operation 'ADDX'" },
+	{ "DWORD_ATOMIC.ADD 4 T255 offs V0 V0 V0", 18,
+	  "expected '(' and the execution size, e.g. (M1, 16), found '4'" },
+	{ "DWORD_ATOMIC.ADD (17) T255 offs V0 V0 V0", 21,
+	  "execution size 17: expected 1 to 16 lanes" },
+	{ "DWORD_ATOMIC.ADD (M1_NM, 3) T255 offs V0 V0 V0", 26,
+	  "3 lanes need the execution mask: not with _NM" },
+	{ "DWORD_ATOMIC.ADD (4) T255 {0, 4} V0 V0 V0", 27,
+	  "Element_offset has 2 values, the instruction has 4 lanes" },
+	{ "DWORD_ATOMIC.ADD (4) T255 nosuch V0 V0 V0", 27,
+	  "'nosuch' has no values (define it first) for Element_offset" },
+	{ "DWORD_ATOMIC.ADD (4) T255 offs {1, 2, 3 V0 V0", 41,
+	  "expected ',' or '}', found 'V0'" },
+	{ "DWORD_ATOMIC.ADD (4) T255 offs V0 V0 V0 extra", 41,
+	  "expected end of line, type= or emask=, found 'extra'" },
+	{ "DWORD_ATOMIC.ADD (4) T255 offs 1.5 V0 V0", 32,
+	  "a floating-point literal for an integer operand" },
+	{ "DWORD_ATOMIC.ADD (4) nosurf offs V0 V0 V0", 22, "unknown surface 'nosurf'" },
+	{ "ADDC (2) V0 c 1 1", 10, "ADDC's Dst cannot be V0" },
+	{ "atom.global.add.s32 d, [a], 1;", 25, "unknown address 'a'" },
+	{ "atom.global.v4.b16x2.min.noftz {a, b, c, d}, [gbl], {1, 2, 3, 4};", 16,
+	  "type .b16x2 has no encoding in the vatom UAPI" },
+	{ "atom.global.global.add.u32 d, [gbl], 1;", 13,
+	  "two qualifiers for a state space ('.global')" },
+	{ "atom.global.u32 d, [gbl], 1;", 1, "atom needs an operation" },
+	{ "atom.global.add.u32 d [gbl], 1;", 23, "expected ',', found '[gbl'" },
+	{ "atom.global.cas.b32 d, [gbl], 1;", 32, "expected ',' and operand c (cas)" },
+	{ "atom.global.add.u32 d, [gbl], 1, 5;", 33,
+	  "a cache-policy operand needs .L2::cache_hint" },
+	{ "atom.global.v2.f16.add.noftz {a, b}, [gbl], {1.0};", 45,
+	  "operand b: 1 values, the vector has 2" },
+	{ "@r atom.global.add.u32 d, [gbl], 1;", 2, "predicate 'r' has no value" },
+	{ "noc.frob bh (0,0) -> (1,0)+0", 9, "unknown NoC atomic 'frob'" },
+	{ "noc.incr bh (0,0) (1,0)+0", 19, "expected '->' and the target tile" },
+	{ "noc.incr bh (0,64) -> (1,0)+0", 13, "tile coordinates are 0 to 63" },
+	{ "noc.cas bh (0,0) -> (1,0)+0 cmp=1", 34, "cas needs cmp= and set=" },
+	{ "noc.incr bh (0,0) -> (1,0)+0 width=32", 36, "width is at most 0x1f" },
+	{ "noc.incr wh (0,0) -> (1,0)+0x1000000000", 28,
+	  "the target address does not fit the profile's registers" },
+	{ "noc T3 (0,0) NOC_FOO=1", 14, "unknown register 'NOC_FOO'" },
+	{ "frobnicate 1 2 3", 1,
+	  "expected DWORD_ATOMIC, TYPED_ATOMIC, ADDC, atom or noc, found 'frobnicate'" },
+};
+
+static void test_good(void)
+{
+	struct vatom_asm *a = new_asm();
+	struct vatom_batch *b, *b2;
+	char text[2048];
+	const void *pkt, *pkt2;
+	size_t size, size2;
+	unsigned int i;
+	int res, res2;
+
+	vatom_batch_create(NULL, 0, &b);
+	vatom_batch_create(NULL, 0, &b2);
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		vatom_batch_reset(b);
+		res = vatom_asm_line(a, b, good[i].text);
+		pkt = vatom_batch_packet(b, res, &size);
+		if (res < 0)
+			printf("#   %s (col %u)\n", vatom_asm_error(a, NULL),
+			       vatom_asm_error(a, &i) ? i : 0);
+		ok(res == 0 && size == good[i].len &&
+		   !memcmp(pkt, good[i].bytes, size), "bytes of '%s'",
+		   good[i].text);
+		if (res < 0)
+			continue;
+		/* text -> packet -> text -> packet: the same bytes */
+		vatom_disasm(pkt, size, text, sizeof(text));
+		vatom_batch_reset(b2);
+		res2 = vatom_asm_line(a, b2, text);
+		pkt2 = vatom_batch_packet(b2, res2, &size2);
+		if (res2 < 0)
+			printf("#   '%s': %s\n", text, vatom_asm_error(a, NULL));
+		ok(res2 == 0 && size2 == size && !memcmp(pkt, pkt2, size),
+		   "round trip of '%s'", text);
+	}
+	vatom_batch_destroy(b);
+	vatom_batch_destroy(b2);
+	vatom_asm_destroy(a);
+}
+
+static void test_bad(void)
+{
+	struct vatom_asm *a = new_asm();
+	const char *msg;
+	struct vatom_batch *b;
+	unsigned int i, col;
+	int res;
+
+	vatom_batch_create(NULL, 0, &b);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		col = 0;
+		res = vatom_asm_line(a, b, bad[i].text);
+		msg = vatom_asm_error(a, &col);
+		if (res != -EINVAL || !msg || col != bad[i].col ||
+		    strncmp(msg, bad[i].msg, strlen(bad[i].msg)))
+			printf("#   got %d, col %u: %s\n", res, col, msg ? msg : "(none)");
+		ok(res == -EINVAL && msg && col == bad[i].col &&
+		   !strncmp(msg, bad[i].msg, strlen(bad[i].msg)) &&
+		   vatom_batch_packets(b) == 0, "error for '%s'", bad[i].text);
+	}
+	vatom_batch_destroy(b);
+	vatom_asm_destroy(a);
+}
+
+static void test_no_packet(void)
+{
+	struct vatom_asm *a = new_asm();
+	struct vatom_batch *b;
+
+	vatom_batch_create(NULL, 0, &b);
+	ok(vatom_asm_line(a, b, "   // a comment") == -ENODATA &&
+	   vatom_asm_line(a, b, "") == -ENODATA &&
+	   vatom_asm_line(a, b, "@q atom.global.add.u32 d, [gbl], 1;") == -ENODATA &&
+	   vatom_asm_line(a, b, "@!p atom.global.add.u32 d, [gbl], 1;") == -ENODATA &&
+	   vatom_batch_packets(b) == 0, "%s", "comments and false guards make no packet");
+	ok(vatom_asm_line(a, b, "ADDC (1) s c 1 2") == 0 &&
+	   !strcmp(vatom_asm_result_name(a, 0), "s") &&
+	   !strcmp(vatom_asm_result_name(a, 1), "c") &&
+	   !vatom_asm_result_name(a, 2), "%s", "ADDC result names");
+	ok(vatom_asm_line(a, b, "atom.global.v2.f16.add.noftz {x, y}, [gbl], {1.0, 2.0};") == 1 &&
+	   !strcmp(vatom_asm_result_name(a, 1), "y"), "%s", "PTX vector result names");
+	vatom_batch_destroy(b);
+	vatom_asm_destroy(a);
+}
+
+static void test_helpers(void)
+{
+	struct vatom_visa_exec ex;
+
+	/* lanes, M: emask = ((1 << lanes) - 1) << 4M, size rounded up */
+	ok(!vatom_visa_exec_lanes(&ex, 5, VATOM_M1) && ex.size == 8 &&
+	   ex.emask == 0x1f, "%s", "5 lanes under M1");
+	ok(!vatom_visa_exec_lanes(&ex, 3, VATOM_M3) && ex.size == 4 &&
+	   ex.emask == 0x700, "%s", "3 lanes under M3");
+	ok(!vatom_visa_exec_lanes(&ex, 16, VATOM_M1_NM) && ex.size == 16 &&
+	   ex.emask == 0xffffffff && ex.mask_ctrl == VATOM_M1_NM, "%s",
+	   "16 lanes, _NM");
+	ok(vatom_visa_exec_lanes(&ex, 3, VATOM_NM) == -EINVAL &&
+	   vatom_visa_exec_lanes(&ex, 0, 0) == -EINVAL &&
+	   vatom_visa_exec_lanes(&ex, 33, 0) == -EINVAL, "%s", "refusals");
+	ok(!strcmp(vatom_visa_type_name(DRM_VATOM_VISA_TYPE_F, true), "HF") &&
+	   !strcmp(vatom_visa_type_name(DRM_VATOM_VISA_TYPE_D, true), "W") &&
+	   !strcmp(vatom_visa_type_name(DRM_VATOM_VISA_TYPE_UQ, false), "UQ") &&
+	   !vatom_visa_type_name(DRM_VATOM_VISA_TYPE_UQ, true) &&
+	   VATOM_VISA_HF == (VATOM_VISA_16 | VATOM_VISA_TYPE(DRM_VATOM_VISA_TYPE_F)),
+	   "%s", "vISA type names");
+	ok(!strcmp(vatom_ptx_op_name(DRM_VATOM_PTX_OP_EXCH), "exch") &&
+	   !strcmp(vatom_ptx_type_name(DRM_VATOM_PTX_TYPE_BF16X2), "bf16x2") &&
+	   !vatom_ptx_op_name(0) && !vatom_ptx_type_name(15) &&
+	   !strcmp(vatom_ptx_qualifier_name(VATOM_PTX_SPACE,
+					    DRM_VATOM_PTX_SPACE_SHARED_CLUSTER),
+		   "shared::cluster") &&
+	   !strcmp(vatom_ptx_qualifier_name(VATOM_PTX_SEM, 0), ""),
+	   "%s", "PTX names");
+	/* AT_LEN_BE values from noc-atomics.md section 1.2 */
+	ok(vatom_noc_variant(0x107c) == VATOM_NOC_VAR_INCREMENT &&
+	   vatom_noc_variant(0xaf00) == VATOM_NOC_VAR_AMOMAXU &&
+	   vatom_noc_variant(0xa300) == VATOM_NOC_VAR_SWAP_INDEX10 &&
+	   vatom_noc_variant(0x9000) == VATOM_NOC_VAR_ACC &&
+	   vatom_noc_variant(0x0000) == -EINVAL &&
+	   !strcmp(vatom_noc_variant_name(VATOM_NOC_VAR_SWAP_MASK), "swap"),
+	   "%s", "NoC variants");
+}
+
+static void test_response(void)
+{
+	struct vatom_noc_req r = { 0 };
+
+	ok(!vatom_noc_response(&r, DRM_VATOM_NOC_PROFILE_WORMHOLE, 2, 1, 0x200) &&
+	   r.ret_addr_lo == 0x200 && r.ret_addr_mid == (2u << 4 | 1u << 10) &&
+	   r.ctrl == DRM_VATOM_NOC_CTRL_RESP_MARKED, "%s",
+	   "vatom_noc_response() sets RESP_MARKED");
+	ok(vatom_noc_l1_read(NULL, 0, 0, 0, &r, 16) == -EINVAL &&
+	   vatom_noc_l1_write(NULL, 0, 0, 2, &r, 16) == -EINVAL &&
+	   vatom_noc_l1_read(NULL, 0, 0, 0, &r, 6) == -EINVAL, "%s",
+	   "L1 block helpers refuse without a grid, misaligned, odd lengths");
+}
+
+int main(void)
+{
+	test_good();
+	test_bad();
+	test_no_packet();
+	test_helpers();
+	test_response();
+	printf("1..%d\n", tests);
+	printf("# %d passed, %d failed\n", tests - failed, failed);
+	return failed ? 1 : 0;
+}
