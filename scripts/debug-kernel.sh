@@ -162,7 +162,12 @@ do_module()
 		--include='/driver/**/' --include='/uapi/**/' \
 		--include='/driver/**.[ch]' --include='/uapi/**.h' \
 		--exclude='*' "$VATOM_ROOT/" "$MODULE_DIR/"
-	make -C "$KDIR" M="$MODULE_DIR" W=1 modules
+	# Under make (make module KERNEL=debug) the jobserver sets the jobs.
+	if [[ "${MAKEFLAGS:-}" == *jobserver* ]]; then
+		make -C "$KDIR" M="$MODULE_DIR" W=1 modules
+	else
+		make -C "$KDIR" M="$MODULE_DIR" W=1 -j"$JOBS" modules
+	fi
 }
 
 case "${1:-build}" in
