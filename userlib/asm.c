@@ -45,7 +45,7 @@ static bool valid_name(const char *name)
 		return false;
 	for (; *p; p++)
 		if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '%' ||
-		      *p == '$'))
+		      *p == '$' || (*p == '-' && isalpha((unsigned char)p[1]))))
 			return false;
 	return true;
 }

@@ -114,7 +114,9 @@ int asm_ident(struct asm_cur *c, char *buf, size_t len)
 	asm_ws(c);
 	if (!ident_start(*c->p))
 		return asm_expected(c, "a name");
-	for (s = c->p; ident_char(*c->p); c->p++)
+	/* '-' joins words (PTX's cache-policy), never before a digit. */
+	for (s = c->p; ident_char(*c->p) ||
+	     (*c->p == '-' && isalpha((unsigned char)c->p[1])); c->p++)
 		;
 	n = (size_t)(c->p - s);
 	if (n >= len) {

@@ -11,7 +11,7 @@
  * the .16 form) and emask=<32-bit execution mask>. Exec_size is
  * [M1..M8[_NM], ]<lanes>; a lane count that is not a power of two (5)
  * rounds the size up and leaves the extra lanes out of the execution mask
- * (vatom_visa_exec_lanes()). <P> is a value symbol or a literal lane mask.
+ * (vatom_visa_exec_lanes()); so does TYPED_ATOMIC below 8, its only size. <P> is a value symbol or a literal lane mask.
  * Operands are V0 (or null), a value symbol, {v, v, ...} with one value
  * per lane, or one literal (every lane; an immediate for ADDC). Dst and
  * Carry are names: they label the results (vatom_asm_result_name()).
@@ -196,7 +196,14 @@ static int exec_size(struct asm_cur *c, struct visa_line *l, bool emask_set)
 	if (!asm_lit(c, ")"))
 		return asm_expected(c, "')'");
 	l->lanes = (unsigned int)n;
-	ret = vatom_visa_exec_lanes(&l->ex, l->lanes, ctrl);
+	/* TYPED_ATOMIC has one Exec_size, 8: fewer lanes are masked off. */
+	ret = vatom_visa_exec_lanes(&l->ex, l->opcode == DRM_VATOM_VISA_TYPED_ATOMIC &&
+				    n < 8 ? 8 : l->lanes, ctrl);
+	if (!ret && l->ex.size != l->lanes) {
+		if (ctrl & VATOM_NM)
+			ret = -EINVAL;
+		l->ex.emask = (uint32_t)(((1ull << l->lanes) - 1) << (4 * (ctrl & 7)));
+	}
 	l->ex.predicated = pred.predicated;
 	l->ex.pred = pred.pred;
 	if (ret) {

@@ -107,10 +107,16 @@ static const struct good good[] = {
 	{ "DWORD_ATOMIC.IMAX (M3, 2) T0 {0, 8} {-5, 5} V0 o type=Q",
 	  { VISA(56, 0x7d, 0x0c, 0x21, 0, 4, 0x51, 0xffffffff, 0, 0),
 	    LE32(0), LE32(8), LE64(0xfffffffffffffffbull), LE64(5) }, 56 },
-	/* TYPED_ATOMIC: U and V present, R and LOD V0 (ADDR | V | SRC0 | DST) */
+	/*
+	 * TYPED_ATOMIC: U and V present, R and LOD V0 (ADDR | V | SRC0 | DST);
+	 * 2 lanes in its only Exec_size, 8 (0b011), emask 0b11
+	 */
 	{ "TYPED_ATOMIC.ADD (2) T1 {1, 2} {3, 4} V0 V0 {9, 9} V0 t",
-	  { VISA(56, 0x73, 0x00, 0x01, 1, 0, 0x53, 0xffffffff, 0, 0),
-	    LE32(1), LE32(2), LE32(3), LE32(4), LE32(9), LE32(9) }, 56 },
+	  { VISA(128, 0x73, 0x00, 0x03, 1, 0, 0x53, 0x3, 0, 0),
+	    LE32(1), LE32(2), LE32(0), LE32(0), LE32(0), LE32(0), LE32(0), LE32(0),
+	    LE32(3), LE32(4), LE32(0), LE32(0), LE32(0), LE32(0), LE32(0), LE32(0),
+	    LE32(9), LE32(9), LE32(0), LE32(0), LE32(0), LE32(0), LE32(0), LE32(0) },
+	  128 },
 	/* ADDC: Src1 immediate (SRC0 | DST | SRC1_IMM = 0x150) */
 	{ "ADDC (2) s c {0xffffffff, 1} 1",
 	  { VISA(48, 0x49, 0x00, 0x01, 0, 0, 0x150, 0xffffffff, 0, 0),
