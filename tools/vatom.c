@@ -2,7 +2,7 @@
 /*
  * vatom: command-line tool for the vatom virtual atomic accelerator.
  *
- *   vatom [-d N | -D NODE] [-v] COMMAND [ARGS...]
+ *   vatom [-d N | -D NODE] [-v] [-h|--help] [--version] COMMAND [ARGS...]
  *
  * Commands live in the table at the bottom; each is a function taking the
  * common options and its own argv.
@@ -32,12 +32,19 @@ int tool_open_device(const struct tool_opts *o, struct vatom_device **dev)
 		if (o->device_path)
 			fprintf(stderr, "vatom: cannot open %s: %s\n",
 				o->device_path, strerror(-ret));
-		else
-			fprintf(stderr, "vatom: cannot open vatom device %d: %s%s\n",
-				o->device_index, strerror(-ret),
-				ret == -ENODEV ?
-				" (is vatom.ko loaded?)" :
-				"");
+		else if (ret == -ENODEV) {
+			int n = vatom_device_count();
+
+			if (n <= 0)
+				fprintf(stderr, "vatom: no vatom device (is vatom.ko loaded?)\n");
+			else
+				fprintf(stderr, "vatom: no device %d: there %s %d vatom device%s (-d 0%s)\n",
+					o->device_index, n == 1 ? "is" : "are", n,
+					n == 1 ? "" : "s", n == 1 ? "" : " .. -d N-1");
+		} else {
+			fprintf(stderr, "vatom: cannot open vatom device %d: %s\n",
+				o->device_index, strerror(-ret));
+		}
 	}
 	return ret;
 }
@@ -68,6 +75,25 @@ static const char *const ptx_op_names[] = {
 	"max",
 };
 
+/* Every non-indexed GET_PARAM, by its UAPI name. */
+static const struct {
+	uint32_t param;
+	const char *name;
+	const char *unit;
+} params[] = {
+	{ DRM_VATOM_PARAM_UAPI_VERSION, "UAPI_VERSION", "" },
+	{ DRM_VATOM_PARAM_CAPS, "CAPS", "" },
+	{ DRM_VATOM_PARAM_MAX_SURFACE_SIZE, "MAX_SURFACE_SIZE", " bytes" },
+	{ DRM_VATOM_PARAM_MAX_STREAM_SIZE, "MAX_STREAM_SIZE", " bytes" },
+	{ DRM_VATOM_PARAM_MAX_SLOTS, "MAX_SLOTS", "" },
+	{ DRM_VATOM_PARAM_MAX_RESULTS_SIZE, "MAX_RESULTS_SIZE", " bytes" },
+	{ DRM_VATOM_PARAM_MAX_JOBS, "MAX_JOBS", " jobs" },
+	{ DRM_VATOM_PARAM_FILE_MEM_CAP, "FILE_MEM_CAP", " bytes" },
+	{ DRM_VATOM_PARAM_MAX_SYNCS, "MAX_SYNCS", "" },
+	{ DRM_VATOM_PARAM_MAX_SUBMIT_OPS, "MAX_SUBMIT_OPS", " element ops" },
+	{ DRM_VATOM_PARAM_FILE_MEM_CHARGED, "FILE_MEM_CHARGED", " bytes" },
+};
+
 static void print_param(struct vatom_device *dev, uint32_t param,
 			const char *name, const char *unit)
 {
@@ -79,23 +105,146 @@ static void print_param(struct vatom_device *dev, uint32_t param,
 		printf("  %-22s %" PRIu64 "%s\n", name, v, unit);
 }
 
+/* info -j: one JSON object per device, every parameter, raw values. */
+static void info_json(struct vatom_device *dev, bool first)
+{
+	drmVersionPtr ver = drmGetVersion(vatom_device_fd(dev));
+	unsigned int i, j;
+	uint64_t v;
+
+	printf("%s{\"node\":\"%s\",\"driver\":\"%s\",\"version\":\"%d.%d.%d\"",
+	       first ? "" : ",", vatom_device_node(dev), ver ? ver->name : "",
+	       ver ? ver->version_major : 0, ver ? ver->version_minor : 0,
+	       ver ? ver->version_patchlevel : 0);
+	drmFreeVersion(ver);
+	printf(",\"params\":{");
+	for (i = 0; i < ARRAY_SIZE(params); i++) {
+		if (vatom_device_get_param(dev, params[i].param, 0, &v))
+			continue;
+		printf("%s\"%s\":%" PRIu64, i ? "," : "", params[i].name, v);
+	}
+	printf("},\"VISA_OPS\":[");
+	for (i = 0; i <= DRM_VATOM_VISA_FORM_TYPED16; i++) {
+		v = 0;
+		vatom_device_get_param(dev, DRM_VATOM_PARAM_VISA_OPS, i, &v);
+		printf("%s%" PRIu64, i ? "," : "", v);
+	}
+	printf("],\"PTX_OPS\":{");
+	for (i = 1, j = 0; vatom_ptx_type_name(i); i++) {
+		v = 0;
+		vatom_device_get_param(dev, DRM_VATOM_PARAM_PTX_OPS, i, &v);
+		printf("%s\"%s\":%" PRIu64, j++ ? "," : "", vatom_ptx_type_name(i), v);
+	}
+	printf("},\"NOC_OPCODES\":[");
+	for (i = 0; i <= DRM_VATOM_NOC_PROFILE_BLACKHOLE; i++) {
+		v = 0;
+		vatom_device_get_param(dev, DRM_VATOM_PARAM_NOC_OPCODES, i, &v);
+		printf("%s%" PRIu64, i ? "," : "", v);
+	}
+	printf("]}");
+}
+
+static int info_one(struct vatom_device *dev);
+
+/*
+ * info [-a] [-j]: the device of -d/-D (all devices with -a or -j), with
+ * every GET_PARAM value.
+ */
 static int cmd_info(const struct tool_opts *o, int argc, char **argv)
 {
+	bool all = false, json = false;
+	struct tool_opts one = *o;
 	struct vatom_device *dev;
+	int n, i, ret = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-a") || !strcmp(argv[i], "--all"))
+			all = true;
+		else if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))
+			json = all = true;
+		else {
+			fprintf(stderr, "vatom info: unknown argument '%s'\n", argv[i]);
+			return 2;
+		}
+	}
+	n = vatom_device_count();
+	if (json)
+		printf("{\"library\":\"%s\",\"uapi\":%d,\"devices\":[",
+		       vatom_version_string(), DRM_VATOM_UAPI_VERSION);
+	else
+		printf("libvatom %s (built against %s), UAPI %d\nvatom devices: %d\n",
+		       vatom_version_string(), VATOM_VERSION_STRING,
+		       DRM_VATOM_UAPI_VERSION, n < 0 ? 0 : n);
+	if (!all || o->device_path) {
+		if (tool_open_device(o, &dev))
+			return 1;
+		if (json)
+			info_json(dev, true);
+		else
+			ret = info_one(dev);
+		vatom_device_close(dev);
+	} else {
+		for (i = 0; i < n; i++) {
+			one.device_index = i;
+			if (tool_open_device(&one, &dev))
+				return 1;
+			if (json)
+				info_json(dev, i == 0);
+			else
+				ret |= info_one(dev);
+			vatom_device_close(dev);
+		}
+	}
+	if (json)
+		printf("]}\n");
+	return ret;
+}
+
+/* vatom list: every device, its node and driver version. */
+static int cmd_list(const struct tool_opts *o, int argc, char **argv)
+{
+	bool json = argc > 1 && (!strcmp(argv[1], "-j") || !strcmp(argv[1], "--json"));
+	struct tool_opts one = *o;
+	struct vatom_device *dev;
+	drmVersionPtr ver;
+	int n = vatom_device_count(), i;
+
+	if (json)
+		printf("[");
+	for (i = 0; i < n; i++) {
+		one.device_index = i;
+		one.device_path = NULL;
+		if (tool_open_device(&one, &dev))
+			return 1;
+		ver = drmGetVersion(vatom_device_fd(dev));
+		if (json)
+			printf("%s{\"index\":%d,\"node\":\"%s\",\"driver\":\"%s\",\"version\":\"%d.%d.%d\",\"uapi\":%u}",
+			       i ? "," : "", i, vatom_device_node(dev),
+			       ver ? ver->name : "", ver ? ver->version_major : 0,
+			       ver ? ver->version_minor : 0,
+			       ver ? ver->version_patchlevel : 0,
+			       vatom_device_uapi_version(dev));
+		else
+			printf("%d  %s  %s %d.%d.%d  UAPI %u\n", i, vatom_device_node(dev),
+			       ver ? ver->name : "?", ver ? ver->version_major : 0,
+			       ver ? ver->version_minor : 0,
+			       ver ? ver->version_patchlevel : 0,
+			       vatom_device_uapi_version(dev));
+		drmFreeVersion(ver);
+		vatom_device_close(dev);
+	}
+	if (json)
+		printf("]\n");
+	else if (n <= 0)
+		printf("no vatom device (is vatom.ko loaded?)\n");
+	return 0;
+}
+
+static int info_one(struct vatom_device *dev)
+{
 	drmVersionPtr ver;
 	uint64_t caps, mask;
 	unsigned int i, j;
-	int n;
-
-	(void)argc;
-	(void)argv;
-	n = vatom_device_count();
-	printf("libvatom %s (built against %s), UAPI %d\n",
-	       vatom_version_string(), VATOM_VERSION_STRING,
-	       DRM_VATOM_UAPI_VERSION);
-	printf("vatom devices: %d\n", n < 0 ? 0 : n);
-	if (tool_open_device(o, &dev))
-		return 1;
 
 	ver = drmGetVersion(vatom_device_fd(dev));
 	printf("device %s", vatom_device_node(dev));
@@ -121,11 +270,9 @@ static int cmd_info(const struct tool_opts *o, int argc, char **argv)
 	}
 	printf("\n");
 
-	printf("limits:\n");
-	print_param(dev, DRM_VATOM_PARAM_MAX_SURFACE_SIZE, "max surface size", " bytes");
-	print_param(dev, DRM_VATOM_PARAM_MAX_STREAM_SIZE, "max stream size", " bytes");
-	print_param(dev, DRM_VATOM_PARAM_MAX_SLOTS, "binding slots", "");
-	print_param(dev, DRM_VATOM_PARAM_MAX_RESULTS_SIZE, "max results size", " bytes");
+	printf("parameters:\n");
+	for (i = 2; i < ARRAY_SIZE(params); i++)
+		print_param(dev, params[i].param, params[i].name, params[i].unit);
 
 	printf("vISA operations:\n");
 	for (i = 0; i < ARRAY_SIZE(visa_forms); i++) {
@@ -168,7 +315,6 @@ static int cmd_info(const struct tool_opts *o, int argc, char **argv)
 				printf(" 0x%x", j);
 		printf("%s\n", mask ? "" : " none");
 	}
-	vatom_device_close(dev);
 	return 0;
 }
 
@@ -177,7 +323,12 @@ static int cmd_info(const struct tool_opts *o, int argc, char **argv)
 static int cmd_help(const struct tool_opts *o, int argc, char **argv);
 
 static const struct tool_cmd commands[] = {
-	{ "info", "device, UAPI version, capabilities and limits", NULL, cmd_info },
+	{ "info", "device, UAPI version, capabilities, every parameter",
+	  "[-a|--all] [-j|--json]", cmd_info },
+	{ "list", "every vatom device: index, node, driver version",
+	  "[-j|--json]", cmd_list },
+	{ "run", "run an ISA test file (vISA, PTX, NoC) and check it",
+	  "[-j|--json] [--tap] [--validate-only] FILE|-", cmd_run },
 	{ "demo", "submit a small batch, print it and verify the results",
 	  "[NAME]", cmd_demo },
 	{ "bench-async", "jobs/s of synchronous vs asynchronous submission",
@@ -190,11 +341,14 @@ static void usage(FILE *f)
 	unsigned int i;
 
 	fprintf(f, "usage: vatom [-d N | -D NODE] [-v] COMMAND [ARGS...]\n\n"
-		"  -d N      use the N-th vatom device (default 0)\n"
-		"  -D NODE   use this DRM node (e.g. /dev/dri/renderD129)\n"
-		"  -v        more output\n\ncommands:\n");
+		"  -d N          use the N-th vatom device (default 0)\n"
+		"  -D NODE       use this DRM node (e.g. /dev/dri/renderD129)\n"
+		"  -v            more output (run --validate-only: the packets)\n"
+		"  -h, --help    this text; vatom COMMAND --help: the command's\n"
+		"  --version     the tool's and the library's version\n\ncommands:\n");
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nSee vatom(1).\n");
 }
 
 static const struct tool_cmd *find_cmd(const char *name)
@@ -235,7 +389,13 @@ int main(int argc, char **argv)
 	char *end;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "+d:D:vh")) != -1) {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+
+	while ((opt = getopt_long(argc, argv, "+d:D:vh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
 			o.device_index = (int)strtol(optarg, &end, 10);
@@ -253,6 +413,10 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 'V':
+			printf("vatom %s (libvatom %s, UAPI %d)\n", VATOM_VERSION_STRING,
+			       vatom_version_string(), DRM_VATOM_UAPI_VERSION);
+			return 0;
 		default:
 			usage(stderr);
 			return 2;
@@ -268,5 +432,16 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	/* COMMAND --help / -h: the command's usage, for every command. */
+	if (argc - optind > 1 && (!strcmp(argv[optind + 1], "--help") ||
+				  !strcmp(argv[optind + 1], "-h")) &&
+	    c->run != cmd_run) {
+		char *help[] = { "help", argv[optind], NULL };
+
+		return cmd_help(&o, 2, help);
+	}
+	if (o.verbose)
+		fprintf(stderr, "vatom: %s, libvatom %s\n", c->name,
+			vatom_version_string());
 	return c->run(&o, argc - optind, argv + optind);
 }
