@@ -232,9 +232,13 @@ int cmd_bench_async(const struct tool_opts *o, int argc, char **argv)
 
 	printf("bench-async: %u jobs of %u DWORD_ATOMIC.ADD x16, window %u, best of %u\n",
 	       x.jobs, x.packets, x.window, reps);
+	fflush(stdout);
 	/* Interleave the modes, keep each one's best run. */
 	for (i = 0; i < reps; i++) {
 		for (m = 0; m < ARRAY_SIZE(modes); m++) {
+			/* Progress on stderr: a run takes seconds in the VM. */
+			fprintf(stderr, "\r  run %u/%u: %-12s", i + 1, reps,
+				modes[m].name);
 			ret = run_mode(&x, m, &v);
 			if (ret)
 				goto out;
@@ -242,6 +246,7 @@ int cmd_bench_async(const struct tool_opts *o, int argc, char **argv)
 				best[m] = v;
 		}
 	}
+	fprintf(stderr, "\r%40s\r", "");
 	for (m = 0; m < ARRAY_SIZE(modes); m++)
 		printf("  %-12s %10.0f jobs/s  (%.2fx sync)\n", modes[m].name,
 		       best[m], best[m] / best[0]);

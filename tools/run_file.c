@@ -483,7 +483,7 @@ static int symbol(struct run_file *f, struct vatom_asm *a, unsigned int line,
 		;
 	snprintf(name, sizeof(name), "%.*s", (int)(e - p), p);
 	e = skip_ws(e);
-	if (*e != '=') {
+	if (*e != '=' || !*name) {
 		diag(f, line, (unsigned int)(e - p) + 1, "expected: %s NAME = ...", kw);
 		return -EINVAL;
 	}

@@ -126,10 +126,14 @@ static int predicate(struct asm_cur *c, struct visa_line *l)
 static int opcode(struct asm_cur *c, struct visa_line *l)
 {
 	char w[48], *op, *dot;
+	const char *start, *end;
 	unsigned int i;
 
+	asm_ws(c);
+	start = c->p;
 	if (asm_word(c, w, sizeof(w)) < 0)
 		return -EINVAL;
+	end = c->p;
 	if (!strcasecmp(w, "ADDC")) {
 		l->opcode = DRM_VATOM_VISA_ADDC;
 		return 0;
@@ -144,6 +148,7 @@ static int opcode(struct asm_cur *c, struct visa_line *l)
 	if (!op || !*op) {
 		return asm_err(c, "expected .<Op> after %s (ADD, SUB, ..., FCMPWR)", w);
 	}
+	c->p = start + (op - w);	/* errors point at the op */
 	dot = strchr(op, '.');
 	if (dot) {
 		*dot++ = '\0';
@@ -157,6 +162,7 @@ static int opcode(struct asm_cur *c, struct visa_line *l)
 
 		if (n && !strcasecmp(n, op)) {
 			l->op = i;
+			c->p = end;
 			return 0;
 		}
 	}

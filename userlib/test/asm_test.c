@@ -175,7 +175,7 @@ struct bad {
 static const struct bad bad[] = {
 	{ "DWORD_ATOMIC (4) T255 offs V0 V0 V0", 13,
 	  "expected .<Op> after DWORD_ATOMIC" },
-	{ "DWORD_ATOMIC.ADDX (4) T255 offs V0 V0 V0", 18, "unknown operation 'ADDX'" },
+	{ "DWORD_ATOMIC.ADDX (4) T255 offs V0 V0 V0", 14, "unknown operation 'ADDX'" },
 	{ "DWORD_ATOMIC.ADD 4 T255 offs V0 V0 V0", 18,
 	  "expected '(' and the execution size, e.g. (M1, 16), found '4'" },
 	{ "DWORD_ATOMIC.ADD (17) T255 offs V0 V0 V0", 21,
