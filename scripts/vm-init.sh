@@ -11,9 +11,11 @@
 # Steps: mount the pseudo filesystems, insmod the image's modules in the order
 # the host computed, mount the repository (9p, read-only), insmod the module
 # under test, run the command as root in the repository, unload the module,
-# scan the kernel log for splats, and report one line to the host:
+# scan the kernel log for splats, with KMEMLEAK=1 (debug kernel) have
+# kmemleak scan for leaks, and report one line to the host:
 #
-#   # vatom-vm: status=S cmd=C splat=0|1 unload=0|1 boot=SECONDS run=SECONDS
+#   # vatom-vm: status=S cmd=C splat=0|1 unload=0|1 leak=0|1 boot=SECONDS
+#     run=SECONDS
 #
 # then leave through isa-debug-exit. PID 1 must never exit (the kernel would
 # panic), so every path ends in vm_exit.
@@ -53,7 +55,8 @@ vm_exit()
 	# Start a fresh line: the command's output may not end with one.
 	echo
 	echo "# vatom-vm: status=$1 cmd=${cmd_rc:--1} splat=${splat:-0}" \
-	     "unload=${unload_fail:-0} boot=${boot_s:-0} run=${run_s:-0}"
+	     "unload=${unload_fail:-0} leak=${leak:-0} boot=${boot_s:-0}" \
+	     "run=${run_s:-0}"
 	sync
 	printf '\000' | dd of=/dev/port bs=1 seek=244 count=1 2>/dev/null
 	poweroff -f
@@ -83,8 +86,36 @@ if [ -n "$HOST_ROOT" ] && [ ! -e "$HOST_ROOT" ]; then
 	ln -s /vatom "$HOST_ROOT"
 fi
 
-# Splats from here on count; the boot's own log is kept apart.
+# Anything the kernel calls a bug, a warning, a lockdep or RCU report.
+SPLAT='BUG:|WARNING:|Oops|general protection fault|Call Trace|kernel BUG'
+SPLAT="$SPLAT|possible circular locking|possible recursive locking"
+SPLAT="$SPLAT|inconsistent lock state|lockdep|suspicious RCU usage"
+SPLAT="$SPLAT|rcu_.*stall|RCU stall|soft lockup|hard LOCKUP|blocked for more than"
+SPLAT="$SPLAT|INFO: task .* blocked|workqueue lockup|ODEBUG:"
+SPLAT="$SPLAT|UBSAN:|KASAN:|KFENCE:|refcount_t:|list_add corruption"
+SPLAT="$SPLAT|list_del corruption|slab-out-of-bounds|use-after-free"
+SPLAT="$SPLAT|unreferenced object|suspected memory leak"
+
+# kmemleak: leaks found so far are the boot's, not the module's: scan once
+# and mark them reported ("clear"), so only new ones show at the end.
+KMEMLEAK_FILE=/sys/kernel/debug/kmemleak
+if [ -n "$KMEMLEAK" ]; then
+	[ -w "$KMEMLEAK_FILE" ] ||
+		die "kmemleak asked for, but $KMEMLEAK_FILE is missing"
+	# A write fails once kmemleak has turned itself off (out of pool).
+	{ echo scan >"$KMEMLEAK_FILE" && echo clear >"$KMEMLEAK_FILE"; } ||
+		die "kmemleak is off (see the boot log): no leak check possible"
+fi
+
+# Splats from here on count; the boot's own log is kept apart (what it
+# reports is shown, not counted: it is the kernel's, before our module).
 dmesg -c >/tmp/dmesg.boot
+# (Not the debug kernel's notices that its checkers are on.)
+if grep -E "$SPLAT" /tmp/dmesg.boot | grep -vE ' is enabled\.$' \
+	>/tmp/splats.boot; then
+	echo "# vatom-vm: the boot's kernel log (not counted) reports:"
+	sed 's/^/# boot dmesg: /' /tmp/splats.boot
+fi
 
 if [ -n "$MODULE" ]; then
 	# shellcheck disable=SC2086 # VATOM_MODPARAMS is a list of words
@@ -120,13 +151,29 @@ if [ -n "$MODULE" ] && ! rmmod "$MODULE"; then
 	unload_fail=1
 fi
 
-# Anything the kernel calls a bug, a warning, a lockdep or RCU report.
-SPLAT='BUG:|WARNING:|Oops|general protection fault|Call Trace|kernel BUG'
-SPLAT="$SPLAT|possible circular locking|possible recursive locking"
-SPLAT="$SPLAT|inconsistent lock state|lockdep|suspicious RCU usage"
-SPLAT="$SPLAT|rcu_.*stall|RCU stall|soft lockup|hard LOCKUP|blocked for more than"
-SPLAT="$SPLAT|UBSAN:|KASAN:|KFENCE:|refcount_t:|list_add corruption"
-SPLAT="$SPLAT|list_del corruption|slab-out-of-bounds|use-after-free"
+# kmemleak: an object is reported once unreferenced for 5 s; scan, wait,
+# scan again, then any report is a leak of the run (after the unload).
+leak=0
+if [ -n "$KMEMLEAK" ]; then
+	t0=$(uptime_s)
+	if ! { echo scan >"$KMEMLEAK_FILE" && sleep 5 &&
+	       echo scan >"$KMEMLEAK_FILE"; }; then
+		echo "kmemleak scan failed: kmemleak turned itself off?" \
+			>/tmp/kmemleak
+		dmesg | grep kmemleak >>/tmp/kmemleak
+	else
+		cat "$KMEMLEAK_FILE" >/tmp/kmemleak
+	fi
+	t1=$(uptime_s)
+	echo "# vatom-vm: kmemleak scans took" \
+	     "$(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s"
+	if [ -s /tmp/kmemleak ]; then
+		leak=1
+		echo "# vatom-vm: kmemleak reports leaks:"
+		sed 's/^/# kmemleak: /' /tmp/kmemleak
+	fi
+fi
+
 splat=0
 if dmesg | grep -E "$SPLAT" >/tmp/splats; then
 	splat=1
@@ -139,10 +186,10 @@ if [ -n "$SHOW_DMESG" ]; then
 	dmesg | sed 's/^/# dmesg: /'
 fi
 
-# The command's own status wins; a clean command with a splat or a failed
-# unload still fails the run.
+# The command's own status wins; a clean command with a splat, a leak or a
+# failed unload still fails the run.
 status=$cmd_rc
-if [ "$status" -eq 0 ] && [ $((splat + unload_fail)) -ne 0 ]; then
+if [ "$status" -eq 0 ] && [ $((splat + unload_fail + leak)) -ne 0 ]; then
 	status=1
 fi
 vm_exit "$status"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run a command in a QEMU guest booting Debian's own 6.1 kernel with vatom.ko
+# Run a command in a QEMU guest booting Debian's own 6.1 kernel (or, with
+# KERNEL=debug, the debug kernel of scripts/debug-kernel.sh) with vatom.ko
 # loaded. Never loads anything into the host kernel.
 #
 #   scripts/vm-run.sh [options] [--] CMD...
@@ -12,15 +13,24 @@
 # and its arguments, quoted as given. Without CMD: an interactive shell.
 #
 # Options:
-#   -t SECONDS    time limit for boot + CMD (default 300, VM_TIMEOUT); 0: none
+#   -t SECONDS    time limit for boot + CMD (default 300, debug kernel 900,
+#                 VM_TIMEOUT); 0: none
 #   -o DIR        share host DIR read-write at /out (results to keep)
 #   -n            boot without vatom.ko (--no-module)
 #   -d            print the guest's whole kernel log (--dmesg)
+#   -k, -K        after the run, have kmemleak scan and fail on any leak
+#                 (--kmemleak), or not (--no-kmemleak); the debug kernel
+#                 only, where it is the default (VM_KMEMLEAK=1|0)
 #   -h            this help
 # Environment:
-#   VATOM_KO         module to load (default: ./vatom.ko, built by make module)
+#   KERNEL=debug     boot the debug kernel (KASAN, lockdep, kmemleak, UBSAN:
+#                    scripts/debug-kernel.sh builds it) with the module that
+#                    `make module KERNEL=debug` built in build/debug-module/
+#   VATOM_KO         module to load (default: ./vatom.ko, built by make module;
+#                    KERNEL=debug: build/debug-module/vatom.ko)
 #   VATOM_MODPARAMS  its parameters ("a=1 b=2")
-#   VM_SMP, VM_MEM   vCPUs and memory (2, 1G)
+#   VM_SMP, VM_MEM   vCPUs and memory (2, 1G; debug kernel 1, 2G: with two
+#                    vCPUs it hangs bringing up the second under TCG)
 #   VM_MODULES       more modules of the kernel image to load (names)
 #   VM_APPEND        more kernel command line
 #   VM_FILES         more host programs or files to copy into the guest at
@@ -29,8 +39,9 @@
 #   VM_CONSOLE=1     print the guest's kernel console at the end
 #
 # Exit status: CMD's exit status; 1 if the kernel log shows a bug, warning,
-# lockdep or RCU report, or if the module fails to unload; 124 on timeout;
-# 1 if the guest died (kernel panic) or the VM could not be started.
+# lockdep or RCU report, if kmemleak reports a leak, or if the module fails
+# to unload; 124 on timeout; 1 if the guest died (kernel panic) or the VM
+# could not be started.
 #
 # The guest's stdout/stderr stream to stdout. Lines the runner adds start
 # with "# vm:" or "# vatom-vm:" (TAP comments).
@@ -49,10 +60,15 @@ usage()
 
 msg() { echo "# vm: $*"; }
 
-timeout_s=${VM_TIMEOUT:-300}
+debug=
+[ "$KERNEL" = debug ] && debug=1
+timeout_s=${VM_TIMEOUT:-${debug:+900}}
+timeout_s=${timeout_s:-300}
 outdir=
 load_module=1
 show_dmesg=
+kmemleak=${VM_KMEMLEAK:-${debug:+1}}
+[ "$kmemleak" = 0 ] && kmemleak=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-t) timeout_s=$2; shift 2 ;;
@@ -60,6 +76,8 @@ while [ $# -gt 0 ]; do
 	-o) outdir=$2; shift 2 ;;
 	-n|--no-module) load_module=; shift ;;
 	-d|--dmesg) show_dmesg=1; shift ;;
+	-k|--kmemleak) kmemleak=1; shift ;;
+	-K|--no-kmemleak) kmemleak=; shift ;;
 	-h|--help) usage 0 ;;
 	--) shift; break ;;
 	-*) echo "vm-run: unknown option $1" >&2; usage 2 >&2 ;;
@@ -73,19 +91,29 @@ if [ -n "$interactive" ] && [ -z "${VM_TIMEOUT:-}" ]; then
 	timeout_s=0
 fi
 
+if [ -n "$kmemleak" ] && [ -z "$debug" ]; then
+	msg "kmemleak needs the debug kernel (KERNEL=debug)"
+	exit 1
+fi
+
 vmlinuz=$KIMG/boot/vmlinuz-$KVER
 moddir=$KIMG/lib/modules/$KVER
-if [ ! -f "$vmlinuz" ] || [ ! -f "$moddir/modules.dep" ]; then
-	msg "no kernel image in $KIMG: run scripts/deps.sh"
+if [ -z "$KVER" ] || [ ! -f "$vmlinuz" ] || [ ! -f "$moddir/modules.dep" ]; then
+	if [ -n "$debug" ]; then
+		msg "no debug kernel in $KIMG: run scripts/debug-kernel.sh (make debug-kernel)"
+	else
+		msg "no kernel image in $KIMG: run scripts/deps.sh"
+	fi
 	exit 1
 fi
 
 ko=
 module=
 if [ -n "$load_module" ]; then
-	ko=${VATOM_KO:-$VATOM_ROOT/vatom.ko}
+	ko=${VATOM_KO:-$MODULE_DIR/vatom.ko}
 	if [ ! -f "$ko" ]; then
-		msg "$ko not found: run 'make module' (or set VATOM_KO, or -n)"
+		msg "$ko not found: run 'make module${debug:+ KERNEL=debug}'" \
+		    "(or set VATOM_KO, or -n)"
 		exit 1
 	fi
 	vermagic=$(/sbin/modinfo -F vermagic "$ko")
@@ -182,6 +210,7 @@ shq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
 	echo "VM_OUT=$(shq "$outdir")"
 	echo "INTERACTIVE=$interactive"
 	echo "SHOW_DMESG=$show_dmesg"
+	echo "KMEMLEAK=$kmemleak"
 } >"$root/etc/vatom-vm.conf"
 if [ $# -eq 1 ]; then
 	printf '%s\n' "$1" >"$root/etc/vatom-cmd.sh"
@@ -194,11 +223,23 @@ fi
 
 # --- boot
 console=$work/console.log
+append="console=ttyS0 oops=panic panic=-1 mitigations=off"
+mem=${VM_MEM:-1G}
+smp=${VM_SMP:-2}
+if [ -n "$debug" ]; then
+	# Every KASAN report, not only the first; readable pointers in them.
+	append="$append kasan_multi_shot no_hash_pointers"
+	# KASAN's shadow (1/8) and quarantine, kmemleak's objects.
+	mem=${VM_MEM:-2G}
+	# Under TCG this kernel hangs bringing up a second vCPU (after
+	# "Running RCU-tasks wait API self tests"): one vCPU.
+	smp=${VM_SMP:-1}
+fi
 qemu=(qemu-system-x86_64
-	-accel tcg -cpu max -smp "${VM_SMP:-2}" -m "${VM_MEM:-1G}"
+	-accel tcg -cpu max -smp "$smp" -m "$mem"
 	-nodefaults -display none -monitor none -no-reboot
 	-kernel "$vmlinuz" -initrd "$work/initramfs.cpio"
-	-append "console=ttyS0 oops=panic panic=-1 mitigations=off ${VM_APPEND:-}"
+	-append "$append ${VM_APPEND:-}"
 	-serial "file:$console"
 	-chardev stdio,id=guest,signal=off -serial chardev:guest
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
