@@ -114,6 +114,8 @@ static int vatom_gem_handle_open(struct drm_gem_object *obj,
 	vatom_account_get(acct);
 	if (cmpxchg(&surf->owner, NULL, acct))
 		vatom_account_put(acct);	/* another file came first */
+	else	/* a complete surface: vatom_surface_free() will run */
+		atomic64_inc(&to_vatom_device(obj->dev)->stats.surfaces);
 	return 0;
 }
 
@@ -138,11 +140,11 @@ static void vatom_surface_free(struct drm_gem_object *obj)
 	if (surf->owner) {
 		vatom_account_uncharge(surf->owner, surf->charge);
 		vatom_account_put(surf->owner);
+		atomic64_dec(&vdev->stats.surfaces);
 	}
 	mutex_destroy(&surf->lock);
 	kfree(surf->typed);
 	kvfree(surf->grid);
-	atomic64_dec(&vdev->stats.surfaces);
 	/* Frees surf: shmem is its first member. */
 	drm_gem_shmem_free(&surf->shmem);
 }
@@ -178,7 +180,10 @@ struct drm_gem_object *vatom_gem_create_object(struct drm_device *dev, size_t si
 	surf->view.size = size;
 	surf->charge = size;	/* page-rounded */
 	surf->shmem.base.funcs = &vatom_gem_funcs;
-	atomic64_inc(&to_vatom_device(dev)->stats.surfaces);
+	/*
+	 * Counted in debugfs from its first handle: should the helper fail
+	 * to finish the object, it kfree()s it without our .free.
+	 */
 	return &surf->shmem.base;
 }
 
@@ -267,7 +272,11 @@ static int vatom_surface_create(struct drm_device *dev, struct drm_file *file,
 	if (IS_ERR(shmem)) {
 		kfree(typed);
 		kvfree(grid);
-		return PTR_ERR(shmem);
+		/*
+		 * shmem_file_setup() says -ENOSPC when it cannot allocate an
+		 * inode; -ENOSPC from us means the file's memory cap.
+		 */
+		return PTR_ERR(shmem) == -ENOSPC ? -ENOMEM : PTR_ERR(shmem);
 	}
 	surf = container_of(shmem, struct vatom_surface, shmem);
 	/* The object is page-rounded; accesses past @size are out of bounds. */
