@@ -796,8 +796,11 @@ VATOM_API int vatom_prep_addc(struct vatom_batch *b,
  * 64-bit ones, .u64[0..1] for b128.
  */
 union vatom_ptx_value {
+	/** @u16: 16-bit elements (f16, bf16, b16) */
 	uint16_t u16[8];
+	/** @u32: 32-bit elements (and packed x2 values) */
 	uint32_t u32[4];
+	/** @u64: 64-bit elements; b128 is u64[0] (low) and u64[1] */
 	uint64_t u64[2];
 };
 
@@ -916,17 +919,60 @@ VATOM_API int vatom_prep_noc(struct vatom_batch *b,
  * as a rejected packet rather than as a silently truncated field.
  */
 
-/* Increment within the low int_width + 1 bits of word ofs (0..3; 0..31). */
+/**
+ * vatom_noc_at_increment() - NOC_AT_LEN_BE of an atomic increment
+ * @ofs: the word (0..3) of the 16 bytes at the target address
+ * @int_width: 0..31: increment within the low @int_width + 1 bits
+ *
+ * Return: the register value (opcode 1), or 0 for an argument out of range.
+ */
 VATOM_API uint32_t vatom_noc_at_increment(unsigned int ofs,
 					  unsigned int int_width);
-/* Compare word ofs with the 4-bit cmp; if equal, store the 4-bit set. */
+
+/**
+ * vatom_noc_at_cas() - NOC_AT_LEN_BE of an atomic compare and swap
+ * @ofs: the word (0..3)
+ * @cmp: the 4-bit value compared with the word
+ * @set: the 4-bit value stored when they are equal
+ *
+ * Return: the register value (opcode 4), or 0 for an argument out of range.
+ */
 VATOM_API uint32_t vatom_noc_at_cas(unsigned int ofs, unsigned int cmp,
 				    unsigned int set);
-/* Store AT_DATA halves into the half-words selected by the 8-bit mask. */
+
+/**
+ * vatom_noc_at_swap_mask() - NOC_AT_LEN_BE of a swap, mask variant
+ * @mask: 8 bits: half word i of the 16 bytes receives half (i & 1) of
+ *	NOC_AT_DATA when bit i is set
+ *
+ * Return: the register value (opcode 3), or 0 for a mask above 0xff.
+ */
 VATOM_API uint32_t vatom_noc_at_swap_mask(unsigned int mask);
-/* Store AT_DATA into word ofs: the encodings of opcodes 6, 7 and 0xA. */
+
+/**
+ * vatom_noc_at_swap_index6() - NOC_AT_LEN_BE of a swap, index variant (opcode 6)
+ * @ofs: the word (0..3) that receives NOC_AT_DATA
+ *
+ * Return: the register value, or 0 for @ofs above 3.
+ */
 VATOM_API uint32_t vatom_noc_at_swap_index6(unsigned int ofs);
+
+/**
+ * vatom_noc_at_swap_index7() - NOC_AT_LEN_BE of a swap, index variant (opcode 7)
+ * @ofs: the word (0..3), kept at bits [3:2] in this encoding
+ *
+ * Return: the register value, or 0 for @ofs above 3.
+ */
 VATOM_API uint32_t vatom_noc_at_swap_index7(unsigned int ofs);
+
+/**
+ * vatom_noc_at_swap_index10() - NOC_AT_LEN_BE of a swap, index variant (0xA)
+ * @ofs: the word (0..3)
+ *
+ * Blackhole's opcode 0xA with [11:8] = 3.
+ *
+ * Return: the register value, or 0 for @ofs above 3.
+ */
 VATOM_API uint32_t vatom_noc_at_swap_index10(unsigned int ofs);
 
 /* Zaamo operations (Blackhole), Op field of vatom_noc_at_zaamo(). */
@@ -941,9 +987,21 @@ enum vatom_noc_zaamo {
 	VATOM_NOC_AMOMAXU = DRM_VATOM_NOC_ZAAMO_MAXU,
 };
 
-/* Zaamo op (enum vatom_noc_zaamo) on word ofs with AT_DATA. */
+/**
+ * vatom_noc_at_zaamo() - NOC_AT_LEN_BE of a Zaamo operation (Blackhole)
+ * @op: enum vatom_noc_zaamo
+ * @ofs: the word (0..3) operated on with NOC_AT_DATA
+ *
+ * Return: the register value (opcode 0xA), or 0 for an argument out of range.
+ */
 VATOM_API uint32_t vatom_noc_at_zaamo(unsigned int op, unsigned int ofs);
-/* Parallel addition of AT_DATA into 16 bytes, format fmt (0..15). */
+
+/**
+ * vatom_noc_at_acc() - NOC_AT_LEN_BE of a parallel addition (Blackhole)
+ * @fmt: DRM_VATOM_NOC_ACC_* (0..15): how the 16 bytes and NOC_AT_DATA read
+ *
+ * Return: the register value (opcode 9), or 0 for @fmt above 15.
+ */
 VATOM_API uint32_t vatom_noc_at_acc(unsigned int fmt);
 
 /**
@@ -1180,16 +1238,59 @@ VATOM_API int vatom_noc_counters_clear(struct vatom_surface *grid,
  * for an element past the packet's results; vatom_result_size() and
  * vatom_result_bytes() tell these cases apart.
  */
+
+/**
+ * vatom_result_u16() - 16-bit element @i of a packet's results
+ * @b: the batch
+ * @res: the result handle
+ * @i: element index, in 16-bit units (half i of a PTX f16 vector)
+ *
+ * Return: the element, or 0 when there is none (see above).
+ */
 VATOM_API uint16_t vatom_result_u16(const struct vatom_batch *b, int res,
 				    unsigned int i);
+
+/**
+ * vatom_result_u32() - 32-bit element @i of a packet's results
+ * @b: the batch
+ * @res: the result handle
+ * @i: element index, in 32-bit units (lane i of a 32-bit vISA result)
+ *
+ * Return: the element, or 0 when there is none.
+ */
 VATOM_API uint32_t vatom_result_u32(const struct vatom_batch *b, int res,
 				    unsigned int i);
+
+/**
+ * vatom_result_u64() - 64-bit element @i of a packet's results
+ * @b: the batch
+ * @res: the result handle
+ * @i: element index, in 64-bit units (lane i of a UQ/Q vISA result)
+ *
+ * Return: the element, or 0 when there is none.
+ */
 VATOM_API uint64_t vatom_result_u64(const struct vatom_batch *b, int res,
 				    unsigned int i);
 
-/* ADDC: the sum (dst) and the carry (0 or 1) of lane @lane. */
+/**
+ * vatom_result_addc_dst() - the sum ADDC computed in lane @lane
+ * @b: the batch
+ * @res: the result handle of an ADDC packet
+ * @lane: the lane
+ *
+ * Return: dst[@lane], or 0 when there is none.
+ */
 VATOM_API uint32_t vatom_result_addc_dst(const struct vatom_batch *b, int res,
 					 unsigned int lane);
+
+/**
+ * vatom_result_addc_carry() - the carry ADDC computed in lane @lane
+ * @b: the batch
+ * @res: the result handle of an ADDC packet
+ * @lane: the lane
+ *
+ * Return: carry[@lane] (0 or 1), or 0 when there is none.
+ */
 VATOM_API uint32_t vatom_result_addc_carry(const struct vatom_batch *b, int res,
 					   unsigned int lane);
 
