@@ -3,30 +3,51 @@
 # vatom: build everything against Debian 12's 6.1 kernel headers.
 #
 #   make              module, libvatom, the vatom tool, selftests
-#   make check        every test (host engine tests, VM selftests, checkpatch)
+#   make check        every test (host engine tests, VM selftests on the 6.1
+#                     kernel and on the debug kernel, checkpatch)
+#   make check-quick  the same without the debug kernel
+#   make debug-kernel build the debug kernel (KASAN, lockdep, kmemleak, ...)
+#                     once per machine: scripts/debug-kernel.sh
+#   make module KERNEL=debug
+#                     vatom.ko for the debug kernel, in build/debug-module/
 #   make demo         boot the VM, load vatom.ko, run the demo
 #   make bench        host engine and in-VM device benchmarks: bench/results.md
 #
 # The target kernel is never the running one: KVER defaults to the newest
 # installed 6.1 -amd64 headers.
 
+KERNEL ?= default
+
+ifeq ($(KERNEL),debug)
+# scripts/env.sh computes the debug kernel's KVER and KDIR: do not pass ours.
+unexport KVER KDIR
+else
 KVER ?= $(shell ls -d /usr/src/linux-headers-6.1.*-amd64 2>/dev/null | \
 		sed 's|.*/linux-headers-||' | sort -V | tail -n 1)
 KDIR ?= /usr/src/linux-headers-$(KVER)
 
 export KVER KDIR
+endif
 
 .PHONY: all module userlib tools selftests host-tests sparse checkpatch \
-	check demo bench clean
+	check check-quick debug-kernel demo bench clean
 
 all: module userlib tools selftests
 
+ifeq ($(KERNEL),debug)
+module:
+	+KERNEL=debug scripts/debug-kernel.sh module
+else
 module:
 	@test -d "$(KDIR)" || { echo "no 6.1 kernel headers: run scripts/deps.sh"; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
+endif
 
 sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 C=2 modules
+
+debug-kernel:
+	scripts/debug-kernel.sh build
 
 userlib:
 	$(MAKE) -C userlib
@@ -45,6 +66,9 @@ checkpatch:
 
 check:
 	scripts/test.sh
+
+check-quick:
+	QUICK=1 scripts/test.sh
 
 demo:
 	scripts/demo.sh

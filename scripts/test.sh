@@ -4,7 +4,10 @@
 # Every test, on a fresh machine or a ready one (the README's test command;
 # .ci/run and `make check` call it):
 #
-#   deps        scripts/deps.sh (apt packages, kernel image, kselftest files)
+#   deps        scripts/deps.sh (apt packages, kernel image, kselftest files);
+#               then the debug kernel's build (scripts/debug-kernel.sh, once
+#               per machine, about half an hour) starts in the background at
+#               low priority while the stages below run
 #   build:*     make module (W=1), userlib, tools, selftests: a failure or
 #               a compiler/modpost warning is a failed test
 #   checkpatch  scripts/checkpatch.sh, one test per file
@@ -15,11 +18,21 @@
 #   vm2:*       the same with vatom.ko num_devices=2 (two render nodes)
 #   userlib     make -C userlib check (host checks of libvatom)
 #   host-tests  make -C tests check: engine tests plain, ASan+UBSan, fuzz
+#   debug-kernel  waits for the debug kernel's build: built, every option of
+#               scripts/debug-kernel.config set
+#   build:module-debug  make module KERNEL=debug (W=1, build/debug-module/)
+#   vm-debug:*  the vm2 boot on the debug kernel (KASAN, lockdep, UBSAN,
+#               kmemleak, ...): any report, or a leak kmemleak finds after
+#               the module's unload, fails the vm-debug stage
+#
+# With QUICK=1 or --quick (make check-quick): the 6.1 kernel only, no debug
+# kernel stages.
 #
 # All TAP is counted by scripts/tap-summary.sh; the last line is exactly
 # "N passed, N failed". Exit status 1 if anything failed. Logs are kept in
 # build/test-logs/. Environment: JOBS (make -j, default 2), VM_TIMEOUT
-# (seconds for the VM run, default 1200), FUZZ_RUNS (tests/Makefile).
+# (seconds for a VM run, default 1200), VM_DEBUG_TIMEOUT (for the debug
+# kernel's, default 2400), FUZZ_RUNS (tests/Makefile), QUICK.
 
 set -uo pipefail
 
@@ -28,6 +41,8 @@ ROOT=$(cd "$SCRIPTS/.." && pwd)
 cd "$ROOT" || exit 1
 
 JOBS=${JOBS:-2}
+QUICK=${QUICK:-}
+[ "${1:-}" = --quick ] && QUICK=1
 LOG=$ROOT/build/test-logs
 STAGES=$LOG/stages.tsv
 rm -rf "$LOG"
@@ -102,6 +117,17 @@ run_check deps "dependencies installed (scripts/deps.sh)" "" scripts/deps.sh
 # shellcheck source=scripts/env.sh
 . "$SCRIPTS/env.sh"
 
+# The debug kernel builds in the background (nice 19, idle I/O) while the
+# other stages run; the vm-debug stages, last, wait for it. Built already:
+# it returns at once.
+debug_pid=
+if [ -z "$QUICK" ]; then
+	banner "debug-kernel: scripts/debug-kernel.sh build, in the background"
+	echo "# log: ${LOG#"$ROOT"/}/debug-kernel-build.log"
+	scripts/debug-kernel.sh build </dev/null >"$LOG/debug-kernel-build.log" 2>&1 &
+	debug_pid=$!
+fi
+
 # --- builds: compiler and modpost warnings are failures
 WARN='(warning|error):|WARNING:|ERROR:'
 module_ok=1
@@ -120,22 +146,29 @@ run_check sparse "make sparse (C=2): no warnings in driver/ or uapi/" \
 	make -j"$JOBS" sparse
 
 # --- the VM
-# run_vm NAME MODPARAMS PROGRAM...: one boot with vatom.ko loaded with
-# MODPARAMS, running each PROGRAM as a stage NAME:PROGRAM; the stage NAME
-# checks the kernel log and the module unload.
+# [KERNEL=debug] run_vm NAME MODPARAMS PROGRAM...: one boot with vatom.ko
+# loaded with MODPARAMS, running each PROGRAM as a stage NAME:PROGRAM; the
+# stage NAME checks the kernel log and the module unload (and, on the debug
+# kernel, kmemleak's scan after it).
 run_vm()
 {
 	local name=$1 params=$2 out=$LOG/$1 log=$LOG/$1.log t0 secs=0
-	local p n rc marker wall desc
+	local p n rc marker wall desc ok=$module_ok timeout=${VM_TIMEOUT:-1200}
 
 	shift 2
 	desc="$name: booted, ran the tests, clean kernel log, module unloaded"
+	if [ "${KERNEL:-default}" = debug ]; then
+		ok=$debug_module_ok
+		timeout=${VM_DEBUG_TIMEOUT:-2400}
+		desc="$desc, no leak"
+	fi
 	banner "$name: $*${params:+ (vatom.ko $params)}"
+	[ "${KERNEL:-default}" = debug ] && echo "# the debug kernel (KERNEL=debug)"
 	mkdir -p "$out"
-	if [ -n "$module_ok" ]; then
+	if [ -n "$ok" ]; then
 		t0=$(date +%s)
 		VATOM_MODPARAMS="$params" scripts/vm-run.sh \
-			-t "${VM_TIMEOUT:-1200}" -o "$out" -- \
+			-t "$timeout" -o "$out" -- \
 			sh scripts/vm-tests.sh "$@" </dev/null 2>&1 | tee "$log"
 		secs=$(($(date +%s) - t0))
 	else
@@ -151,7 +184,8 @@ run_vm()
 		tap_line "$LOG/$name-check.log" "not ok" "$desc" \
 			"$(sed -n 's/^# vm: //p' "$log" | tail -n 3)"
 		record "$name" 1 "$LOG/$name-check.log"
-	elif [[ "$marker" == *" splat=0 unload=0 "* ]]; then
+	elif [[ "$marker" == *" splat=0 unload=0 "* &&
+		"$marker" != *" leak=1 "* ]]; then
 		tap_line "$LOG/$name-check.log" ok "$desc"
 		record "$name" 0 "$LOG/$name-check.log"
 	else
@@ -172,6 +206,34 @@ run_vm vm2 "num_devices=2" "${vm_progs[@]}"
 run_check userlib "make -C userlib check (host checks)" "" \
 	make -C userlib check
 run_tap host-tests make -C tests check
+
+# --- the debug kernel: the vm2 boot again, on KASAN, lockdep, UBSAN, ...
+# finish_debug_build: the background build's log and exit status.
+finish_debug_build()
+{
+	cat "$LOG/debug-kernel-build.log"
+	return "$debug_rc"
+}
+
+if [ -z "$QUICK" ]; then
+	banner "debug-kernel: waiting for the background build"
+	t0=$(date +%s)
+	wait "$debug_pid"
+	debug_rc=$?
+	echo "# waited $(($(date +%s) - t0)) s for the debug kernel"
+	debug_module_ok=
+	if run_check debug-kernel "debug kernel built (scripts/debug-kernel.sh)" \
+		"" finish_debug_build; then
+		run_check build:module-debug \
+			"make module KERNEL=debug (W=1), no warnings" "$WARN" \
+			make -j"$JOBS" module KERNEL=debug && debug_module_ok=1
+	else
+		tap_line "$LOG/build:module-debug.log" "not ok" \
+			"make module KERNEL=debug: not run, no debug kernel"
+		record build:module-debug 1 "$LOG/build:module-debug.log"
+	fi
+	KERNEL=debug run_vm vm-debug "num_devices=2" "${vm_progs[@]}"
+fi
 
 echo
 echo "# total time $(($(date +%s) - t_start)) s; logs in ${LOG#"$ROOT"/}/"
