@@ -1464,6 +1464,59 @@ out:
 }
 
 /*
+ * The ISA text front end on the device: one line per family, assembled
+ * with vatom_asm_line() and submitted; values worked out by hand (a 5-lane
+ * ADD leaves lanes 5..7 alone; PTX cas swaps on equality; a Blackhole
+ * increment of 10 by 5 with its response at (0,0)+0x200).
+ */
+static void dev_asm_lines(void)
+{
+	static const uint8_t types[2] = { DRM_VATOM_TILE_TENSIX,
+					  DRM_VATOM_TILE_TENSIX };
+	struct drm_vatom_tile_grid_desc desc = {
+		.profile = DRM_VATOM_NOC_PROFILE_BLACKHOLE, .width = 2,
+		.height = 1, .l1_size = { 4096 }, .tile_types = (uintptr_t)types,
+	};
+	static const uint32_t want_mem[8] = { 11, 21, 31, 41, 51, 0, 0, 0 };
+	struct vatom_surface *s = NULL, *grid = NULL;
+	struct vatom_batch *b = NULL;
+	struct vatom_asm *a = NULL;
+	uint32_t *mem, v;
+	int r0, r1, r2, i;
+
+	REQUIRE(!vatom_surface_create_buffer(dev, 64, 0, &s));
+	REQUIRE(!vatom_surface_create_tile_grid(dev, &desc, &grid));
+	REQUIRE(!vatom_surface_map(s, (void **)&mem));
+	for (i = 0; i < 5; i++)
+		mem[i] = 10 * (i + 1);
+	mem[8] = 7;
+	REQUIRE(!vatom_noc_l1_write32(grid, 1, 0, 0x100, 10));
+	REQUIRE(!vatom_batch_create(dev, 0, &b));
+	REQUIRE(!vatom_batch_bind(b, VATOM_T255, s));
+	REQUIRE(!vatom_batch_bind(b, 3, grid));
+	REQUIRE(!vatom_asm_create(0, &a));
+	REQUIRE(!vatom_asm_define_grid(a, "g", 3, DRM_VATOM_NOC_PROFILE_BLACKHOLE));
+	r0 = vatom_asm_line(a, b, "DWORD_ATOMIC.ADD (5) T255 {0, 4, 8, 12, 16} 1 V0 old");
+	r1 = vatom_asm_line(a, b, "atom.global.cas.b32 d, [T5+32], 7, 99;");
+	r2 = vatom_asm_line(a, b, "noc.incr g (0,0) -> (1,0)+0x100 data=5 ret=(0,0)+0x200");
+	REQUIRE(r0 == 0 && r1 == 1 && r2 == 2);
+	EXPECT_EQ(vatom_batch_submit(b), 0);
+	for (i = 0; i < 8; i++) {
+		EXPECT_EQ(mem[i], want_mem[i]);
+		EXPECT_EQ(vatom_result_u32(b, r0, i), i < 5 ? 10 * (i + 1) : 0);
+	}
+	EXPECT_EQ(vatom_result_u32(b, r1, 0), 7);
+	EXPECT_EQ(mem[8], 99);
+	EXPECT(!vatom_noc_l1_read32(grid, 1, 0, 0x100, &v) && v == 15);
+	EXPECT(!vatom_noc_l1_read32(grid, 0, 0, 0x200, &v) && v == 10);
+out:
+	vatom_asm_destroy(a);
+	vatom_batch_destroy(b);
+	vatom_surface_destroy(grid);
+	vatom_surface_destroy(s);
+}
+
+/*
  * TYPED_ATOMIC on a 4x4 2D surface: ADD then XCHG on the same texels, so
  * the second returns what the first added, whatever the texel layout; a
  * lane with U past the width is out of bounds (returns 0, writes nothing).
@@ -2053,6 +2106,8 @@ static const struct test tests[] = {
 	{ "device: ADDC dst and carry", dev_addc, true },
 	{ "device: PTX atom", dev_ptx_atom, true },
 	{ "device: TYPED_ATOMIC on a 2D surface", dev_typed_atomic, true },
+	{ "device: ISA text lines (vISA, PTX, NoC) assembled and run", dev_asm_lines,
+	  true },
 	{ "device: NoC increment with response, posted CAS, counters", dev_noc, true },
 	{ "host: NoC L1 and counter helpers without a surface", host_noc_helper_errors,
 	  false },
