@@ -49,6 +49,10 @@ int cmd_demo(const struct tool_opts *o, int argc, char **argv);
 /* run.c: vatom run FILE|- (an ISA test file on the device). */
 int cmd_run(const struct tool_opts *o, int argc, char **argv);
 
+/* asm_cmd.c: vatom asm / vatom disasm (text to packet bytes and back). */
+int cmd_asm(const struct tool_opts *o, int argc, char **argv);
+int cmd_disasm(const struct tool_opts *o, int argc, char **argv);
+
 /* bench_async.c: sync vs async submission throughput. */
 int cmd_bench_async(const struct tool_opts *o, int argc, char **argv);
 void demo_list(void);
