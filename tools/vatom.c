@@ -37,10 +37,12 @@ int tool_open_device(const struct tool_opts *o, struct vatom_device **dev)
 
 			if (n <= 0)
 				fprintf(stderr, "vatom: no vatom device (is vatom.ko loaded?)\n");
+			else if (n == 1)
+				fprintf(stderr, "vatom: no device %d: there is 1 vatom device (-d 0)\n",
+					o->device_index);
 			else
-				fprintf(stderr, "vatom: no device %d: there %s %d vatom device%s (-d 0%s)\n",
-					o->device_index, n == 1 ? "is" : "are", n,
-					n == 1 ? "" : "s", n == 1 ? "" : " .. -d N-1");
+				fprintf(stderr, "vatom: no device %d: there are %d vatom devices (-d 0 .. -d %d)\n",
+					o->device_index, n, n - 1);
 		} else {
 			fprintf(stderr, "vatom: cannot open vatom device %d: %s\n",
 				o->device_index, strerror(-ret));
