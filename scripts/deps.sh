@@ -37,7 +37,9 @@ PACKAGES=(
 	xz-utils		# unpacking linux-source-6.1.tar.xz
 	flex bison bc		# building the debug kernel (debug-kernel.sh)
 	libelf-dev libssl-dev	# objtool, the kernel's host tools
-	rsync			# the debug module's copy of the sources
+	rsync			# copies of the sources for other kernels' builds
+	debootstrap		# the trixie root the newest kernel builds in
+	man-db			# make -C userlib check-man (man -l)
 )
 
 log() { echo "deps: $*" >&2; }

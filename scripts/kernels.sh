@@ -2,16 +2,22 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Prepare one of the kernels vatom is built and tested against, doing
-# nothing that is already done (a second run does no network work):
+# nothing that is already done (a second run does no network work), and
+# build the module for it:
 #
-#   scripts/kernels.sh 6.12      Debian's 6.12 LTS, from bookworm-backports
-#   scripts/kernels.sh newest    the newest Debian kernel, from
-#                                trixie-backports (its meta package, so it
-#                                follows new releases); built in a trixie
-#                                root, which has the gcc-14 it needs
+#   scripts/kernels.sh [env] TARGET   prepare TARGET, print its variables
+#   scripts/kernels.sh module TARGET  and build vatom.ko for it (W=1) in
+#                                     build/kernels/$KVER/ (VATOM_KO=...)
+#   scripts/kernels.sh sparse TARGET  the same build under sparse (C=2)
 #
-# (6.1, the default, is scripts/deps.sh's.) Prints the variables the build
-# and the VM runner take for it:
+# TARGET:
+#   6.12      Debian's 6.12 LTS, from bookworm-backports
+#   newest    the newest Debian kernel, from trixie-backports (its meta
+#             package, so it follows new releases); built in a trixie root,
+#             which has the gcc-14 it needs
+#
+# (6.1, the default, is scripts/deps.sh's.) The variables, which the build
+# and the VM runner (scripts/vm-run.sh) take:
 #
 #   KVER        the kernel release (e.g. 6.12.95+deb12-amd64)
 #   KDIR        its headers tree, as the build sees it
@@ -175,14 +181,21 @@ trixie_root()
 {
 	local uri
 
-	[ -f "$TRIXIE_ROOT/.vatom-ready" ] && return 0
+	if [ -f "$TRIXIE_ROOT/.vatom-ready" ]; then
+		# A root made before sparse was on the list gets it now.
+		[ -x "$TRIXIE_ROOT/usr/bin/sparse" ] ||
+			in_root sh -c "apt-get -q update && apt-get -q install -y \
+				--no-install-recommends sparse" </dev/null >&2
+		return 0
+	fi
 	command -v debootstrap >/dev/null ||
 		apt-get install -y -q --no-install-recommends debootstrap \
 			</dev/null >&2
 	uri=$(debian_mirror)
 	log "debootstrap trixie (minbase) into $TRIXIE_ROOT"
 	rm -rf "$TRIXIE_ROOT"
-	debootstrap --variant=minbase --include=gcc-14,make,libc6-dev,bc,bison,flex,libelf-dev,xz-utils,kmod \
+	debootstrap --variant=minbase \
+		--include=gcc-14,make,libc6-dev,bc,bison,flex,libelf-dev,xz-utils,kmod,sparse \
 		trixie "$TRIXIE_ROOT" "$uri" >&2
 	# The root's own apt: trixie and trixie-backports, same mirror.
 	printf 'deb %s trixie main\ndeb %s trixie-backports main\n' "$uri" "$uri" \
@@ -243,8 +256,43 @@ prepare_newest()
 	echo "KROOT=$TRIXIE_ROOT"
 }
 
+# build_module KROOT KDIR KVER [C=2]: the module, built in a copy of the
+# sources (the 6.1 build in the tree stays as it is); prints VATOM_KO=.
+build_module()
+{
+	local root=$1 kdir=$2 kver=$3 out
+
+	shift 3
+	out=build/kernels/$kver
+	cd "$SCRIPTS/.."
+	mkdir -p "$out"
+	rsync -a --delete --exclude='*.o' --exclude='.*.cmd' --exclude='*.ko' \
+		--exclude='*.mod*' --exclude='*.a' --exclude='modules.order' \
+		--exclude='Module.symvers' --include='/Kbuild' \
+		--include='/driver/***' --include='/uapi/***' --exclude='*' \
+		./ "$out/"
+	[ $# -gt 0 ] && find "$out" -name '*.o' -delete	# C=2 checks what it builds
+	"$SCRIPTS/kbuild-root.sh" "$root" \
+		make -C "$kdir" M="$PWD/$out" W=1 "$@" modules >&2
+	echo "VATOM_KO=$PWD/$out/vatom.ko"
+}
+
+cmd=env
 case "${1:-}" in
-6.12)	apt_setup; prepare_612 ;;
-newest)	apt_setup; prepare_newest ;;
-*)	sed -n '/^#   scripts/,/^$/s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2 ;;
+env|module|sparse) cmd=$1; shift ;;
+esac
+case "${1:-}" in
+6.12|newest)
+	apt_setup
+	vars=$(if [ "$1" = 6.12 ]; then prepare_612; else prepare_newest; fi)
+	echo "$vars"
+	eval "$vars"
+	case $cmd in
+	module)	build_module "$KROOT" "$KDIR" "$KVER" ;;
+	sparse)	build_module "$KROOT" "$KDIR" "$KVER" C=2 ;;
+	esac
+	;;
+*)	sed -n '/^#   scripts/,/^$/s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
+	exit 2
+	;;
 esac

@@ -15,18 +15,27 @@
 #   vm:*        one VM boot (scripts/vm-run.sh) running selftests/vatom_test
 #               and userlib/test/libvatom_test, each its own stage; the vm
 #               stage itself checks the kernel log and the module unload
-#   vm2:*       the same with vatom.ko num_devices=2 (two render nodes)
+#   vm:*        also runs tools/vatom run --tap on each examples/*.vasm
+#   vm2:*       the same with vatom.ko num_devices=2 (two render nodes), and
+#               20 s of selftests/vatom_fuzz
+#   build:module-6.12, -newest, sparse-*, vm-6.12:*, vm-newest:*
+#               scripts/kernels.sh: Debian's 6.12 LTS (bookworm-backports)
+#               and the newest kernel (trixie-backports, built in a trixie
+#               root with gcc-14): W=1 and sparse clean, the vm2 boot on
+#               each
 #   userlib     make -C userlib check (host checks of libvatom)
 #   host-tests  make -C tests check: engine tests plain, ASan+UBSan, fuzz
 #   debug-kernel  waits for the debug kernel's build: built, every option of
 #               scripts/debug-kernel.config set
 #   build:module-debug  make module KERNEL=debug (W=1, build/debug-module/)
 #   vm-debug:*  the vm2 boot on the debug kernel (KASAN, lockdep, UBSAN,
-#               kmemleak, ...): any report, or a leak kmemleak finds after
-#               the module's unload, fails the vm-debug stage
+#               kmemleak, ...), plus selftests/vatom_fault (fail-nth) and a
+#               minute of selftests/vatom_fuzz: any report, or a leak
+#               kmemleak finds after the module's unload, fails the
+#               vm-debug stage
 #
 # With QUICK=1 or --quick (make check-quick): the 6.1 kernel only, no debug
-# kernel stages.
+# kernel or other kernels' stages.
 #
 # All TAP is counted by scripts/tap-summary.sh; the last line is exactly
 # "N passed, N failed". Exit status 1 if anything failed. Logs are kept in
@@ -175,7 +184,7 @@ run_vm()
 		echo "# vm: not run, the module did not build" | tee "$log"
 	fi
 	for p in "$@"; do
-		n=$(basename "$p")
+		n=$(sh scripts/vm-tests.sh --name "$p")
 		rc=$(cat "$out/$n.rc" 2>/dev/null || echo "1")
 		record "$name:$n" "$rc" "$out/$n.log"
 	done
@@ -196,16 +205,48 @@ run_vm()
 	echo "# $name run wall time: ${wall:-?} s (boot, tests and shutdown; stage $secs s)"
 }
 
-vm_progs=(selftests/vatom_test)
-[ -f userlib/test/libvatom_test.c ] && vm_progs+=(userlib/test/libvatom_test)
-run_vm vm "" "${vm_progs[@]}"
-# Two devices: discovery lists both, and the multi-device tests run.
-run_vm vm2 "num_devices=2" "${vm_progs[@]}"
+# Each entry is a program and its arguments (scripts/vm-tests.sh).
+vm_progs=(selftests/vatom_test userlib/test/libvatom_test)
+run_progs=()
+for f in examples/*.vasm; do
+	run_progs+=("tools/vatom run --tap $f")
+done
+run_vm vm "" "${vm_progs[@]}" "${run_progs[@]}"
+# Two devices: discovery lists both, and the multi-device tests run; and
+# 20 s of the fuzzer, seeded (a failure names the seed to rerun).
+run_vm vm2 "num_devices=2" "${vm_progs[@]}" "selftests/vatom_fuzz -t 20 -s 1"
 
 # --- host tests
 run_check userlib "make -C userlib check (host checks)" "" \
 	make -C userlib check
 run_tap host-tests make -C tests check
+
+# --- the other kernels people run: Debian's 6.12 LTS and the newest
+# (scripts/kernels.sh): W=1 and sparse clean, and the vm2 boot on each.
+# kernel_var LOG NAME: a variable scripts/kernels.sh printed into LOG.
+kernel_var()
+{
+	sed -n "s/^$2=//p" "$1" | tail -n 1
+}
+
+if [ -z "$QUICK" ]; then
+	for target in 6.12 newest; do
+		klog=$LOG/build:module-$target.log
+		if run_check "build:module-$target" \
+			"scripts/kernels.sh module $target (W=1), no warnings" \
+			"$WARN" scripts/kernels.sh module "$target"; then
+			run_check "sparse-$target" \
+				"sparse (C=2) on $target: no warnings in driver/ or uapi/" \
+				"^($ROOT/)?build/kernels/[^/]*/(driver|uapi)/[^:]*:[0-9]+:[0-9]+: (warning|error):" \
+				scripts/kernels.sh sparse "$target"
+			KVER=$(kernel_var "$klog" KVER) KIMG=$(kernel_var "$klog" KIMG) \
+			VATOM_KO=$(kernel_var "$klog" VATOM_KO) \
+				run_vm "vm-$target" "num_devices=2" "${vm_progs[@]}"
+		else
+			module_ok='' run_vm "vm-$target" "num_devices=2" "${vm_progs[@]}"
+		fi
+	done
+fi
 
 # --- the debug kernel: the vm2 boot again, on KASAN, lockdep, UBSAN, ...
 # finish_debug_build: the background build's log and exit status.
@@ -232,7 +273,9 @@ if [ -z "$QUICK" ]; then
 			"make module KERNEL=debug: not run, no debug kernel"
 		record build:module-debug 1 "$LOG/build:module-debug.log"
 	fi
-	KERNEL=debug run_vm vm-debug "num_devices=2" "${vm_progs[@]}"
+	# Every allocation failed in turn (fail-nth), and a minute of fuzzing.
+	KERNEL=debug run_vm vm-debug "num_devices=2" "${vm_progs[@]}" \
+		selftests/vatom_fault "selftests/vatom_fuzz -t 60 -s 1"
 fi
 
 echo
