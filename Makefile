@@ -12,11 +12,20 @@
 #                     vatom.ko for the debug kernel, in build/debug-module/
 #   make demo         boot the VM, load vatom.ko, run the demo
 #   make bench        host engine and in-VM device benchmarks: bench/results.md
+#   make install      vatom.ko for KVER (modules_install + depmod), libvatom,
+#                     the vatom tool and the man pages; DESTDIR, PREFIX
+#   make uninstall    the same files removed
+#   make dkms-source  a clean source tree for DKMS with its dkms.conf, in
+#                     DESTDIR/usr/src/vatom-VERSION (DKMS_SRC)
 #
 # The target kernel is never the running one: KVER defaults to the newest
 # installed 6.1 -amd64 headers.
 
 KERNEL ?= default
+PREFIX ?= /usr/local
+VERSION := $(shell cat VERSION)
+DKMS_SRC ?= $(DESTDIR)/usr/src/vatom-$(VERSION)
+export PREFIX
 
 ifeq ($(KERNEL),debug)
 # scripts/env.sh computes the debug kernel's KVER and KDIR: do not pass ours.
@@ -30,7 +39,8 @@ export KVER KDIR
 endif
 
 .PHONY: all module userlib tools selftests host-tests sparse checkpatch \
-	check check-quick debug-kernel demo bench clean
+	check check-quick debug-kernel demo bench clean install uninstall \
+	dkms-source
 
 all: module userlib tools selftests
 
@@ -75,6 +85,29 @@ demo:
 
 bench: module
 	$(MAKE) -C bench bench
+
+# The module goes to lib/modules/$(KVER)/updates (DESTDIR first); depmod
+# then indexes that tree (-b DESTDIR, when there is one).
+install: module userlib tools
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) \
+		INSTALL_MOD_DIR=updates DEPMOD=true modules_install
+	/sbin/depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KVER)
+	$(MAKE) -C userlib install
+	$(MAKE) -C tools install
+
+uninstall:
+	rm -f $(DESTDIR)/lib/modules/$(KVER)/updates/vatom.ko*
+	/sbin/depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KVER)
+	$(MAKE) -C userlib uninstall
+	$(MAKE) -C tools uninstall
+
+dkms-source:
+	rm -rf $(DKMS_SRC)
+	install -d $(DKMS_SRC)
+	cp Kbuild VERSION $(DKMS_SRC)/
+	find driver uapi -name '*.[ch]' ! -name '*.mod.c' \
+		-exec cp --parents {} $(DKMS_SRC)/ \;
+	sed 's/@VERSION@/$(VERSION)/' dkms.conf.in > $(DKMS_SRC)/dkms.conf
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean

@@ -63,6 +63,7 @@ static const struct drm_driver vatom_driver = {
 	VATOM_DRIVER_DATE(DRIVER_DATE)
 	.major	= DRIVER_MAJOR,
 	.minor	= DRIVER_MINOR,
+	.patchlevel = DRIVER_PATCHLEVEL,
 };
 
 static void vatom_free_pcpu(struct drm_device *drm, void *unused)
@@ -190,4 +191,5 @@ module_exit(vatom_exit);
 MODULE_AUTHOR("The vatom developers");
 MODULE_DESCRIPTION(DRIVER_DESC);
 MODULE_LICENSE("Dual MIT/GPL");
+MODULE_VERSION(VATOM_VERSION);
 VATOM_IMPORT_NS_DMA_BUF;

@@ -22,9 +22,11 @@
 
 #define DRIVER_NAME	"vatom"
 #define DRIVER_DESC	"Virtual atomic accelerator"
-#define DRIVER_DATE	"20261121"
-#define DRIVER_MAJOR	0
-#define DRIVER_MINOR	1
+#define DRIVER_DATE	"20261123"
+/* VATOM_VERSION*: from the file VERSION (Kbuild), the project's one version. */
+#define DRIVER_MAJOR	VATOM_VERSION_MAJOR
+#define DRIVER_MINOR	VATOM_VERSION_MINOR
+#define DRIVER_PATCHLEVEL	VATOM_VERSION_PATCH
 
 /* Device limits, reported through GET_PARAM. */
 #define VATOM_MAX_SURFACE_SIZE	(256ull << 20)

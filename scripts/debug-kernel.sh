@@ -158,7 +158,7 @@ do_module()
 	# Objects stay (excluded files are not deleted): rebuilds are
 	# incremental; a source removed from the repository goes away.
 	rsync -a --delete --prune-empty-dirs \
-		--include=/Kbuild --include='/driver/' --include='/uapi/' \
+		--include=/Kbuild --include=/VERSION --include='/driver/' --include='/uapi/' \
 		--include='/driver/**/' --include='/uapi/**/' \
 		--include='/driver/**.[ch]' --include='/uapi/**.h' \
 		--exclude='*' "$VATOM_ROOT/" "$MODULE_DIR/"

@@ -39,6 +39,7 @@ PACKAGES=(
 	libelf-dev libssl-dev	# objtool, the kernel's host tools
 	rsync			# copies of the sources for other kernels' builds
 	debootstrap		# the trixie root the newest kernel builds in
+	dkms			# test.sh's dkms build stages (private trees)
 	man-db			# make -C userlib check-man (man -l)
 )
 

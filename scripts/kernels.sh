@@ -268,7 +268,7 @@ build_module()
 	mkdir -p "$out"
 	rsync -a --delete --exclude='*.o' --exclude='.*.cmd' --exclude='*.ko' \
 		--exclude='*.mod*' --exclude='*.a' --exclude='modules.order' \
-		--exclude='Module.symvers' --include='/Kbuild' \
+		--exclude='Module.symvers' --include='/Kbuild' --include='/VERSION' \
 		--include='/driver/***' --include='/uapi/***' --exclude='*' \
 		./ "$out/"
 	[ $# -gt 0 ] && find "$out" -name '*.o' -delete	# C=2 checks what it builds

@@ -10,6 +10,10 @@
 #               low priority while the stages below run
 #   build:*     make module (W=1), userlib, tools, selftests: a failure or
 #               a compiler/modpost warning is a failed test
+#   install     scripts/install-check.sh: make install into build/dest/,
+#               a program built there with pkg-config (run in the vm stage),
+#               make uninstall
+#   dkms        scripts/dkms-check.sh: dkms build in private trees
 #   checkpatch  scripts/checkpatch.sh, one test per file
 #   sparse      make sparse (C=2): no sparse warning from driver/ or uapi/
 #   vm:*        one VM boot (scripts/vm-run.sh) running selftests/vatom_test
@@ -18,7 +22,7 @@
 #   vm:*        also runs tools/vatom run --tap on each examples/*.vasm
 #   vm2:*       the same with vatom.ko num_devices=2 (two render nodes), and
 #               20 s of selftests/vatom_fuzz
-#   build:module-6.12, -newest, sparse-*, vm-6.12:*, vm-newest:*
+#   build:module-6.12, -newest, sparse-*, dkms-*, vm-6.12:*, vm-newest:*
 #               scripts/kernels.sh: Debian's 6.12 LTS (bookworm-backports)
 #               and the newest kernel (trixie-backports, built in a trixie
 #               root with gcc-14): W=1 and sparse clean, the vm2 boot on
@@ -146,6 +150,13 @@ for t in userlib tools selftests; do
 	run_check "build:$t" "make $t, no warnings" "$WARN" make -j"$JOBS" "$t"
 done
 
+# --- installing: make install into a staging root (the program it builds
+# there with pkg-config runs in the vm stage), and DKMS for the default
+# kernel (the other kernels' DKMS builds are with their stages)
+run_tap install scripts/install-check.sh build/dest
+run_check dkms "dkms build for $KVER (private DKMS trees)" "" \
+	scripts/dkms-check.sh / "$KDIR" "$KVER"
+
 # --- style and static checks
 run_tap checkpatch scripts/checkpatch.sh
 
@@ -211,7 +222,7 @@ run_progs=()
 for f in examples/*.vasm; do
 	run_progs+=("tools/vatom run --tap $f")
 done
-run_vm vm "" "${vm_progs[@]}" "${run_progs[@]}"
+run_vm vm "" "${vm_progs[@]}" "${run_progs[@]}" build/dest/pkgconfig-hello
 # Two devices: discovery lists both, and the multi-device tests run; and
 # 20 s of the fuzzer, seeded (a failure names the seed to rerun).
 run_vm vm2 "num_devices=2" "${vm_progs[@]}" "selftests/vatom_fuzz -t 20 -s 1"
@@ -239,6 +250,9 @@ if [ -z "$QUICK" ]; then
 				"sparse (C=2) on $target: no warnings in driver/ or uapi/" \
 				"^($ROOT/)?build/kernels/[^/]*/(driver|uapi)/[^:]*:[0-9]+:[0-9]+: (warning|error):" \
 				scripts/kernels.sh sparse "$target"
+			run_check "dkms-$target" "dkms build for $target" "" \
+				scripts/dkms-check.sh "$(kernel_var "$klog" KROOT)" \
+				"$(kernel_var "$klog" KDIR)" "$(kernel_var "$klog" KVER)"
 			KVER=$(kernel_var "$klog" KVER) KIMG=$(kernel_var "$klog" KIMG) \
 			VATOM_KO=$(kernel_var "$klog" VATOM_KO) \
 				run_vm "vm-$target" "num_devices=2" "${vm_progs[@]}"
