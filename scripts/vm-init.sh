@@ -33,7 +33,8 @@ mount -t devtmpfs devtmpfs /dev
 mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
-mount -t tmpfs tmpfs /tmp
+# /tmp stays the initramfs's own (RAM already): a tmpfs over it would hide
+# what VM_FILES put there.
 mount -t tmpfs tmpfs /run
 mount -t debugfs debugfs /sys/kernel/debug
 
