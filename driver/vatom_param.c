@@ -47,7 +47,7 @@ int vatom_ioctl_get_param(struct drm_device *dev, void *data,
 	case DRM_VATOM_PARAM_CAPS:
 		args->value = vatom_engine_caps() | DRM_VATOM_CAP_RESULT_SURFACE |
 			      DRM_VATOM_CAP_NOC_COUNTERS | DRM_VATOM_CAP_SUBMIT_ASYNC |
-			      DRM_VATOM_CAP_SYNCOBJ;
+			      DRM_VATOM_CAP_SYNCOBJ | DRM_VATOM_CAP_VALIDATE_ONLY;
 		break;
 	case DRM_VATOM_PARAM_MAX_SURFACE_SIZE:
 		args->value = VATOM_MAX_SURFACE_SIZE;

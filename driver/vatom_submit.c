@@ -339,8 +339,8 @@ int vatom_ioctl_submit(struct drm_device *dev, void *data,
 	}
 
 	ret = vatom_job_prepare(job, file, args);
-	if (ret)
-		goto free;
+	if (ret || (args->flags & DRM_VATOM_SUBMIT_VALIDATE_ONLY))
+		goto free;	/* validate-only: everything is checked */
 	if (!async && !job->ndeps && !job->nouts &&
 	    args->stream_size <= VATOM_DIRECT_MAX_STREAM &&
 	    job->ops <= VATOM_DIRECT_MAX_OPS) {

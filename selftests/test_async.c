@@ -1496,7 +1496,7 @@ TEST_F(async_reject, sync_flags)
 	self->j.out[0].flags = 1;
 	VA_REJECT(EINVAL);
 	self->j.out[0].flags = 0;
-	self->j.args.flags = DRM_VATOM_SUBMIT_ASYNC | 2;
+	self->j.args.flags = DRM_VATOM_SUBMIT_ASYNC | (DRM_VATOM_SUBMIT_FLAGS + 1);
 	VA_REJECT(EINVAL);
 }
 

@@ -861,7 +861,7 @@ TEST_F(reject, submit_unknown_flags)
 	if (self->fd < 0)
 		return;
 	vt_submit_args(&args, &self->s, self->bind, 1, self->res, sizeof(self->res));
-	args.flags = 1u << 1;
+	args.flags = DRM_VATOM_SUBMIT_FLAGS + 1;	/* the first unknown bit */
 	VT_REJECT_ARGS(&args, EINVAL);
 	args.flags = 1u << 31;
 	VT_REJECT_ARGS(&args, EINVAL);

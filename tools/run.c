@@ -10,8 +10,9 @@
  * A packet the device rejects is reported at its line. Exit status: 0
  * all expectations held, 1 one failed or the device refused, 2 the file
  * or the command line is wrong. --validate-only stops after assembling
- * (no device needed): the library encodes, only the kernel validates
- * fully, and the UAPI has no validate-only submission yet.
+ * (no device needed: the library encodes, only the kernel validates
+ * fully); --validate has the device check every batch
+ * (DRM_VATOM_SUBMIT_VALIDATE_ONLY) and runs nothing.
  *
  * Copyright (C) 2026 The vatom developers
  */
@@ -29,6 +30,7 @@ struct run_ctx {
 	int out;
 	unsigned int passed, failed, tap_n;
 	bool json_first;
+	bool device_validate;	/* --validate: the kernel checks, nothing runs */
 };
 
 /* The values behind a result target; false when there are none. */
@@ -316,7 +318,8 @@ static int run_steps(struct run_ctx *r)
 		for (j = 0; j < r->f.nsurf; j++)
 			vatom_batch_bind(st->b, r->f.surf[j].slot, r->f.surf[j].s);
 		if (st->npkts) {
-			ret = vatom_batch_submit(st->b);
+			ret = r->device_validate ? vatom_batch_validate(st->b) :
+						   vatom_batch_submit(st->b);
 			if (ret) {
 				vatom_batch_error(st->b, &index, &reason);
 				if (reason != DRM_VATOM_ERR_NONE && index < st->npkts)
@@ -330,6 +333,8 @@ static int run_steps(struct run_ctx *r)
 				break;
 			}
 		}
+		if (r->device_validate)
+			continue;	/* nothing ran: nothing to show or check */
 		for (j = 0; j < st->npkts; j++)
 			show_packet(r, st->first_pkt + j, true);
 		for (j = 0; j < st->nexpects; j++)
@@ -353,12 +358,13 @@ static int run_steps(struct run_ctx *r)
 
 static void usage(FILE *o)
 {
-	fprintf(o, "usage: vatom run [-j|--json] [--tap] [--validate-only] FILE|-\n"
+	fprintf(o, "usage: vatom run [-j|--json] [--tap] [--validate | --validate-only] FILE|-\n"
 		"  Assemble an ISA test file (vISA, PTX, NoC lines, surfaces,\n"
 		"  init/expect/print lines; see vatom(1) and docs/vatom-run.md),\n"
 		"  run it on the device and check every expect line.\n"
 		"  -j, --json        one JSON object: packets, results, expectations\n"
 		"  --tap             TAP: one test per expect line\n"
+		"  --validate        the device checks every batch, nothing runs\n"
 		"  --validate-only   assemble and stop (no device needed)\n"
 		"  exit status: 0 all expectations held, 1 one failed or the\n"
 		"  device refused a packet, 2 a bad file or command line\n");
@@ -381,6 +387,8 @@ int cmd_run(const struct tool_opts *o, int argc, char **argv)
 			r.out = OUT_TAP;
 		else if (!strcmp(argv[i], "--validate-only"))
 			validate = true;
+		else if (!strcmp(argv[i], "--validate"))
+			r.device_validate = true;
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);
 			return 0;
@@ -436,6 +444,12 @@ int cmd_run(const struct tool_opts *o, int argc, char **argv)
 	}
 	ret = run_steps(&r);
 	status = ret || r.failed ? 1 : 0;
+	if (r.device_validate) {
+		if (!ret)
+			printf("%s: %u packets in %u batches: the device accepts them all (nothing was run)\n",
+			       r.f.path, r.f.npkts, r.f.nsteps);
+		goto out;
+	}
 	if (r.out == OUT_TAP)
 		printf("1..%u\n", r.tap_n);
 	else if (r.out == OUT_JSON)

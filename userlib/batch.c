@@ -645,7 +645,7 @@ int vatom__submit(struct vatom_batch *b, struct vatom_surface *rs,
 	b->err_reason = req.error_reason;
 	if (!ret && req.results_needed != b->results_size)
 		ret = -EPROTO;
-	if (!ret)
+	if (!ret && !(flags & DRM_VATOM_SUBMIT_VALIDATE_ONLY))
 		b->results = results;
 out:
 	b->last_ret = ret;
@@ -655,6 +655,12 @@ out:
 VATOM_API int vatom_batch_submit(struct vatom_batch *b)
 {
 	return vatom__submit(b, NULL, 0, NULL, 0, NULL, 0, 0);
+}
+
+VATOM_API int vatom_batch_validate(struct vatom_batch *b)
+{
+	return vatom__submit(b, NULL, 0, NULL, 0, NULL, 0,
+			     DRM_VATOM_SUBMIT_VALIDATE_ONLY);
 }
 
 VATOM_API int vatom_batch_submit_to(struct vatom_batch *b,

@@ -426,6 +426,24 @@ VATOM_API uint64_t vatom_batch_results_size(const struct vatom_batch *b);
 VATOM_API int vatom_batch_submit(struct vatom_batch *b);
 
 /**
+ * vatom_batch_validate() - have the kernel check the batch, executing nothing
+ * @b: the batch, its surfaces bound
+ *
+ * The submission vatom_batch_submit() would make, with
+ * %DRM_VATOM_SUBMIT_VALIDATE_ONLY: every packet, the stream's cost, the
+ * bindings and the result destination are checked as they would be, and
+ * nothing executes or changes. vatom_batch_error() then names the first
+ * failing packet and the reason, as after a rejected submission; there are
+ * no results to read.
+ *
+ * Return: 0 when the batch would be accepted; the negative errno the
+ * submission would return (-EINVAL with a packet and reason, -E2BIG past the
+ * cost limit, ...); -EINVAL from a kernel without
+ * %DRM_VATOM_CAP_VALIDATE_ONLY (it rejects the flag).
+ */
+VATOM_API int vatom_batch_validate(struct vatom_batch *b);
+
+/**
  * vatom_batch_submit_to() - like vatom_batch_submit(), results into a surface
  * @b: the batch
  * @results: a buffer surface of the same device (needs

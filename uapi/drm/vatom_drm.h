@@ -91,6 +91,7 @@ extern "C" {
 #define DRM_VATOM_CAP_RESULT_SURFACE	(1ull << 6)
 #define DRM_VATOM_CAP_SYNCOBJ		(1ull << 7)
 #define DRM_VATOM_CAP_NOC_COUNTERS	(1ull << 8) /* DRM_IOCTL_VATOM_NOC_COUNTERS */
+#define DRM_VATOM_CAP_VALIDATE_ONLY	(1ull << 9) /* DRM_VATOM_SUBMIT_VALIDATE_ONLY */
 
 /*
  * Indices of DRM_VATOM_PARAM_VISA_OPS: the value is a bitmask with bit n set
@@ -809,7 +810,10 @@ struct drm_vatom_sync {
 };
 
 #define DRM_VATOM_SUBMIT_ASYNC		(1u << 0) /* return before execution */
-#define DRM_VATOM_SUBMIT_FLAGS		DRM_VATOM_SUBMIT_ASYNC
+/* check everything, report as usual, execute and signal nothing */
+#define DRM_VATOM_SUBMIT_VALIDATE_ONLY	(1u << 1)
+#define DRM_VATOM_SUBMIT_FLAGS		(DRM_VATOM_SUBMIT_ASYNC | \
+					 DRM_VATOM_SUBMIT_VALIDATE_ONLY)
 
 /**
  * struct drm_vatom_submit - validate and execute a command stream
@@ -838,6 +842,14 @@ struct drm_vatom_sync {
  * process dies) is cancelled: it does not execute and its fence signals
  * with -ECANCELED. Errors are read from the fence (e.g. the status of a
  * sync_file exported from an out-syncobj).
+ *
+ * Validate-only (%DRM_VATOM_SUBMIT_VALIDATE_ONLY, %DRM_VATOM_CAP_VALIDATE_ONLY):
+ * the submission is checked exactly as it would be (arguments, handles,
+ * syncobjs, the stream, its cost, the result destination and its
+ * writability, the limits) and the call returns what it would have
+ * returned before execution: 0 with @results_needed, or the error with
+ * @error_index and @error_reason. Nothing executes, no memory or syncobj
+ * changes, no job is created (the file's jobs are not waited for).
  *
  * Closing a file gives its remaining jobs half a second, then cancels
  * them; a synchronous submitter that is killed stops its job. A job
