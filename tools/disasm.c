@@ -43,7 +43,11 @@ const char *visa_surface_name(unsigned int slot, char *buf, size_t len)
 	return buf;
 }
 
-static const char *const visa_types[] = { "UD", "D", "F", "UQ", "Q" };
+/* The library's names (one table each, userlib/strerror.c), "?" for none. */
+static const char *or_q(const char *name)
+{
+	return name ? name : "?";
+}
 
 static void visa_text(struct sbuf *sb, const struct drm_vatom_visa *p)
 {
@@ -102,51 +106,24 @@ static void visa_text(struct sbuf *sb, const struct drm_vatom_visa *p)
 			  (ops & DRM_VATOM_VISA_OPND_SRC1) ? "src1" : "V0",
 			  (ops & DRM_VATOM_VISA_OPND_DST) ? "dst" : "V0");
 	}
-	sb_printf(sb, "    // %s", p->type < ARRAY_SIZE(visa_types) ?
-		  visa_types[p->type] : "?");
+	sb_printf(sb, "    // %s", or_q(vatom_visa_type_name(p->type, false)));
 	if (!(ctrl & DRM_VATOM_VISA_EXEC_NM))
 		sb_printf(sb, ", emask 0x%08" PRIx32, p->emask);
 	if (p->flags & DRM_VATOM_VISA_PREDICATED)
 		sb_printf(sb, ", P1 = 0x%08" PRIx32, p->pred);
 }
 
-static const char *const ptx_ops[] = {
-	[DRM_VATOM_PTX_OP_AND] = "and", [DRM_VATOM_PTX_OP_OR] = "or",
-	[DRM_VATOM_PTX_OP_XOR] = "xor", [DRM_VATOM_PTX_OP_CAS] = "cas",
-	[DRM_VATOM_PTX_OP_EXCH] = "exch", [DRM_VATOM_PTX_OP_ADD] = "add",
-	[DRM_VATOM_PTX_OP_INC] = "inc", [DRM_VATOM_PTX_OP_DEC] = "dec",
-	[DRM_VATOM_PTX_OP_MIN] = "min", [DRM_VATOM_PTX_OP_MAX] = "max",
-};
-
-static const char *const ptx_types[] = {
-	[DRM_VATOM_PTX_TYPE_B16] = "b16", [DRM_VATOM_PTX_TYPE_B32] = "b32",
-	[DRM_VATOM_PTX_TYPE_B64] = "b64", [DRM_VATOM_PTX_TYPE_B128] = "b128",
-	[DRM_VATOM_PTX_TYPE_U32] = "u32", [DRM_VATOM_PTX_TYPE_U64] = "u64",
-	[DRM_VATOM_PTX_TYPE_S32] = "s32", [DRM_VATOM_PTX_TYPE_S64] = "s64",
-	[DRM_VATOM_PTX_TYPE_F16] = "f16", [DRM_VATOM_PTX_TYPE_BF16] = "bf16",
-	[DRM_VATOM_PTX_TYPE_F16X2] = "f16x2",
-	[DRM_VATOM_PTX_TYPE_BF16X2] = "bf16x2",
-	[DRM_VATOM_PTX_TYPE_F32] = "f32", [DRM_VATOM_PTX_TYPE_F64] = "f64",
-};
-
-static const char *const ptx_spaces[] = {
-	"", ".global", ".shared::cta", ".shared::cluster",
-};
-
-static const char *const ptx_sems[] = {
-	"", ".acquire", ".release", ".acq_rel",
-};
-
-static const char *const ptx_scopes[] = {
-	"", ".cta", ".cluster", ".sys",
-};
-
-static const char *name_of(const char *const *tab, size_t n, unsigned int i)
+/* ".qualifier", or "" for PTX's default (which it does not write). */
+static const char *ptx_qual(char *buf, size_t len, unsigned int kind,
+			    unsigned int value)
 {
-	return i < n && tab[i] ? tab[i] : "?";
-}
+	const char *name = vatom_ptx_qualifier_name(kind, value);
 
-#define NAME(tab, i) name_of(tab, ARRAY_SIZE(tab), i)
+	if (!name)
+		name = "?";
+	snprintf(buf, len, "%s%s", *name ? "." : "", name);
+	return buf;
+}
 
 /* A b or c operand: the scalar, or the vector's elements, in hex. */
 static void ptx_value(struct sbuf *sb, const void *val, int size,
@@ -181,16 +158,20 @@ static void ptx_value(struct sbuf *sb, const void *val, int size,
 static void ptx_text(struct sbuf *sb, const struct drm_vatom_ptx *p)
 {
 	int size = vatom_ptx_access_size(p->type, p->vec);
+	char sem[24], scope[24], space[24];
 
 	/* atom{.sem}{.scope}{.space}.op{.noftz}{.level::cache_hint}{.vec}.type */
-	sb_printf(sb, "atom%s%s%s.%s%s%s", NAME(ptx_sems, p->sem),
-		  NAME(ptx_scopes, p->scope), NAME(ptx_spaces, p->space),
-		  NAME(ptx_ops, p->op),
+	sb_printf(sb, "atom%s%s%s.%s%s%s",
+		  ptx_qual(sem, sizeof(sem), VATOM_PTX_SEM, p->sem),
+		  ptx_qual(scope, sizeof(scope), VATOM_PTX_SCOPE, p->scope),
+		  ptx_qual(space, sizeof(space), VATOM_PTX_SPACE, p->space),
+		  or_q(vatom_ptx_op_name(p->op)),
 		  (p->flags & DRM_VATOM_PTX_NOFTZ) ? ".noftz" : "",
 		  (p->flags & DRM_VATOM_PTX_CACHE_HINT) ? ".L2::cache_hint" : "");
 	if (p->vec)
 		sb_printf(sb, ".v%u", p->vec);
-	sb_printf(sb, ".%s d, [T%u+0x%" PRIx64 "], ", NAME(ptx_types, p->type),
+	sb_printf(sb, ".%s d, [T%u+0x%" PRIx64 "], ",
+		  or_q(vatom_ptx_type_name(p->type)),
 		  p->slot, (uint64_t)p->addr);
 	if (size < 0) {
 		sb_printf(sb, "?");
