@@ -754,12 +754,12 @@ static void host_strings(void)
 {
 	uint32_t r, q;
 
-	for (r = DRM_VATOM_ERR_NONE; r <= DRM_VATOM_ERR_RESULTS_FAULT; r++) {
+	for (r = DRM_VATOM_ERR_NONE; r <= DRM_VATOM_ERR_DESCRIPTOR; r++) {
 		EXPECT(strcmp(vatom_strreason(r), "unknown reason"));
 		for (q = 0; q < r; q++)
 			EXPECT(strcmp(vatom_strreason(r), vatom_strreason(q)));
 	}
-	EXPECT(!strcmp(vatom_strreason(DRM_VATOM_ERR_RESULTS_FAULT + 1),
+	EXPECT(!strcmp(vatom_strreason(DRM_VATOM_ERR_DESCRIPTOR + 1),
 		       "unknown reason"));
 	EXPECT(!strcmp(vatom_strreason(0xffffffffu), "unknown reason"));
 	EXPECT(!strcmp(vatom_strreason(DRM_VATOM_ERR_SLOT), "slot not bound"));
