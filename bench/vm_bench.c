@@ -10,6 +10,8 @@
  *   P2  latency: one synchronous 1-packet submission vs a null ioctl
  *       (GET_PARAM)
  *   P3  soft-float f32 add through the device vs a hardware-float CAS loop
+ *   Q   user-mode queues: a 1-job round trip (tail, KICK, completed) vs
+ *       the null ioctl; small jobs/s vs sync and async SUBMIT
  *   P4  scaling: two submitting threads (own file, own surface, pinned to
  *       vCPU 0 and 1) vs one
  *   sweep: element operations/s against packets per submission, for
@@ -884,6 +886,254 @@ static void p2_latency(int fd)
 	munmap(s.map, s.size);
 }
 
+/* ---- Q: user-mode queues (docs/queues.md) ---- */
+
+/* Bytes of stream, and of results, each of the 64 ring entries gets. */
+#define QB_AREA		4096
+
+/* A queue of 64 entries with the same stream in every entry's area. */
+struct qb {
+	u32 id, entries, tail;
+	struct drm_vatom_queue_job *ring;
+	struct drm_vatom_queue_ctl *ctl;
+	struct surface st, rs;
+	u32 stream_size, res_size;
+};
+
+static void *map_handle(int fd, u32 handle, u64 size)
+{
+	struct surface s = { .handle = handle, .size = size };
+
+	surface_map(fd, &s);
+	return s.map;
+}
+
+static void qb_init(int fd, struct qb *q, u32 target, const void *stream,
+		    u32 size, u32 res_size)
+{
+	struct drm_vatom_binding b[3] = {
+		{ .slot = SLOT, .handle = target },
+	};
+	struct drm_vatom_queue_create qc = { .entries = 64 };
+	u32 e;
+	int ret;
+
+	q->entries = 64;
+	q->tail = 0;
+	q->stream_size = size;
+	q->res_size = res_size;
+	q->st = buffer_create(fd, 64 * QB_AREA);
+	q->rs = buffer_create(fd, 64 * QB_AREA);
+	b[1] = (struct drm_vatom_binding){ .slot = 2, .handle = q->st.handle };
+	b[2] = (struct drm_vatom_binding){ .slot = 3, .handle = q->rs.handle };
+	qc.bindings = (uintptr_t)b;
+	qc.binding_count = 3;
+	ret = xioctl(fd, DRM_IOCTL_VATOM_QUEUE_CREATE, &qc);
+	if (ret)
+		die("QUEUE_CREATE", -ret);
+	q->id = qc.queue_id;
+	q->ring = map_handle(fd, qc.ring_handle, 4096);
+	q->ctl = map_handle(fd, qc.ctl_handle, 4096);
+	for (e = 0; e < q->entries; e++) {
+		memcpy(q->st.map + e * QB_AREA, stream, size);
+		q->ring[e] = (struct drm_vatom_queue_job){
+			.stream_slot = 2, .stream_offset = e * QB_AREA,
+			.stream_size = size, .results_slot = 3,
+			.results_offset = e * QB_AREA, .results_size = res_size,
+		};
+	}
+}
+
+static void qb_fini(int fd, struct qb *q)
+{
+	struct drm_vatom_queue_destroy d = { .queue_id = q->id };
+
+	xioctl(fd, DRM_IOCTL_VATOM_QUEUE_DESTROY, &d);
+	munmap(q->ring, 4096);
+	munmap(q->ctl, 4096);
+	munmap(q->st.map, q->st.size);
+	munmap(q->rs.map, q->rs.size);
+}
+
+/* Publish @n jobs (the descriptors stay in place), kick, check they ran. */
+static void qb_run(int fd, struct qb *q, u32 n)
+{
+	struct drm_vatom_queue_kick k = { .queue_id = q->id };
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		q->tail++;
+		__atomic_store_n(&q->ctl->tail, q->tail, __ATOMIC_RELEASE);
+	}
+	if (xioctl(fd, DRM_IOCTL_VATOM_QUEUE_KICK, &k) ||
+	    (u32)__atomic_load_n(&q->ctl->completed, __ATOMIC_ACQUIRE) != q->tail ||
+	    q->ring[(q->tail - 1) & (q->entries - 1)].status) {
+		fprintf(stderr, "vm_bench: queue job failed\n");
+		exit(1);
+	}
+}
+
+/* Asynchronous SUBMIT of @stream, results to @rh; out-syncobj @syncobj or 0. */
+static void submit_async(int fd, const void *stream, u32 size, u32 handle,
+			 u32 rh, u64 res_size, u32 syncobj)
+{
+	struct drm_vatom_binding bind = { .slot = SLOT, .handle = handle };
+	struct drm_vatom_sync out = { .handle = syncobj };
+	struct drm_vatom_submit sub = {
+		.stream = (uintptr_t)stream, .stream_size = size,
+		.bindings = (uintptr_t)&bind, .binding_count = 1,
+		.result_handle = rh, .results_size = res_size,
+		.out_syncs = syncobj ? (uintptr_t)&out : 0,
+		.out_sync_count = syncobj ? 1 : 0,
+		.flags = DRM_VATOM_SUBMIT_ASYNC,
+	};
+	int ret = xioctl(fd, DRM_IOCTL_VATOM_SUBMIT, &sub);
+
+	if (ret)
+		die("SUBMIT async", -ret);
+}
+
+static void syncobj_wait(int fd, u32 h)
+{
+	struct drm_syncobj_wait w = {
+		.handles = (uintptr_t)&h, .count_handles = 1,
+		.timeout_nsec = INT64_MAX,
+	};
+	int ret = xioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &w);
+
+	if (ret)
+		die("SYNCOBJ_WAIT", -ret);
+}
+
+/* jobs/s of @pkts-packet jobs: queue (32 a kick), sync, async (fence/32). */
+static void queue_throughput(int fd, struct surface *s, u32 pkts,
+			     struct summary out3[3])
+{
+	struct drm_vatom_ptx x = {
+		.hdr = { DRM_VATOM_PACKET_PTX, sizeof(x) },
+		.op = DRM_VATOM_PTX_OP_ADD, .type = DRM_VATOM_PTX_TYPE_U32,
+		.space = DRM_VATOM_PTX_SPACE_GLOBAL, .slot = SLOT, .b = { 1 },
+	};
+	struct drm_syncobj_create sc = { 0 };
+	struct drm_vatom_ptx stream[16];
+	struct surface rs = buffer_create(fd, BUF_BYTES);
+	const u32 per = 32 * 16, blocks = 3 * reps;
+	double tq[MAX_REPS * 3], tsy[MAX_REPS * 3], tas[MAX_REPS * 3], t0;
+	u64 res[16];
+	struct qb q;
+	u32 i, b;
+	int ret;
+
+	for (i = 0; i < pkts; i++)
+		stream[i] = x;
+	ret = xioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc);
+	if (ret)
+		die("SYNCOBJ_CREATE", -ret);
+	qb_init(fd, &q, s->handle, stream, pkts * sizeof(x), pkts * 8);
+	for (b = 0; b < blocks; b++) {
+		t0 = now_s();
+		for (i = 0; i < per; i += 32)
+			qb_run(fd, &q, 32);
+		tq[b] = per / (now_s() - t0);
+
+		t0 = now_s();
+		for (i = 0; i < per; i++)
+			if (submit(fd, stream, pkts * sizeof(x), s->handle, res,
+				   pkts * 8))
+				exit(1);
+		tsy[b] = per / (now_s() - t0);
+
+		t0 = now_s();
+		for (i = 0; i < per; i++) {
+			submit_async(fd, stream, pkts * sizeof(x), s->handle,
+				     rs.handle, pkts * 8,
+				     i % 32 == 31 ? sc.handle : 0);
+			if (i % 32 == 31)
+				syncobj_wait(fd, sc.handle);
+		}
+		tas[b] = per / (now_s() - t0);
+	}
+	out3[0] = summarize(tq, blocks);
+	out3[1] = summarize(tsy, blocks);
+	out3[2] = summarize(tas, blocks);
+	qb_fini(fd, &q);
+	munmap(rs.map, rs.size);
+}
+
+static void queue_bench(int fd)
+{
+	struct surface s = buffer_create(fd, BUF_BYTES);
+	struct drm_vatom_ptx x = {
+		.hdr = { DRM_VATOM_PACKET_PTX, sizeof(x) },
+		.op = DRM_VATOM_PTX_OP_ADD, .type = DRM_VATOM_PTX_TYPE_U32,
+		.space = DRM_VATOM_PTX_SPACE_GLOBAL, .slot = SLOT, .b = { 1 },
+	};
+	const int per = 200, blocks = 3 * reps;
+	double tg[MAX_REPS * 3], tq[MAX_REPS * 3], tr[MAX_REPS * 3], t0;
+	static const u32 sizes[] = { 1, 16 };
+	struct summary g, sq, r, thr[3];
+	struct qb q;
+	int b, i;
+	size_t k;
+
+	qb_init(fd, &q, s.handle, &x, sizeof(x), 8);
+	for (b = 0; b < blocks; b++) {
+		t0 = now_s();
+		for (i = 0; i < per; i++)
+			get_param(fd, DRM_VATOM_PARAM_UAPI_VERSION);
+		tg[b] = (now_s() - t0) / per;
+		t0 = now_s();
+		for (i = 0; i < per; i++)
+			qb_run(fd, &q, 1);
+		tq[b] = (now_s() - t0) / per;
+		tr[b] = tq[b] / tg[b];
+	}
+	qb_fini(fd, &q);
+	g = summarize(tg, blocks);
+	sq = summarize(tq, blocks);
+	r = summarize(tr, blocks);
+	out("\n### Q: user-mode queues (kick mode)\n\n"
+	    "Round trip of one 1-packet job (PTX atom.global.add.u32, 8 bytes "
+	    "of results to the queue's results surface): write the tail, "
+	    "KICK, read the completed count and the status; %d blocks of %d, "
+	    "alternating with the null ioctl; median (min-max).\n\n"
+	    "| call | us per job | ratio to GET_PARAM | target |\n"
+	    "|---|---|---|---|\n", blocks, per);
+	out("| GET_PARAM UAPI_VERSION (null ioctl) | %.2f (%.2f-%.2f) | 1 | |\n",
+	    g.med * 1e6, g.min * 1e6, g.max * 1e6);
+	out("| queue, 1 job per KICK | %.2f (%.2f-%.2f) | **%.2f** (paired "
+	    "%.2f, %.2f-%.2f) | <= 1.5%s |\n", sq.med * 1e6, sq.min * 1e6,
+	    sq.max * 1e6, sq.med / g.med, r.med, r.min, r.max,
+	    r.med <= 1.5 ? " met" : " **missed**");
+	printf("Q1 %.3f\n", r.med);
+
+	out("\nSmall jobs, jobs per second (thousands): the queue with 32 jobs "
+	    "per KICK; synchronous SUBMIT (results to user memory); "
+	    "asynchronous SUBMIT (results to a surface) with an out-syncobj "
+	    "on every 32nd job, waited for. 512 jobs per block, %d blocks, "
+	    "alternating.\n\n"
+	    "| packets per job | queue | sync SUBMIT | async SUBMIT, fence/32 | "
+	    "queue / async (target >= 5) | queue / sync (target > 1) |\n"
+	    "|---|---|---|---|---|---|\n", blocks);
+	for (k = 0; k < ARRAY_SIZE(sizes); k++) {
+		queue_throughput(fd, &s, sizes[k], thr);
+		out("| %u | %.1f (%.1f-%.1f) | %.1f (%.1f-%.1f) | %.1f "
+		    "(%.1f-%.1f) | **%.2f**%s | **%.2f**%s |\n", sizes[k],
+		    thr[0].med / 1e3, thr[0].min / 1e3, thr[0].max / 1e3,
+		    thr[1].med / 1e3, thr[1].min / 1e3, thr[1].max / 1e3,
+		    thr[2].med / 1e3, thr[2].min / 1e3, thr[2].max / 1e3,
+		    thr[0].med / thr[2].med,
+		    thr[0].med / thr[2].med >= 5 ? " met" : " **missed**",
+		    thr[0].med / thr[1].med,
+		    thr[0].med > thr[1].med ? " met" : " **missed**");
+		printf("QT%u %.3f %.3f\n", sizes[k], thr[0].med / thr[2].med,
+		       thr[0].med / thr[1].med);
+	}
+	out("\nPolling mode (a kernel thread consuming the ring) is not "
+	    "implemented: see docs/queues.md.\n");
+	munmap(s.map, s.size);
+}
+
 /* ---- P4: scaling ---- */
 
 struct thr {
@@ -1191,13 +1441,13 @@ static void read_line(const char *path, char *buf, size_t len)
 static void usage(void)
 {
 	fprintf(stderr, "usage: vm_bench [-o DIR] [-r reps (1-64)] [-t seconds] "
-		"[-s sections]\n  sections: any of 1234wt (default all)\n");
+		"[-s sections]\n  sections: any of 1234qwt (default all)\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	const char *dir = NULL, *sections = "1234wt";
+	const char *dir = NULL, *sections = "1234qwt";
 	char path[512], when[64], cmdline[512], clksrc[64];
 	struct ratio_row row;
 	struct utsname u;
@@ -1306,6 +1556,8 @@ int main(int argc, char **argv)
 	}
 	if (strchr(sections, '4'))
 		p4_scaling();
+	if (strchr(sections, 'q'))
+		queue_bench(fd);
 	if (strchr(sections, 't'))
 		trace_overhead(fd);
 	if (strchr(sections, 'w')) {

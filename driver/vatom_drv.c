@@ -40,6 +40,9 @@ static const struct drm_ioctl_desc vatom_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VATOM_SURFACE_INFO, vatom_ioctl_surface_info, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(VATOM_SUBMIT, vatom_ioctl_submit, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(VATOM_NOC_COUNTERS, vatom_ioctl_noc_counters, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(VATOM_QUEUE_CREATE, vatom_ioctl_queue_create, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(VATOM_QUEUE_DESTROY, vatom_ioctl_queue_destroy, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(VATOM_QUEUE_KICK, vatom_ioctl_queue_kick, DRM_RENDER_ALLOW),
 };
 
 VATOM_DEFINE_FOPS(vatom_fops);

@@ -32,6 +32,7 @@
 #define VATOM_MAX_SURFACE_SIZE	(256ull << 20)
 #define VATOM_MAX_STREAM_SIZE	(16u << 20)
 #define VATOM_MAX_RESULTS_SIZE	(64ull << 20)
+#define VATOM_MAX_QUEUES	64	/* user-mode queues per file */
 
 /**
  * struct vatom_stats_counters - debugfs counters of one device, off the
@@ -124,6 +125,9 @@ struct drm_gem_object *vatom_gem_create_object(struct drm_device *dev, size_t si
 struct vatom_surface *vatom_surface_lookup(struct drm_file *file, u32 handle);
 int vatom_surface_view(struct vatom_surface *surf,
 		       const struct vatom_surface_view **view);
+struct vatom_surface *vatom_buffer_new(struct drm_device *dev,
+				       struct drm_file *file, u64 size,
+				       u32 *handle);
 int vatom_ioctl_surface_create(struct drm_device *dev, void *data,
 			       struct drm_file *file);
 int vatom_ioctl_surface_mmap_offset(struct drm_device *dev, void *data,
@@ -142,6 +146,14 @@ int vatom_ioctl_submit(struct drm_device *dev, void *data,
 /* vatom_noc.c */
 int vatom_ioctl_noc_counters(struct drm_device *dev, void *data,
 			     struct drm_file *file);
+
+/* vatom_queue.c */
+int vatom_ioctl_queue_create(struct drm_device *dev, void *data,
+			     struct drm_file *file);
+int vatom_ioctl_queue_destroy(struct drm_device *dev, void *data,
+			      struct drm_file *file);
+int vatom_ioctl_queue_kick(struct drm_device *dev, void *data,
+			   struct drm_file *file);
 
 /* vatom_debugfs.c */
 void vatom_debugfs_init(struct drm_minor *minor);

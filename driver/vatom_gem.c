@@ -301,6 +301,43 @@ static int vatom_surface_create(struct drm_device *dev, struct drm_file *file,
 	return ret;
 }
 
+/**
+ * vatom_buffer_new() - a new buffer surface with a handle in @file and a
+ * kernel mapping, for the kernel's own use
+ * @dev: the device
+ * @file: the file that gets (and is charged for) the handle
+ * @size: bytes, at most %VATOM_MAX_SURFACE_SIZE
+ * @handle: out, the handle
+ *
+ * Return: the surface, zeroed, with a reference the caller must drop with
+ * drm_gem_object_put() (after drm_gem_handle_delete() of @handle should
+ * it give up), or an ERR_PTR() (-ENOSPC past the file's cap, -ENOMEM).
+ */
+struct vatom_surface *vatom_buffer_new(struct drm_device *dev,
+				       struct drm_file *file, u64 size,
+				       u32 *handle)
+{
+	const struct vatom_surface_view *view;
+	struct drm_gem_shmem_object *shmem;
+	int ret;
+
+	shmem = drm_gem_shmem_create(dev, size);
+	if (IS_ERR(shmem))
+		return PTR_ERR(shmem) == -ENOSPC ? ERR_PTR(-ENOMEM) : ERR_CAST(shmem);
+	ret = drm_gem_handle_create(file, &shmem->base, handle);
+	if (ret) {
+		drm_gem_object_put(&shmem->base);
+		return ERR_PTR(ret);
+	}
+	ret = vatom_surface_view(to_vatom_surface(&shmem->base), &view);
+	if (ret) {
+		drm_gem_handle_delete(file, *handle);
+		drm_gem_object_put(&shmem->base);
+		return ERR_PTR(ret);
+	}
+	return to_vatom_surface(&shmem->base);
+}
+
 /*
  * Copy a kind's descriptor: a shorter one (older userspace) is zero
  * extended, bytes past the known struct must be zero, and there are at

@@ -468,6 +468,35 @@ done:
 	return ret;
 }
 
+/**
+ * vatom_file_execute() - execute a validated stream for @vfile outside any
+ * job (a user-mode queue's), counted as a job's execution is
+ * @vfile: the file whose work it is
+ * @stream: the kernel copy of the stream, validated with @b
+ * @size: bytes of @stream
+ * @b: the bindings it was validated with
+ * @results: where results go (at least what validation said), or NULL
+ * @ctl: stops the execution at a checkpoint
+ *
+ * Return: 0, or -ECANCELED when @ctl stopped it part way.
+ */
+int vatom_file_execute(struct vatom_file *vfile, const void *stream, u32 size,
+		       const struct vatom_bindings *b, u8 *results,
+		       const struct vatom_exec_ctl *ctl)
+{
+	struct vatom_stats stats = {};
+	int ret = 0;
+	u64 t0;
+
+	if (size) {
+		t0 = local_clock();
+		ret = vatom_stream_execute_ctl(stream, size, b, results, &stats, ctl);
+		vatom_file_busy(vfile, &stats, local_clock() - t0);
+	}
+	vatom_account(vfile->vdev, &stats);
+	return ret;
+}
+
 /*
  * Complete the job: return what it counts against the file's limits first,
  * so a waiter that sees the fence signalled can submit again at once.
@@ -794,6 +823,7 @@ int vatom_file_open(struct drm_device *dev, struct drm_file *file)
 	mutex_init(&vfile->lock);
 	spin_lock_init(&vfile->spare_lock);
 	INIT_LIST_HEAD(&vfile->jobs);
+	xa_init_flags(&vfile->queues, XA_FLAGS_ALLOC1);
 	vfile->context = dma_fence_context_alloc(1);
 	atomic_set(&vfile->live, 1);
 	init_completion(&vfile->idle);
@@ -812,6 +842,9 @@ void vatom_file_postclose(struct drm_device *dev, struct drm_file *file)
 {
 	struct vatom_file *vfile = file->driver_priv;
 	struct vatom_job *job;
+
+	/* No ioctl runs any more: no kick either. */
+	vatom_file_queues_release(vfile);
 
 	mutex_lock(&vfile->lock);
 	list_for_each_entry(job, &vfile->jobs, link)

@@ -15,6 +15,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 
 #include <drm/drm_file.h>
 #include <drm/drm_syncobj.h>
@@ -74,6 +75,7 @@ struct vatom_account {
  * @spare: one stream buffer kept for the file's next submission, or NULL
  * @spare_size: bytes of @spare
  * @spare_job: one freed job kept for the file's next submission, or NULL
+ * @queues: the file's user-mode queues by id (vatom_queue.c)
  * @client_id: the file's number, as fdinfo's drm-client-id and tracepoints
  *	show it
  * @submitted: submissions accepted; a job's number is the count with it
@@ -103,6 +105,7 @@ struct vatom_file {
 	void *spare;
 	u32 spare_size;
 	struct vatom_job *spare_job;
+	struct xarray queues;
 };
 
 /**
@@ -251,5 +254,11 @@ void vatom_job_push(struct vatom_job *job);
 int vatom_job_wait_deps(struct vatom_job *job);
 int vatom_job_run_direct(struct vatom_job *job);
 int vatom_job_run_sync(struct vatom_job *job, bool *abandoned);
+int vatom_file_execute(struct vatom_file *vfile, const void *stream, u32 size,
+		       const struct vatom_bindings *b, u8 *results,
+		       const struct vatom_exec_ctl *ctl);
+
+/* vatom_queue.c */
+void vatom_file_queues_release(struct vatom_file *vfile);
 
 #endif /* _VATOM_JOB_H_ */

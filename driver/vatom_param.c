@@ -47,7 +47,8 @@ int vatom_ioctl_get_param(struct drm_device *dev, void *data,
 	case DRM_VATOM_PARAM_CAPS:
 		args->value = vatom_engine_caps() | DRM_VATOM_CAP_RESULT_SURFACE |
 			      DRM_VATOM_CAP_NOC_COUNTERS | DRM_VATOM_CAP_SUBMIT_ASYNC |
-			      DRM_VATOM_CAP_SYNCOBJ | DRM_VATOM_CAP_VALIDATE_ONLY;
+			      DRM_VATOM_CAP_SYNCOBJ | DRM_VATOM_CAP_VALIDATE_ONLY |
+			      DRM_VATOM_CAP_QUEUE;
 		break;
 	case DRM_VATOM_PARAM_MAX_SURFACE_SIZE:
 		args->value = VATOM_MAX_SURFACE_SIZE;
@@ -75,6 +76,12 @@ int vatom_ioctl_get_param(struct drm_device *dev, void *data,
 		break;
 	case DRM_VATOM_PARAM_FILE_MEM_CHARGED:
 		args->value = atomic64_read(&vatom_file_account(file)->bytes);
+		break;
+	case DRM_VATOM_PARAM_MAX_QUEUE_ENTRIES:
+		args->value = DRM_VATOM_QUEUE_MAX_ENTRIES;
+		break;
+	case DRM_VATOM_PARAM_MAX_QUEUES:
+		args->value = VATOM_MAX_QUEUES;
 		break;
 	default:
 		return -EINVAL;

@@ -56,7 +56,7 @@ int tool_open_device(const struct tool_opts *o, struct vatom_device **dev)
 static const char *const cap_names[] = {
 	"VISA_DWORD_ATOMIC", "VISA_TYPED_ATOMIC", "VISA_ADDC", "PTX_ATOM",
 	"NOC_ATOMIC", "SUBMIT_ASYNC", "RESULT_SURFACE", "SYNCOBJ",
-	"NOC_COUNTERS", "VALIDATE_ONLY",
+	"NOC_COUNTERS", "VALIDATE_ONLY", "QUEUE",
 };
 
 static const char *const visa_forms[] = {

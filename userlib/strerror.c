@@ -29,6 +29,7 @@ static const char *const reasons[] = {
 	[DRM_VATOM_ERR_UNSUPPORTED] = "valid encoding not implemented by this device",
 	[DRM_VATOM_ERR_OPS_LIMIT] = "stream costs more element operations than a submission may",
 	[DRM_VATOM_ERR_RESULTS_FAULT] = "executed, but the results could not be written back",
+	[DRM_VATOM_ERR_DESCRIPTOR] = "malformed queue job descriptor",
 };
 
 VATOM_API const char *vatom_strreason(uint32_t reason)

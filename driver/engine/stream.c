@@ -299,6 +299,7 @@ const char *vatom_reason_name(u32 reason)
 		[DRM_VATOM_ERR_UNSUPPORTED] = "unsupported",
 		[DRM_VATOM_ERR_OPS_LIMIT] = "ops_limit",
 		[DRM_VATOM_ERR_RESULTS_FAULT] = "results_fault",
+		[DRM_VATOM_ERR_DESCRIPTOR] = "descriptor",
 	};
 
 	if (reason < ARRAY_SIZE(names) && names[reason])

@@ -40,6 +40,9 @@ extern "C" {
 #define DRM_VATOM_SURFACE_INFO		0x03
 #define DRM_VATOM_SUBMIT		0x04
 #define DRM_VATOM_NOC_COUNTERS		0x05
+#define DRM_VATOM_QUEUE_CREATE		0x06
+#define DRM_VATOM_QUEUE_DESTROY		0x07
+#define DRM_VATOM_QUEUE_KICK		0x08
 
 #define DRM_IOCTL_VATOM_GET_PARAM \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VATOM_GET_PARAM, struct drm_vatom_get_param)
@@ -55,9 +58,17 @@ extern "C" {
 #define DRM_IOCTL_VATOM_NOC_COUNTERS \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VATOM_NOC_COUNTERS, \
 		 struct drm_vatom_noc_counters)
+#define DRM_IOCTL_VATOM_QUEUE_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VATOM_QUEUE_CREATE, \
+		 struct drm_vatom_queue_create)
+#define DRM_IOCTL_VATOM_QUEUE_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_VATOM_QUEUE_DESTROY, \
+		struct drm_vatom_queue_destroy)
+#define DRM_IOCTL_VATOM_QUEUE_KICK \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_VATOM_QUEUE_KICK, struct drm_vatom_queue_kick)
 
 /** DRM_VATOM_UAPI_VERSION: bumped with every addition to this header. */
-#define DRM_VATOM_UAPI_VERSION		3
+#define DRM_VATOM_UAPI_VERSION		4
 
 /* ------------------------------------------------------------------------ */
 /* GET_PARAM                                                                 */
@@ -80,6 +91,10 @@ extern "C" {
 #define DRM_VATOM_PARAM_MAX_SUBMIT_OPS		12
 /* bytes charged to this file now, against DRM_VATOM_PARAM_FILE_MEM_CAP */
 #define DRM_VATOM_PARAM_FILE_MEM_CHARGED	13
+/* largest struct drm_vatom_queue_create.entries (a power of two) */
+#define DRM_VATOM_PARAM_MAX_QUEUE_ENTRIES	14
+/* queues a file may have at once */
+#define DRM_VATOM_PARAM_MAX_QUEUES		15
 
 /* Capability bits reported by DRM_VATOM_PARAM_CAPS. */
 #define DRM_VATOM_CAP_VISA_DWORD_ATOMIC	(1ull << 0)
@@ -92,6 +107,7 @@ extern "C" {
 #define DRM_VATOM_CAP_SYNCOBJ		(1ull << 7)
 #define DRM_VATOM_CAP_NOC_COUNTERS	(1ull << 8) /* DRM_IOCTL_VATOM_NOC_COUNTERS */
 #define DRM_VATOM_CAP_VALIDATE_ONLY	(1ull << 9) /* DRM_VATOM_SUBMIT_VALIDATE_ONLY */
+#define DRM_VATOM_CAP_QUEUE		(1ull << 10) /* DRM_IOCTL_VATOM_QUEUE_* */
 
 /*
  * Indices of DRM_VATOM_PARAM_VISA_OPS: the value is a bitmask with bit n set
@@ -769,6 +785,12 @@ struct drm_vatom_noc_counters {
  * executed nothing.
  */
 #define DRM_VATOM_ERR_RESULTS_FAULT	18
+/*
+ * A queue job's descriptor (struct drm_vatom_queue_job) is malformed: a
+ * non-zero @flags or @pad, an unbound slot, a region outside its surface
+ * or misaligned. Reported in the descriptor, with -EINVAL and index 0.
+ */
+#define DRM_VATOM_ERR_DESCRIPTOR	19
 
 /* ------------------------------------------------------------------------ */
 /* SUBMIT                                                                    */
@@ -917,6 +939,191 @@ struct drm_vatom_submit {
 	__u32 error_reason;
 	/** @results_needed: Out. Bytes of results the stream produces. */
 	__u64 results_needed;
+};
+
+/* ------------------------------------------------------------------------ */
+/* User-mode queues                                                          */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * DOC: user-mode queues
+ *
+ * A queue (%DRM_VATOM_CAP_QUEUE) submits jobs without one ioctl each: its
+ * ring of job descriptors (struct drm_vatom_queue_job) and its control
+ * page (struct drm_vatom_queue_ctl) are GEM objects userspace maps; each
+ * descriptor names its command stream and its results by slot of the
+ * queue's binding table (fixed at creation) and byte offset. Userspace
+ * fills descriptors at ring positions @tail, @tail + 1, ... (position p
+ * is entry p & (entries - 1); positions are free-running __u32), then
+ * stores the new @tail with release semantics and, when
+ * %DRM_VATOM_QUEUE_CTL_NEED_WAKEUP is set, calls %DRM_IOCTL_VATOM_QUEUE_KICK.
+ *
+ * The kernel consumes the positions from its head to the @tail it reads
+ * (once, with acquire semantics): for each it copies the descriptor and
+ * then the stream into kernel memory, validates the stream exactly as
+ * SUBMIT does (same limits, same errors, memory charged to the file),
+ * executes it with results written to the results surface, writes the
+ * descriptor's @status, @error_index and @error_reason, then @head and
+ * finally @completed (release), the number of jobs the queue has
+ * completed since its creation: the job at the n-th position filled
+ * (counting from 1) is complete when @completed >= n. A job that fails
+ * changes no memory and does not stop the jobs after it.
+ *
+ * The ring and the streams are user memory that may change at any time;
+ * what the kernel uses is its own copy of each, so a rewritten descriptor
+ * or stream at worst fails its own job. A queue's jobs execute in ring
+ * order, in the thread that kicks; they are not ordered with the file's
+ * SUBMIT jobs (use atomics, or wait, across the two).
+ *
+ * Kick mode is the only mode so far: %DRM_VATOM_QUEUE_CTL_NEED_WAKEUP is
+ * always set, and userspace that kicks whenever it is set keeps working
+ * when a polling mode clears it.
+ */
+
+/* Largest struct drm_vatom_queue_create.entries. */
+#define DRM_VATOM_QUEUE_MAX_ENTRIES	4096
+
+/**
+ * struct drm_vatom_queue_job - one job descriptor of a queue's ring (64 bytes)
+ *
+ * The stream is @stream_size bytes at @stream_offset of the surface bound
+ * at @stream_slot; the results, if the stream returns any, go to
+ * @results_size bytes at @results_offset of the surface at @results_slot
+ * (both 0 when there are none). Offsets are multiples of 8. Userspace must
+ * not rewrite a descriptor, or its stream, before the job is complete, or
+ * its job may fail (it cannot affect other jobs or memory).
+ */
+struct drm_vatom_queue_job {
+	/** @stream_offset: In. Byte offset of the stream, multiple of 8. */
+	__u64 stream_offset;
+	/** @results_offset: In. Byte offset of the results, multiple of 8. */
+	__u64 results_offset;
+	/** @results_size: In. Bytes available for results (0: none). */
+	__u64 results_size;
+	/** @user_data: In. Not used by the kernel. */
+	__u64 user_data;
+	/** @stream_size: In. Bytes of the stream, multiple of 8. */
+	__u32 stream_size;
+	/** @stream_slot: In. Slot of the stream's surface. */
+	__u32 stream_slot;
+	/** @results_slot: In. Slot of the results' surface (0 without results). */
+	__u32 results_slot;
+	/** @flags: In. Must be zero. */
+	__u32 flags;
+	/**
+	 * @status: Out. 0 when the job executed, else the -errno SUBMIT
+	 * would return (-EINVAL, -EOPNOTSUPP, -E2BIG, -ENOSPC, -ENOMEM;
+	 * -EINTR when the kicking process was killed while the stream was
+	 * validated, -ECANCELED while it executed: a prefix of it ran).
+	 */
+	__s32 status;
+	/** @error_index: Out. Index of the packet that failed validation. */
+	__u32 error_index;
+	/** @error_reason: Out. DRM_VATOM_ERR_*; %DRM_VATOM_ERR_NONE on success. */
+	__u32 error_reason;
+	/** @pad: In. MBZ. */
+	__u32 pad;
+};
+
+/* Bits of struct drm_vatom_queue_ctl.flags. */
+#define DRM_VATOM_QUEUE_CTL_NEED_WAKEUP	(1u << 0) /* KICK to have jobs consumed */
+
+/**
+ * struct drm_vatom_queue_ctl - a queue's control page (the first bytes of it)
+ *
+ * The producer's and the consumer's words are on separate cache lines.
+ * The kernel never reads @head, @flags or @completed back: writing them
+ * only misleads the writer.
+ */
+struct drm_vatom_queue_ctl {
+	/** @tail: In. Producer position: one past the last descriptor filled. */
+	__u32 tail;
+	/** @pad0: Unused. */
+	__u32 pad0[15];
+	/** @head: Out. Consumer position: the next descriptor to consume. */
+	__u32 head;
+	/** @flags: Out. DRM_VATOM_QUEUE_CTL_*. */
+	__u32 flags;
+	/** @completed: Out. Jobs completed since the queue was created. */
+	__u64 completed;
+	/** @pad1: Unused. */
+	__u32 pad1[12];
+};
+
+/* No flag of struct drm_vatom_queue_create is defined yet. */
+#define DRM_VATOM_QUEUE_CREATE_FLAGS	0
+
+/**
+ * struct drm_vatom_queue_create - create a user-mode queue
+ *
+ * Creates a ring of @entries descriptors (a GEM buffer of @entries * 64
+ * bytes, zeroed) and a control page (a GEM buffer of 4096 bytes, zeroed
+ * but for %DRM_VATOM_QUEUE_CTL_NEED_WAKEUP), returning a handle to each
+ * for SURFACE_MMAP_OFFSET and mmap(); they are charged to the file like
+ * any surface. The binding table is @binding_count struct
+ * drm_vatom_binding, as SUBMIT's: the queue holds a reference to each
+ * surface until it is destroyed, so closing a handle does not unbind it.
+ *
+ * Returns 0; -EINVAL for unknown @flags, @entries 0 or not a power of
+ * two, a binding with non-zero @flags or @pad, a slot >=
+ * %DRM_VATOM_MAX_SLOTS or bound twice, or @bindings without
+ * @binding_count; -E2BIG for @entries above
+ * %DRM_VATOM_PARAM_MAX_QUEUE_ENTRIES or @binding_count above
+ * %DRM_VATOM_MAX_SLOTS; -ENOENT for an unknown handle; -EFAULT for a bad
+ * @bindings; -EBUSY when the file has %DRM_VATOM_PARAM_MAX_QUEUES
+ * queues; -ENOSPC past the file's memory cap; -ENOMEM.
+ */
+struct drm_vatom_queue_create {
+	/** @entries: In. Descriptors in the ring, a power of two. */
+	__u32 entries;
+	/** @flags: In. Must be zero. */
+	__u32 flags;
+	/** @bindings: In. Pointer to struct drm_vatom_binding[@binding_count]. */
+	__u64 bindings;
+	/** @binding_count: In. Entries at @bindings. */
+	__u32 binding_count;
+	/** @queue_id: Out. The queue's id in this file, never 0. */
+	__u32 queue_id;
+	/** @ring_handle: Out. GEM handle of the ring. */
+	__u32 ring_handle;
+	/** @ctl_handle: Out. GEM handle of the control page. */
+	__u32 ctl_handle;
+};
+
+/**
+ * struct drm_vatom_queue_destroy - destroy a queue
+ *
+ * A KICK running in another thread stops after its current job. The ring
+ * and control page stay as long as handles or mappings to them do.
+ * Closing the file destroys its queues. Returns 0, -EINVAL for non-zero
+ * @pad, -ENOENT for an unknown @queue_id.
+ */
+struct drm_vatom_queue_destroy {
+	/** @queue_id: In. The queue. */
+	__u32 queue_id;
+	/** @pad: In. MBZ. */
+	__u32 pad;
+};
+
+/**
+ * struct drm_vatom_queue_kick - consume a queue's ring
+ *
+ * Consumes every descriptor from the queue's head to the @tail read at
+ * the start of the call, in the calling thread; returns when they are all
+ * complete. Kicks of one queue run one at a time (a second waits).
+ *
+ * Returns 0 (each job's outcome is in its descriptor); -EINVAL for
+ * non-zero @pad, or when @tail is more than the ring's entries ahead of
+ * @head (nothing is consumed); -ENOENT for an unknown @queue_id; -EINTR
+ * when the caller was killed (the jobs completed so far are in @completed;
+ * one cut short has @status -ECANCELED) or interrupted waiting for
+ * another kick of the queue.
+ */
+struct drm_vatom_queue_kick {
+	/** @queue_id: In. The queue. */
+	__u32 queue_id;
+	/** @pad: In. MBZ. */
+	__u32 pad;
 };
 
 #if defined(__cplusplus)

@@ -754,12 +754,12 @@ static void host_strings(void)
 {
 	uint32_t r, q;
 
-	for (r = DRM_VATOM_ERR_NONE; r <= DRM_VATOM_ERR_RESULTS_FAULT; r++) {
+	for (r = DRM_VATOM_ERR_NONE; r <= DRM_VATOM_ERR_DESCRIPTOR; r++) {
 		EXPECT(strcmp(vatom_strreason(r), "unknown reason"));
 		for (q = 0; q < r; q++)
 			EXPECT(strcmp(vatom_strreason(r), vatom_strreason(q)));
 	}
-	EXPECT(!strcmp(vatom_strreason(DRM_VATOM_ERR_RESULTS_FAULT + 1),
+	EXPECT(!strcmp(vatom_strreason(DRM_VATOM_ERR_DESCRIPTOR + 1),
 		       "unknown reason"));
 	EXPECT(!strcmp(vatom_strreason(0xffffffffu), "unknown reason"));
 	EXPECT(!strcmp(vatom_strreason(DRM_VATOM_ERR_SLOT), "slot not bound"));
@@ -2068,6 +2068,99 @@ out:
 
 /* ------------------------------------------------------------------------ */
 
+/*
+ * The DWORD_ATOMIC batch through a user-mode queue: the same results and
+ * memory as a SUBMIT; then a full ring, a rejected job's status, and 100
+ * small jobs with exact totals.
+ */
+static void dev_queue(void)
+{
+	const struct vatom_queue_params qp = {
+		.entries = 8, .stream_bytes = 1024, .results_bytes = 256,
+	};
+	static const struct drm_vatom_packet bad = { .type = 99, .size = 8 };
+	struct vatom_surface *s = NULL, *t = NULL;
+	struct vatom_batch *b = NULL, *small = NULL;
+	struct vatom_queue *q = NULL;
+	struct dword_batch r;
+	uint64_t seq, last = 0;
+	uint32_t idx, reason, *mem, *tm, lane, addr[4], src[4];
+	struct vatom_visa_exec ex = VATOM_VISA_EXEC(4);
+	void *stream;
+	int i;
+
+	if (!(vatom_device_caps(dev) & DRM_VATOM_CAP_QUEUE)) {
+		skip("no DRM_VATOM_CAP_QUEUE");
+		return;
+	}
+	REQUIRE(!vatom_surface_create_buffer(dev, NDW * 4, 0, &s));
+	REQUIRE(!vatom_surface_map(s, (void **)&mem));
+	memcpy(mem, init_mem, sizeof(init_mem));
+	REQUIRE(!vatom_surface_create_buffer(dev, 4096, 0, &t));
+	REQUIRE(!vatom_surface_map(t, (void **)&tm));
+	REQUIRE(!vatom_batch_create(dev, 0, &b));
+	REQUIRE(!vatom_batch_bind(b, VATOM_T255, s));
+	REQUIRE(!vatom_batch_bind(b, 7, t));
+	REQUIRE(!vatom_queue_create(dev, &qp, b, &q));
+	REQUIRE(!build_dword_batch(b, &r));
+	REQUIRE(!vatom_queue_submit_batch(q, b, &seq));
+	EXPECT_EQ(seq, 1);
+	EXPECT_EQ(vatom_queue_job_status(q, seq, NULL, NULL), -EBUSY);
+	EXPECT_EQ(vatom_queue_wait(q, seq, -1), 0);
+	EXPECT_EQ(vatom_queue_completed(q), 1);
+	EXPECT_EQ(vatom_queue_batch_results(q, seq, b), 0);
+	EXPECT_EQ(vatom_batch_error(b, &idx, &reason), 0);
+	check_dword_results(b, &r);
+	expect_memory(mem, want_mem);
+
+	/* A rejected job: its status, index and reason; nothing executes. */
+	vatom_batch_reset(b);
+	EXPECT(vatom_prep_raw(b, &bad, sizeof(bad), 0) >= 0);
+	REQUIRE(!vatom_queue_submit_batch(q, b, &seq));
+	EXPECT_EQ(vatom_queue_wait(q, seq, 1000000000), 0);
+	EXPECT_EQ(vatom_queue_job_status(q, seq, &idx, &reason), -EINVAL);
+	EXPECT_EQ(idx, 0);
+	EXPECT_EQ(reason, DRM_VATOM_ERR_PACKET_TYPE);
+	expect_memory(mem, want_mem);
+
+	/* 100 jobs "lane k of word k += i + 1" on slot 7, through reserve/commit. */
+	REQUIRE(!vatom_batch_create(dev, 0, &small));
+	REQUIRE(!vatom_batch_bind(small, 7, t));
+	for (i = 0; i < 100; i++) {
+		vatom_batch_reset(small);
+		for (lane = 0; lane < 4; lane++) {
+			addr[lane] = 4 * lane;
+			src[lane] = i + 1;
+		}
+		EXPECT(vatom_prep_dword_atomic(small, &ex, VATOM_VISA_ADD, VATOM_VISA_DST,
+					       7, addr, src, NULL) >= 0);
+		if (vatom_queue_submit_batch(q, small, &seq) == -EAGAIN) {
+			/* The ring is full: every entry is committed, none complete. */
+			EXPECT_EQ(vatom_queue_reserve(q, 8, &stream), -EAGAIN);
+			EXPECT_EQ(vatom_queue_wait(q, last, -1), 0);
+			REQUIRE(!vatom_queue_submit_batch(q, small, &seq));
+		}
+		last = seq;
+		if (i % 10 == 9) {
+			EXPECT_EQ(vatom_queue_wait(q, seq, -1), 0);
+			/* The old values of this job: the sum of the i before. */
+			EXPECT_EQ(vatom_queue_batch_results(q, seq, small), 0);
+			EXPECT_EQ(vatom_result_u32(small, 0, 3), i * (i + 1) / 2);
+		}
+	}
+	EXPECT_EQ(vatom_queue_wait(q, last, -1), 0);
+	for (lane = 0; lane < 4; lane++)
+		EXPECT_EQ(tm[lane], 100 * 101 / 2);
+	EXPECT_EQ(vatom_queue_job_status(q, last - 8, NULL, NULL), -ENOENT);
+	EXPECT_EQ(vatom_queue_reserve(q, 2048, &stream), -E2BIG);
+out:
+	vatom_queue_destroy(q);
+	vatom_batch_destroy(small);
+	vatom_batch_destroy(b);
+	vatom_surface_destroy(t);
+	vatom_surface_destroy(s);
+}
+
 struct test {
 	const char *name;
 	void (*fn)(void);
@@ -2099,6 +2192,7 @@ static const struct test tests[] = {
 	{ "device: DWORD_ATOMIC batch (ADD/CMPXCHG/IMAX/PREDEC/XCHG/INC.16)",
 	  dev_dword_atomic_batch, true },
 	{ "device: results into a surface", dev_result_surface, true },
+	{ "device: user-mode queue (submit, wait, status, results)", dev_queue, true },
 	{ "device: rejected packets report index and reason", dev_error_reporting, true },
 	{ "device: batch reuse and reset", dev_batch_reuse, true },
 	{ "device: result-size disagreement is -EPROTO", dev_result_disagreement, true },

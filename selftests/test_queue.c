@@ -1,0 +1,915 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User-mode queues: QUEUE_CREATE/DESTROY/KICK, the ring and control page
+ * protocol, per-job status, a hostile writer, lifetimes and concurrency
+ * with SUBMIT. #included by vatom_test.c (after test_async.c, whose
+ * debugfs helpers it uses).
+ *
+ * Expected values are computed here from the operations issued (sums of
+ * the increments), never read from the device.
+ *
+ * Copyright (C) 2026 The vatom developers
+ */
+
+/* Bytes of stream and of results each ring entry gets in the tests. */
+#define VQ_STREAM_STRIDE	512
+#define VQ_RES_STRIDE		128
+
+/* Slots of the tests' binding table. */
+#define VQ_SLOT_TARGET		0
+#define VQ_SLOT_STREAM		1
+#define VQ_SLOT_RESULTS		2
+
+/**
+ * struct vq - a queue under test and its mappings
+ * @fd: the file
+ * @id: queue id
+ * @entries: ring entries
+ * @ring_handle: GEM handle of the ring
+ * @ctl_handle: GEM handle of the control page
+ * @ring: the ring, mapped
+ * @ctl: the control page, mapped
+ * @tail: our producer position
+ */
+struct vq {
+	int fd;
+	__u32 id;
+	__u32 entries;
+	__u32 ring_handle;
+	__u32 ctl_handle;
+	struct drm_vatom_queue_job *ring;
+	struct drm_vatom_queue_ctl *ctl;
+	__u32 tail;
+};
+
+static int vq_create_args(int fd, struct drm_vatom_queue_create *args)
+{
+	return ioctl(fd, DRM_IOCTL_VATOM_QUEUE_CREATE, args);
+}
+
+static int vq_destroy(int fd, __u32 id)
+{
+	struct drm_vatom_queue_destroy d = { .queue_id = id };
+
+	return ioctl(fd, DRM_IOCTL_VATOM_QUEUE_DESTROY, &d);
+}
+
+static int vq_kick(int fd, __u32 id)
+{
+	struct drm_vatom_queue_kick k = { .queue_id = id };
+
+	return ioctl(fd, DRM_IOCTL_VATOM_QUEUE_KICK, &k);
+}
+
+/* Create a queue with @n bindings and map its ring and page: 0 or -errno. */
+static int vq_create(int fd, __u32 entries, const struct drm_vatom_binding *b,
+		     __u32 n, struct vq *q)
+{
+	struct drm_vatom_queue_create a = {
+		.entries = entries, .bindings = vt_u64_ptr(b), .binding_count = n,
+	};
+
+	memset(q, 0, sizeof(*q));
+	if (vq_create_args(fd, &a))
+		return -errno;
+	q->fd = fd;
+	q->id = a.queue_id;
+	q->entries = entries;
+	q->ring_handle = a.ring_handle;
+	q->ctl_handle = a.ctl_handle;
+	q->ring = vt_map(fd, a.ring_handle,
+			 vt_page_round(entries * sizeof(*q->ring)));
+	q->ctl = vt_map(fd, a.ctl_handle, VT_PAGE_SIZE);
+	return q->ring && q->ctl ? 0 : -ENOMEM;
+}
+
+/* Fill the descriptor at the tail; publish with vq_publish(). */
+static struct drm_vatom_queue_job *vq_next(struct vq *q)
+{
+	struct drm_vatom_queue_job *j = &q->ring[q->tail & (q->entries - 1)];
+
+	memset(j, 0, sizeof(*j));
+	return j;
+}
+
+static void vq_publish(struct vq *q, __u32 n)
+{
+	q->tail += n;
+	__atomic_store_n(&q->ctl->tail, q->tail, __ATOMIC_RELEASE);
+}
+
+static __u64 vq_completed(const struct vq *q)
+{
+	return __atomic_load_n(&q->ctl->completed, __ATOMIC_ACQUIRE);
+}
+
+/* A 16-lane DWORD_ATOMIC.ADD on the target slot: lane k adds @inc * (k + 1). */
+static void vq_add16(struct vt_stream *s, __u32 inc, bool dst)
+{
+	__u32 addr[16], src[16];
+	struct vt_visa v;
+	unsigned int k;
+
+	for (k = 0; k < 16; k++) {
+		addr[k] = 4 * k;
+		src[k] = inc * (k + 1);
+	}
+	vt_dword(&v, DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_EXEC_16,
+		 DRM_VATOM_VISA_TYPE_UD, addr, src, NULL, dst);
+	v.surface = VQ_SLOT_TARGET;
+	vt_add_visa(s, &v);
+}
+
+/*
+ * Queue job for ring entry @e: its stream copied to entry @e's stream area
+ * of @streams and results, if any, to entry @e's area of the results.
+ */
+static void vq_job(struct drm_vatom_queue_job *j, void *streams, __u32 e,
+		   const struct vt_stream *s)
+{
+	memcpy((char *)streams + e * VQ_STREAM_STRIDE, s->buf, s->size);
+	j->stream_slot = VQ_SLOT_STREAM;
+	j->stream_offset = e * VQ_STREAM_STRIDE;
+	j->stream_size = s->size;
+	if (s->results) {
+		j->results_slot = VQ_SLOT_RESULTS;
+		j->results_offset = e * VQ_RES_STRIDE;
+		j->results_size = VQ_RES_STRIDE;
+	}
+}
+
+static __u64 vq_charged(int fd)
+{
+	__u64 v = 0;
+
+	vt_get_param(fd, DRM_VATOM_PARAM_FILE_MEM_CHARGED, 0, &v);
+	return v;
+}
+
+/**
+ * struct vq_env - a file with target, stream and results surfaces bound at
+ * VQ_SLOT_* of a queue
+ */
+struct vq_env {
+	int fd;
+	__u32 th, sh, rh;
+	__u32 *target;
+	void *streams;
+	void *results;
+	struct drm_vatom_binding bind[3];
+	struct vq q;
+};
+
+static int vq_env_init(struct vq_env *v, int fd, __u32 entries)
+{
+	v->fd = fd;
+	if (vt_buffer_create(fd, 4096, &v->th) ||
+	    vt_buffer_create(fd, entries * VQ_STREAM_STRIDE, &v->sh) ||
+	    vt_buffer_create(fd, entries * VQ_RES_STRIDE, &v->rh))
+		return -errno;
+	v->target = vt_map(fd, v->th, 4096);
+	v->streams = vt_map(fd, v->sh, vt_page_round(entries * VQ_STREAM_STRIDE));
+	v->results = vt_map(fd, v->rh, vt_page_round(entries * VQ_RES_STRIDE));
+	if (!v->target || !v->streams || !v->results)
+		return -ENOMEM;
+	v->bind[0] = (struct drm_vatom_binding){ .slot = VQ_SLOT_TARGET, .handle = v->th };
+	v->bind[1] = (struct drm_vatom_binding){ .slot = VQ_SLOT_STREAM, .handle = v->sh };
+	v->bind[2] = (struct drm_vatom_binding){ .slot = VQ_SLOT_RESULTS, .handle = v->rh };
+	return vq_create(fd, entries, v->bind, 3, &v->q);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Discovery and argument errors                                             */
+/* ------------------------------------------------------------------------ */
+
+TEST(queue_params)
+{
+	__u64 v;
+	int fd;
+
+	VT_OPEN(fd);
+	EXPECT_TRUE(vt_caps(fd) & DRM_VATOM_CAP_QUEUE);
+	ASSERT_EQ(0, vt_get_param(fd, DRM_VATOM_PARAM_MAX_QUEUE_ENTRIES, 0, &v));
+	EXPECT_EQ(DRM_VATOM_QUEUE_MAX_ENTRIES, v);
+	ASSERT_EQ(0, vt_get_param(fd, DRM_VATOM_PARAM_MAX_QUEUES, 0, &v));
+	EXPECT_EQ(64, v);
+	close(fd);
+}
+
+/* Which binding table a create-error case passes. */
+enum vq_bind_case {
+	VQ_BIND_NONE,		/* no table */
+	VQ_BIND_GOOD,		/* one valid binding */
+	VQ_BIND_PTR_NO_COUNT,	/* a pointer, count 0 */
+	VQ_BIND_BAD_PTR,	/* an unmapped pointer */
+	VQ_BIND_SLOT_256,
+	VQ_BIND_TWICE,		/* slot 3 bound twice */
+	VQ_BIND_FLAGS,
+	VQ_BIND_PAD,
+	VQ_BIND_UNKNOWN,	/* an unknown handle */
+	VQ_BIND_TOO_MANY,	/* count 257 */
+};
+
+static const struct vq_create_case {
+	const char *name;
+	__u32 entries;
+	__u32 flags;
+	enum vq_bind_case bind;
+	int err;
+} vq_create_cases[] = {
+	{ "flags",		8, 1,		VQ_BIND_GOOD,		EINVAL },
+	{ "flags_high",		8, 1u << 31,	VQ_BIND_GOOD,		EINVAL },
+	{ "entries_0",		0, 0,		VQ_BIND_GOOD,		EINVAL },
+	{ "entries_3",		3, 0,		VQ_BIND_GOOD,		EINVAL },
+	{ "entries_4095",	4095, 0,	VQ_BIND_GOOD,		EINVAL },
+	{ "entries_8192",	8192, 0,	VQ_BIND_GOOD,		E2BIG },
+	{ "entries_2^31",	1u << 31, 0,	VQ_BIND_GOOD,		E2BIG },
+	{ "bindings_257",	8, 0,		VQ_BIND_TOO_MANY,	E2BIG },
+	{ "ptr_no_count",	8, 0,		VQ_BIND_PTR_NO_COUNT,	EINVAL },
+	{ "bad_ptr",		8, 0,		VQ_BIND_BAD_PTR,	EFAULT },
+	{ "slot_256",		8, 0,		VQ_BIND_SLOT_256,	EINVAL },
+	{ "slot_twice",		8, 0,		VQ_BIND_TWICE,		EINVAL },
+	{ "binding_flags",	8, 0,		VQ_BIND_FLAGS,		EINVAL },
+	{ "binding_pad",	8, 0,		VQ_BIND_PAD,		EINVAL },
+	{ "unknown_handle",	8, 0,		VQ_BIND_UNKNOWN,	ENOENT },
+};
+
+/* Every bad QUEUE_CREATE fails with its errno and leaves nothing charged. */
+TEST(queue_create_errors)
+{
+	struct drm_vatom_binding b[DRM_VATOM_MAX_SLOTS + 1];
+	struct drm_vatom_queue_create a;
+	__u64 before;
+	__u32 h;
+	size_t i;
+	int fd;
+
+	VT_OPEN(fd);
+	ASSERT_EQ(0, vt_buffer_create(fd, 4096, &h));
+	before = vq_charged(fd);
+	for (i = 0; i < VT_ARRAY_SIZE(vq_create_cases); i++) {
+		const struct vq_create_case *c = &vq_create_cases[i];
+
+		memset(b, 0, sizeof(b));
+		memset(&a, 0, sizeof(a));
+		a.entries = c->entries;
+		a.flags = c->flags;
+		a.bindings = vt_u64_ptr(b);
+		a.binding_count = 1;
+		b[0].slot = 3;
+		b[0].handle = h;
+		switch (c->bind) {
+		case VQ_BIND_NONE:
+			a.bindings = 0;
+			a.binding_count = 0;
+			break;
+		case VQ_BIND_GOOD:
+			break;
+		case VQ_BIND_PTR_NO_COUNT:
+			a.binding_count = 0;
+			break;
+		case VQ_BIND_BAD_PTR:
+			a.bindings = 8;
+			break;
+		case VQ_BIND_SLOT_256:
+			b[0].slot = DRM_VATOM_MAX_SLOTS;
+			break;
+		case VQ_BIND_TWICE:
+			b[1] = b[0];
+			a.binding_count = 2;
+			break;
+		case VQ_BIND_FLAGS:
+			b[0].flags = 1;
+			break;
+		case VQ_BIND_PAD:
+			b[0].pad = 1;
+			break;
+		case VQ_BIND_UNKNOWN:
+			b[0].handle = h + 1000;
+			break;
+		case VQ_BIND_TOO_MANY:
+			a.binding_count = DRM_VATOM_MAX_SLOTS + 1;
+			break;
+		}
+		VT_EXPECT_ERRNO(c->err, vq_create_args(fd, &a));
+		if (errno != c->err)
+			TH_LOG("case %s", c->name);
+	}
+	EXPECT_EQ(before, vq_charged(fd));
+
+	/* The largest ring and no binding table at all are fine. */
+	memset(&a, 0, sizeof(a));
+	a.entries = DRM_VATOM_QUEUE_MAX_ENTRIES;
+	ASSERT_EQ(0, vq_create_args(fd, &a));
+	EXPECT_NE(0, a.queue_id);
+	EXPECT_EQ(0, vq_destroy(fd, a.queue_id));
+	close(fd);
+}
+
+TEST(queue_destroy_kick_errors)
+{
+	struct drm_vatom_queue_destroy d = { 0 };
+	struct drm_vatom_queue_kick k = { 0 };
+	struct vq q;
+	int fd, fd2;
+
+	VT_OPEN(fd);
+	VT_OPEN(fd2);
+	ASSERT_EQ(0, vq_create(fd, 4, NULL, 0, &q));
+	VT_EXPECT_ERRNO(ENOENT, vq_destroy(fd, 0));
+	VT_EXPECT_ERRNO(ENOENT, vq_destroy(fd, q.id + 1));
+	VT_EXPECT_ERRNO(ENOENT, vq_kick(fd, 0));
+	VT_EXPECT_ERRNO(ENOENT, vq_kick(fd, q.id + 1));
+	/* Queue ids are per file. */
+	VT_EXPECT_ERRNO(ENOENT, vq_kick(fd2, q.id));
+	VT_EXPECT_ERRNO(ENOENT, vq_destroy(fd2, q.id));
+	d.queue_id = q.id;
+	d.pad = 1;
+	VT_EXPECT_ERRNO(EINVAL, ioctl(fd, DRM_IOCTL_VATOM_QUEUE_DESTROY, &d));
+	k.queue_id = q.id;
+	k.pad = 1;
+	VT_EXPECT_ERRNO(EINVAL, ioctl(fd, DRM_IOCTL_VATOM_QUEUE_KICK, &k));
+	/* An empty ring: nothing to do. */
+	EXPECT_EQ(0, vq_kick(fd, q.id));
+	EXPECT_EQ(0, vq_completed(&q));
+	EXPECT_EQ(DRM_VATOM_QUEUE_CTL_NEED_WAKEUP, q.ctl->flags);
+	EXPECT_EQ(0, vq_destroy(fd, q.id));
+	VT_EXPECT_ERRNO(ENOENT, vq_destroy(fd, q.id));
+	VT_EXPECT_ERRNO(ENOENT, vq_kick(fd, q.id));
+	close(fd2);
+	close(fd);
+}
+
+/* DRM_VATOM_PARAM_MAX_QUEUES queues per file; -EBUSY past it. */
+TEST(queue_limit)
+{
+	__u32 ids[64], extra;
+	struct vq q;
+	unsigned int i;
+	int fd;
+
+	VT_OPEN(fd);
+	for (i = 0; i < 64; i++) {
+		ASSERT_EQ(0, vq_create(fd, 1, NULL, 0, &q));
+		ids[i] = q.id;
+	}
+	EXPECT_EQ(-EBUSY, vq_create(fd, 1, NULL, 0, &q));
+	EXPECT_EQ(0, vq_destroy(fd, ids[10]));
+	ASSERT_EQ(0, vq_create(fd, 1, NULL, 0, &q));
+	extra = q.id;
+	EXPECT_EQ(ids[10], extra);
+	/* Closing the file destroys the 64 (checked by the kernel log test). */
+	close(fd);
+}
+
+/* Creating, then destroying and closing every handle, leaves nothing charged. */
+TEST(queue_accounting)
+{
+	__u64 before, during;
+	struct vq q;
+	int fd;
+
+	VT_OPEN(fd);
+	before = vq_charged(fd);
+	ASSERT_EQ(0, vq_create(fd, 64, NULL, 0, &q));
+	during = vq_charged(fd);
+	/* The ring (64 * 64 bytes) and the page, at least. */
+	EXPECT_LE(before + 4096 + 4096, during);
+	EXPECT_EQ(0, vq_destroy(fd, q.id));
+	munmap(q.ring, 4096);
+	munmap(q.ctl, 4096);
+	EXPECT_EQ(0, vt_gem_close(fd, q.ring_handle));
+	EXPECT_EQ(0, vt_gem_close(fd, q.ctl_handle));
+	EXPECT_EQ(before, vq_charged(fd));
+	close(fd);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Jobs                                                                      */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * 1000 jobs through a 64-entry ring, kicked in batches of 1 to 64: every
+ * job's status is 0, its results are the old values (exact prefix sums),
+ * the totals are exact and the page says so.
+ */
+TEST(queue_run_jobs)
+{
+	const unsigned int n = 1000, entries = 64;
+	__u64 sum = 0, done = 0;
+	struct vq_env v;
+	struct vt_stream s;
+	unsigned int i, k, batch, first;
+	int fd;
+
+	VT_OPEN(fd);
+	ASSERT_EQ(0, vq_env_init(&v, fd, entries));
+	for (first = 0; first < n; first += batch) {
+		batch = 1 + first % entries;
+		if (first + batch > n)
+			batch = n - first;
+		for (i = first; i < first + batch; i++) {
+			vt_stream_init(&s);
+			vq_add16(&s, i % 7 + 1, true);
+			vq_job(vq_next(&v.q), v.streams, i % entries, &s);
+			vq_publish(&v.q, 1);
+		}
+		ASSERT_EQ(0, vq_kick(fd, v.q.id));
+		done += batch;
+		ASSERT_EQ(done, vq_completed(&v.q));
+		EXPECT_EQ(v.q.tail, v.q.ctl->head);
+		for (i = first; i < first + batch; i++) {
+			const struct drm_vatom_queue_job *j = &v.q.ring[i % entries];
+			const __u32 *res = (const __u32 *)((char *)v.results +
+						(i % entries) * VQ_RES_STRIDE);
+
+			ASSERT_EQ(0, j->status) TH_LOG("job %u", i);
+			EXPECT_EQ(DRM_VATOM_ERR_NONE, j->error_reason);
+			for (k = 0; k < 16; k++)
+				ASSERT_EQ((__u32)(sum * (k + 1)), res[k])
+					TH_LOG("job %u lane %u", i, k);
+			sum += i % 7 + 1;
+		}
+	}
+	for (k = 0; k < 16; k++)
+		EXPECT_EQ((__u32)(sum * (k + 1)), v.target[k]) TH_LOG("word %u", k);
+	EXPECT_EQ(DRM_VATOM_QUEUE_CTL_NEED_WAKEUP, v.q.ctl->flags);
+	EXPECT_EQ(0, vq_destroy(fd, v.q.id));
+	close(fd);
+}
+
+/* How a per-job-status case spoils its job (VQ_SPOIL_NONE: a good job). */
+enum vq_spoil {
+	VQ_SPOIL_NONE,
+	VQ_SPOIL_FLAGS,
+	VQ_SPOIL_PAD,
+	VQ_SPOIL_SIZE_ODD,	/* stream_size not a multiple of 8 */
+	VQ_SPOIL_STREAM_SLOT,	/* an unbound slot */
+	VQ_SPOIL_STREAM_SLOT_HIGH,
+	VQ_SPOIL_STREAM_OOB,	/* past the stream surface */
+	VQ_SPOIL_STREAM_WRAP,	/* offset + size wraps */
+	VQ_SPOIL_STREAM_ALIGN,
+	VQ_SPOIL_STREAM_HUGE,	/* over MAX_STREAM_SIZE */
+	VQ_SPOIL_RES_OOB,
+	VQ_SPOIL_RES_SMALL,	/* results_size < what the stream returns */
+	VQ_SPOIL_RES_SLOT_NO_SIZE,
+	VQ_SPOIL_BAD_PACKET,	/* the second packet has an unknown type */
+	VQ_SPOIL_EMPTY,		/* an empty stream: fine, does nothing */
+};
+
+static const struct vq_status_case {
+	const char *name;
+	enum vq_spoil spoil;
+	int status;
+	__u32 index, reason;
+} vq_status_cases[] = {
+	{ "good",		VQ_SPOIL_NONE,		0, 0, DRM_VATOM_ERR_NONE },
+	{ "flags",		VQ_SPOIL_FLAGS,		-EINVAL, 0, DRM_VATOM_ERR_DESCRIPTOR },
+	{ "pad",		VQ_SPOIL_PAD,		-EINVAL, 0, DRM_VATOM_ERR_DESCRIPTOR },
+	{ "size_odd",		VQ_SPOIL_SIZE_ODD,	-EINVAL, 0, DRM_VATOM_ERR_DESCRIPTOR },
+	{ "stream_slot",	VQ_SPOIL_STREAM_SLOT,	-EINVAL, 0, DRM_VATOM_ERR_DESCRIPTOR },
+	{ "stream_slot_high",	VQ_SPOIL_STREAM_SLOT_HIGH, -EINVAL, 0, DRM_VATOM_ERR_DESCRIPTOR },
+	{ "stream_oob",		VQ_SPOIL_STREAM_OOB,	-EINVAL, 0, DRM_VATOM_ERR_DESCRIPTOR },
+	{ "stream_wrap",	VQ_SPOIL_STREAM_WRAP,	-EINVAL, 0, DRM_VATOM_ERR_DESCRIPTOR },
+	{ "stream_align",	VQ_SPOIL_STREAM_ALIGN,	-EINVAL, 0, DRM_VATOM_ERR_DESCRIPTOR },
+	{ "stream_huge",	VQ_SPOIL_STREAM_HUGE,	-E2BIG, 0, DRM_VATOM_ERR_DESCRIPTOR },
+	{ "results_oob",	VQ_SPOIL_RES_OOB,	-EINVAL, 0, DRM_VATOM_ERR_DESCRIPTOR },
+	{ "results_small",	VQ_SPOIL_RES_SMALL,	-EINVAL, 0, DRM_VATOM_ERR_RESULTS },
+	{ "results_slot_no_size", VQ_SPOIL_RES_SLOT_NO_SIZE, -EINVAL, 0, DRM_VATOM_ERR_DESCRIPTOR },
+	{ "bad_packet",		VQ_SPOIL_BAD_PACKET,	-EINVAL, 1, DRM_VATOM_ERR_PACKET_TYPE },
+	{ "empty",		VQ_SPOIL_EMPTY,		0, 0, DRM_VATOM_ERR_NONE },
+	{ "good_after",		VQ_SPOIL_NONE,		0, 0, DRM_VATOM_ERR_NONE },
+};
+
+/*
+ * One kick of a ring mixing good and bad jobs: each bad one gets its
+ * status, index and reason and changes nothing; the others all execute.
+ */
+TEST(queue_job_status)
+{
+	const unsigned int n = VT_ARRAY_SIZE(vq_status_cases), entries = 32;
+	const struct drm_vatom_packet bad = { .type = 99, .size = 8 };
+	unsigned int i, k, good = 0;
+	struct vq_env v;
+	struct vt_stream s;
+	int fd;
+
+	VT_OPEN(fd);
+	ASSERT_EQ(0, vq_env_init(&v, fd, entries));
+	for (i = 0; i < n; i++) {
+		struct drm_vatom_queue_job *j = vq_next(&v.q);
+
+		vt_stream_init(&s);
+		vq_add16(&s, 1, true);
+		if (vq_status_cases[i].spoil == VQ_SPOIL_BAD_PACKET)
+			vt_add_raw(&s, &bad, sizeof(bad));
+		vq_job(j, v.streams, i, &s);
+		switch (vq_status_cases[i].spoil) {
+		case VQ_SPOIL_NONE:
+		case VQ_SPOIL_BAD_PACKET:
+			break;
+		case VQ_SPOIL_FLAGS:
+			j->flags = 1;
+			break;
+		case VQ_SPOIL_PAD:
+			j->pad = 1;
+			break;
+		case VQ_SPOIL_SIZE_ODD:
+			j->stream_size -= 4;
+			break;
+		case VQ_SPOIL_STREAM_SLOT:
+			j->stream_slot = 7;
+			break;
+		case VQ_SPOIL_STREAM_SLOT_HIGH:
+			j->stream_slot = 0x10000;
+			break;
+		case VQ_SPOIL_STREAM_OOB:
+			j->stream_offset = entries * VQ_STREAM_STRIDE - 8;
+			break;
+		case VQ_SPOIL_STREAM_WRAP:
+			j->stream_offset = ~7ull;
+			break;
+		case VQ_SPOIL_STREAM_ALIGN:
+			j->stream_offset += 4;
+			break;
+		case VQ_SPOIL_STREAM_HUGE:
+			j->stream_size = 32u << 20;
+			break;
+		case VQ_SPOIL_RES_OOB:
+			j->results_offset = entries * VQ_RES_STRIDE;
+			break;
+		case VQ_SPOIL_RES_SMALL:
+			j->results_size = 8;
+			break;
+		case VQ_SPOIL_RES_SLOT_NO_SIZE:
+			j->results_size = 0;
+			break;
+		case VQ_SPOIL_EMPTY:
+			j->stream_size = 0;
+			j->results_size = 0;
+			j->results_slot = 0;
+			j->results_offset = 0;
+			break;
+		}
+		j->user_data = 0x1234500000ull + i;
+		vq_publish(&v.q, 1);
+	}
+	ASSERT_EQ(0, vq_kick(fd, v.q.id));
+	ASSERT_EQ(n, vq_completed(&v.q));
+	for (i = 0; i < n; i++) {
+		const struct vq_status_case *c = &vq_status_cases[i];
+		const struct drm_vatom_queue_job *j = &v.q.ring[i];
+
+		EXPECT_EQ(c->status, j->status) TH_LOG("case %s", c->name);
+		EXPECT_EQ(c->index, j->error_index) TH_LOG("case %s", c->name);
+		EXPECT_EQ(c->reason, j->error_reason) TH_LOG("case %s", c->name);
+		EXPECT_EQ(0x1234500000ull + i, j->user_data);
+		if (!c->status && c->spoil != VQ_SPOIL_EMPTY)
+			good++;
+	}
+	for (k = 0; k < 16; k++)
+		EXPECT_EQ(good * (k + 1), v.target[k]) TH_LOG("word %u", k);
+	close(fd);
+}
+
+/* A tail more than the ring's entries ahead: -EINVAL, nothing consumed. */
+TEST(queue_tail_too_far)
+{
+	struct vq_env v;
+	struct vt_stream s;
+	unsigned int i;
+	int fd;
+
+	VT_OPEN(fd);
+	ASSERT_EQ(0, vq_env_init(&v, fd, 8));
+	vt_stream_init(&s);
+	vq_add16(&s, 1, false);
+	for (i = 0; i < 8; i++)
+		vq_job(vq_next(&v.q), v.streams, i, &s), vq_publish(&v.q, 1);
+	__atomic_store_n(&v.q.ctl->tail, 9, __ATOMIC_RELEASE);
+	VT_EXPECT_ERRNO(EINVAL, vq_kick(fd, v.q.id));
+	__atomic_store_n(&v.q.ctl->tail, 0xffffffffu, __ATOMIC_RELEASE);
+	VT_EXPECT_ERRNO(EINVAL, vq_kick(fd, v.q.id));
+	EXPECT_EQ(0, vq_completed(&v.q));
+	EXPECT_EQ(0, v.target[0]);
+	/* Exactly a full ring is fine; head and tail wrap past 2^32 alike. */
+	__atomic_store_n(&v.q.ctl->tail, 8, __ATOMIC_RELEASE);
+	EXPECT_EQ(0, vq_kick(fd, v.q.id));
+	EXPECT_EQ(8, vq_completed(&v.q));
+	EXPECT_EQ(8, v.target[0]);
+	/* A head the page shows differently is ignored: the kernel keeps its own. */
+	v.q.ctl->head = 0;
+	v.q.ctl->completed = 0;
+	EXPECT_EQ(0, vq_kick(fd, v.q.id));
+	EXPECT_EQ(8, v.target[0]);
+	close(fd);
+}
+
+/* ------------------------------------------------------------------------ */
+/* A hostile writer                                                          */
+/* ------------------------------------------------------------------------ */
+
+struct vq_hostile {
+	struct vq_env *v;
+	volatile bool stop;
+	unsigned int seed;
+	unsigned long writes;
+};
+
+static void *vq_hostile_thread(void *arg)
+{
+	struct vq_hostile *h = arg;
+	struct vq_env *v = h->v;
+	__u64 *words = v->streams;
+	__u64 *ring = (__u64 *)v->q.ring;
+	unsigned int r;
+
+	while (!h->stop) {
+		r = rand_r(&h->seed);
+		switch (r % 4) {
+		case 0:	/* any word of the ring */
+			ring[r / 4 % (v->q.entries * 8)] = ((__u64)rand_r(&h->seed) << 32) |
+							   rand_r(&h->seed);
+			break;
+		case 1:	/* a small value in a descriptor word */
+			ring[r / 4 % (v->q.entries * 8)] = rand_r(&h->seed) % 1024;
+			break;
+		case 2:	/* any word of the streams */
+			words[r / 4 % (v->q.entries * VQ_STREAM_STRIDE / 8)] =
+				((__u64)rand_r(&h->seed) << 32) | rand_r(&h->seed);
+			break;
+		case 3:	/* the tail, within or past the ring */
+			__atomic_store_n(&v->q.ctl->tail,
+					 v->q.ctl->head + rand_r(&h->seed) % (v->q.entries + 2),
+					 __ATOMIC_RELEASE);
+			break;
+		}
+		h->writes++;
+	}
+	return NULL;
+}
+
+/*
+ * A thread rewrites the ring, the streams and the tail at random while
+ * the main thread keeps filling good jobs and kicking. Kicks return 0 or
+ * -EINVAL (a tail too far), nothing
+ * outside the queue's surfaces changes (a canary of the same file and a
+ * surface of another file), no kernel splat (the kernel log test), and
+ * the queue works normally afterwards.
+ */
+TEST(queue_hostile_writer)
+{
+	const unsigned int entries = 16;
+	struct vq_hostile h = { .seed = 12345 };
+	__u32 ch, oh, *canary, *other;
+	unsigned int i, k, kicks = 0, bad_kicks = 0;
+	struct vq_env v;
+	struct vt_stream s;
+	pthread_t t;
+	__u64 done;
+	int fd, fd2, ret;
+
+	VT_OPEN(fd);
+	VT_OPEN(fd2);
+	ASSERT_EQ(0, vq_env_init(&v, fd, entries));
+	VT_BUFFER(fd, 4096, ch, canary);
+	VT_BUFFER(fd2, 4096, oh, other);
+	for (i = 0; i < 1024; i++)
+		canary[i] = other[i] = 0x5a5a0000 + i;
+	h.v = &v;
+
+	vt_stream_init(&s);
+	vq_add16(&s, 1, true);
+	ASSERT_EQ(0, pthread_create(&t, NULL, vq_hostile_thread, &h));
+	for (i = 0; i < 3000; i++) {
+		__u32 pos = v.q.ctl->head + i % entries;
+
+		vq_job(&v.q.ring[pos & (entries - 1)], v.streams, pos & (entries - 1), &s);
+		if (i % 8 == 7) {
+			ret = vq_kick(fd, v.q.id);
+			kicks++;
+			if (ret) {
+				ASSERT_EQ(EINVAL, errno);
+				bad_kicks++;
+			}
+		}
+	}
+	h.stop = true;
+	pthread_join(t, NULL);
+	TH_LOG("%u kicks (%u with a tail too far), %lu hostile writes, %llu jobs",
+	       kicks, bad_kicks, h.writes, (unsigned long long)vq_completed(&v.q));
+	for (i = 0; i < 1024; i++) {
+		ASSERT_EQ(0x5a5a0000 + i, canary[i]) TH_LOG("canary word %u", i);
+		ASSERT_EQ(0x5a5a0000 + i, other[i]) TH_LOG("other file's word %u", i);
+	}
+
+	/* The queue still works: a clean job from the kernel's head on. */
+	done = vq_completed(&v.q);
+	v.q.tail = v.q.ctl->head;
+	memset(v.target, 0, 4096);
+	vt_stream_init(&s);
+	vq_add16(&s, 3, false);
+	vq_job(vq_next(&v.q), v.streams, v.q.tail & (entries - 1), &s);
+	vq_publish(&v.q, 1);
+	ASSERT_EQ(0, vq_kick(fd, v.q.id));
+	EXPECT_EQ(done + 1, vq_completed(&v.q));
+	EXPECT_EQ(0, v.q.ring[(v.q.tail - 1) & (entries - 1)].status);
+	for (k = 0; k < 16; k++)
+		EXPECT_EQ(3 * (k + 1), v.target[k]);
+	close(fd2);
+	close(fd);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Lifetimes                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Closing a file with published, unkicked jobs (and destroying a queue
+ * with some) executes none of them and frees everything: the device's
+ * live surface count returns to where it was.
+ */
+TEST(queue_close_nonempty)
+{
+	char path[256];
+	struct vq_env v, w;
+	struct vt_stream s;
+	long long surfaces;
+	unsigned int i;
+	int fd, fd2;
+
+	VT_OPEN(fd);
+	VT_OPEN(fd2);
+	if (!vt_stats_path(path, sizeof(path)))
+		SKIP(close(fd); close(fd2); return, "no debugfs");
+	surfaces = vt_stat(path, "surfaces");
+	ASSERT_EQ(0, vq_env_init(&v, fd, 16));
+	ASSERT_EQ(0, vq_env_init(&w, fd2, 16));
+	vt_stream_init(&s);
+	vq_add16(&s, 1, true);
+	for (i = 0; i < 16; i++) {
+		vq_job(vq_next(&v.q), v.streams, i, &s);
+		vq_publish(&v.q, 1);
+		vq_job(vq_next(&w.q), w.streams, i, &s);
+		vq_publish(&w.q, 1);
+	}
+	EXPECT_EQ(0, vq_destroy(fd2, w.q.id));
+	EXPECT_EQ(0, w.target[0]);
+	close(fd);
+	close(fd2);
+	/* Mappings keep surfaces alive: drop them too. */
+	munmap(v.target, 4096);
+	munmap(v.streams, vt_page_round(16 * VQ_STREAM_STRIDE));
+	munmap(v.results, vt_page_round(16 * VQ_RES_STRIDE));
+	munmap(v.q.ring, 4096);
+	munmap(v.q.ctl, 4096);
+	munmap(w.streams, vt_page_round(16 * VQ_STREAM_STRIDE));
+	munmap(w.results, vt_page_round(16 * VQ_RES_STRIDE));
+	munmap(w.q.ring, 4096);
+	munmap(w.q.ctl, 4096);
+	EXPECT_EQ(0, w.target[0]);
+	munmap(w.target, 4096);
+	EXPECT_EQ(surfaces, va_stat_settle(path, "surfaces", surfaces));
+}
+
+struct vq_kicker {
+	int fd;
+	__u32 id;
+	int ret;
+};
+
+static void *vq_kick_thread(void *arg)
+{
+	struct vq_kicker *k = arg;
+
+	k->ret = vq_kick(k->fd, k->id) ? -errno : 0;
+	return NULL;
+}
+
+/*
+ * DESTROY while another thread's KICK consumes a full ring of long jobs:
+ * the kick stops after its current job and returns 0; the surfaces the
+ * queue bound stay usable (and are freed with their handles).
+ */
+TEST(queue_destroy_during_kick)
+{
+	const unsigned int entries = 1024;
+	struct vq_kicker kk;
+	struct vq_env v;
+	struct vt_stream s;
+	unsigned int i, j;
+	pthread_t t;
+	__u64 done;
+	int fd;
+
+	VT_OPEN(fd);
+	ASSERT_EQ(0, vq_env_init(&v, fd, entries));
+	/* 32 packets of 16 lanes per job: 1024 jobs take a while under TCG. */
+	vt_stream_init(&s);
+	for (j = 0; j < 32; j++)
+		vq_add16(&s, 1, false);
+	for (i = 0; i < entries; i++) {
+		struct drm_vatom_queue_job *jd = vq_next(&v.q);
+
+		vq_job(jd, v.streams, 0, &s);
+		vq_publish(&v.q, 1);
+	}
+	kk.fd = fd;
+	kk.id = v.q.id;
+	ASSERT_EQ(0, pthread_create(&t, NULL, vq_kick_thread, &kk));
+	while (!vq_completed(&v.q))
+		usleep(100);
+	EXPECT_EQ(0, vq_destroy(fd, v.q.id));
+	pthread_join(t, NULL);
+	EXPECT_EQ(0, kk.ret);
+	done = vq_completed(&v.q);
+	TH_LOG("%llu of %u jobs ran", (unsigned long long)done, entries);
+	EXPECT_LE(1, done);
+	EXPECT_EQ(done * 32, v.target[0]);
+	close(fd);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Concurrency with SUBMIT                                                   */
+/* ------------------------------------------------------------------------ */
+
+struct vq_submitter {
+	int fd;
+	__u32 h;
+	unsigned int iters;
+	int err;
+};
+
+static void *vq_submit_thread(void *arg)
+{
+	struct vq_submitter *x = arg;
+	struct drm_vatom_binding b = { .slot = VQ_SLOT_TARGET, .handle = x->h };
+	struct drm_vatom_submit sub;
+	struct vt_stream s;
+	unsigned int i;
+	int ret;
+
+	vt_stream_init(&s);
+	vq_add16(&s, 1000, false);
+	for (i = 0; i < x->iters && !x->err; i++) {
+		do {
+			vt_submit_args(&sub, &s, &b, 1, NULL, 0);
+			if (i & 1)
+				sub.flags = DRM_VATOM_SUBMIT_ASYNC;
+			ret = vt_submit(x->fd, &sub) ? -errno : 0;
+			if (ret == -EBUSY)	/* the file's jobs are capped */
+				usleep(1000);
+		} while (ret == -EBUSY);
+		x->err = ret;
+	}
+	return NULL;
+}
+
+/*
+ * One thread adds through a queue, another through SUBMIT (sync and
+ * async alternately) on the same file and surface: the totals are exact.
+ */
+TEST(queue_with_submit)
+{
+	const unsigned int entries = 32, rounds = 40;
+	struct vq_submitter x = { .iters = 600 };
+	unsigned int i, r, k;
+	struct vq_env v;
+	struct vt_stream s;
+	pthread_t t;
+	int fd;
+
+	VT_OPEN(fd);
+	ASSERT_EQ(0, vq_env_init(&v, fd, entries));
+	x.fd = fd;
+	x.h = v.th;
+	vt_stream_init(&s);
+	vq_add16(&s, 1, false);
+	for (i = 0; i < entries; i++)
+		vq_job(&v.q.ring[i], v.streams, i, &s);
+
+	ASSERT_EQ(0, pthread_create(&t, NULL, vq_submit_thread, &x));
+	for (r = 0; r < rounds; r++) {
+		/* The descriptors stay valid: only the tail moves. */
+		vq_publish(&v.q, entries);
+		ASSERT_EQ(0, vq_kick(fd, v.q.id));
+	}
+	pthread_join(t, NULL);
+	ASSERT_EQ(0, x.err);
+	ASSERT_EQ((__u64)rounds * entries, vq_completed(&v.q));
+	for (i = 0; i < entries; i++)
+		EXPECT_EQ(0, v.q.ring[i].status);
+	/* Wait for the async jobs: a sync SUBMIT of nothing comes after them. */
+	vt_stream_init(&s);
+	{
+		struct drm_vatom_binding b = { .slot = 0, .handle = v.th };
+		struct drm_vatom_submit sub;
+
+		vt_submit_args(&sub, &s, &b, 1, NULL, 0);
+		ASSERT_EQ(0, vt_submit(fd, &sub));
+	}
+	for (k = 0; k < 16; k++)
+		EXPECT_EQ((rounds * entries + 1000 * x.iters) * (k + 1), v.target[k])
+			TH_LOG("word %u", k);
+	close(fd);
+}

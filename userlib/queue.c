@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libvatom: user-mode queues (docs/queues.md). A queue owns, beside the
+ * kernel's ring and control page, one stream surface and one results
+ * surface, each cut into one area per ring entry: the job at ring
+ * position p has its stream and its results in area p & (entries - 1),
+ * which is free again once the job is complete. The producer side is
+ * not thread-safe (one thread commits); vatom_queue_wait() may be called
+ * from any thread.
+ *
+ * Copyright (C) 2026 The vatom developers
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <sched.h>
+
+#include <xf86drm.h>
+
+#include "internal.h"
+
+struct vatom_queue {
+	struct vatom_device *dev;
+	uint32_t id;
+	uint32_t entries;
+	uint32_t stream_bytes;
+	uint32_t results_bytes;
+	uint32_t ring_handle;
+	uint32_t ctl_handle;
+	uint32_t stream_slot;
+	uint32_t results_slot;
+	struct drm_vatom_queue_job *ring;
+	size_t ring_len;
+	struct drm_vatom_queue_ctl *ctl;
+	struct vatom_surface *streams;
+	struct vatom_surface *results;
+	uint8_t *stream_map;
+	uint8_t *results_map;
+	uint32_t tail;			/* our producer position */
+	uint64_t submitted;		/* jobs committed: the last seqno */
+};
+
+static void *map_handle(int fd, uint32_t handle, size_t len)
+{
+	struct drm_vatom_surface_mmap_offset mo = { .handle = handle };
+	void *p;
+
+	if (drmIoctl(fd, DRM_IOCTL_VATOM_SURFACE_MMAP_OFFSET, &mo))
+		return NULL;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, mo.offset);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void gem_close(int fd, uint32_t handle)
+{
+	struct drm_gem_close c = { .handle = handle };
+
+	if (handle)
+		drmIoctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
+}
+
+VATOM_API void vatom_queue_destroy(struct vatom_queue *q)
+{
+	struct drm_vatom_queue_destroy d;
+
+	if (!q)
+		return;
+	if (q->id) {
+		d = (struct drm_vatom_queue_destroy){ .queue_id = q->id };
+		drmIoctl(q->dev->fd, DRM_IOCTL_VATOM_QUEUE_DESTROY, &d);
+	}
+	if (q->ring)
+		munmap(q->ring, q->ring_len);
+	if (q->ctl)
+		munmap(q->ctl, 4096);
+	gem_close(q->dev->fd, q->ring_handle);
+	gem_close(q->dev->fd, q->ctl_handle);
+	vatom_surface_destroy(q->streams);
+	vatom_surface_destroy(q->results);
+	free(q);
+}
+
+/* The two highest slots @b leaves free: 0, or -ENOSPC. */
+static int free_slots(const struct vatom_batch *b, uint32_t *s1, uint32_t *s2)
+{
+	int slot, found = 0;
+
+	for (slot = DRM_VATOM_MAX_SLOTS - 1; slot >= 0 && found < 2; slot--) {
+		if (b && b->slots[slot])
+			continue;
+		if (!found++)
+			*s1 = slot;
+		else
+			*s2 = slot;
+	}
+	return found == 2 ? 0 : -ENOSPC;
+}
+
+VATOM_API int vatom_queue_create(struct vatom_device *dev,
+				 const struct vatom_queue_params *p,
+				 const struct vatom_batch *bindings,
+				 struct vatom_queue **qp)
+{
+	struct drm_vatom_binding bind[DRM_VATOM_MAX_SLOTS];
+	struct drm_vatom_queue_create args = { 0 };
+	struct vatom_queue *q;
+	uint32_t n = 0, slot;
+	void *map;
+	int ret;
+
+	if (!dev || !p || !qp || !p->entries || (p->entries & (p->entries - 1)) ||
+	    !p->stream_bytes || p->stream_bytes % 8 || p->results_bytes % 8)
+		return -EINVAL;
+	if (!(dev->caps & DRM_VATOM_CAP_QUEUE))
+		return -EOPNOTSUPP;
+	if (bindings && bindings->dev != dev)
+		return -EINVAL;
+	q = calloc(1, sizeof(*q));
+	if (!q)
+		return -ENOMEM;
+	q->dev = dev;
+	q->entries = p->entries;
+	q->stream_bytes = p->stream_bytes;
+	q->results_bytes = p->results_bytes;
+	ret = free_slots(bindings, &q->stream_slot, &q->results_slot);
+	if (ret)
+		goto fail;
+
+	ret = vatom_surface_create_buffer(dev, (uint64_t)p->entries * p->stream_bytes,
+					  0, &q->streams);
+	if (!ret)
+		ret = vatom_surface_map(q->streams, &map);
+	if (ret)
+		goto fail;
+	q->stream_map = map;
+	bind[n++] = (struct drm_vatom_binding){ .slot = q->stream_slot,
+						.handle = q->streams->handle };
+	if (p->results_bytes) {
+		ret = vatom_surface_create_buffer(dev, (uint64_t)p->entries *
+						  p->results_bytes, 0, &q->results);
+		if (!ret)
+			ret = vatom_surface_map(q->results, &map);
+		if (ret)
+			goto fail;
+		q->results_map = map;
+		bind[n++] = (struct drm_vatom_binding){ .slot = q->results_slot,
+							.handle = q->results->handle };
+	}
+	for (slot = 0; bindings && slot < DRM_VATOM_MAX_SLOTS; slot++)
+		if (bindings->slots[slot])
+			bind[n++] = (struct drm_vatom_binding){
+				.slot = slot, .handle = bindings->slots[slot]->handle };
+
+	args.entries = p->entries;
+	args.bindings = (uintptr_t)bind;
+	args.binding_count = n;
+	if (drmIoctl(dev->fd, DRM_IOCTL_VATOM_QUEUE_CREATE, &args)) {
+		ret = -errno;
+		goto fail;
+	}
+	q->id = args.queue_id;
+	q->ring_handle = args.ring_handle;
+	q->ctl_handle = args.ctl_handle;
+	q->ring_len = ((size_t)p->entries * sizeof(*q->ring) + 4095) & ~(size_t)4095;
+	q->ring = map_handle(dev->fd, q->ring_handle, q->ring_len);
+	q->ctl = map_handle(dev->fd, q->ctl_handle, 4096);
+	if (!q->ring || !q->ctl) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	*qp = q;
+	return 0;
+fail:
+	vatom_queue_destroy(q);
+	return ret;
+}
+
+VATOM_API uint64_t vatom_queue_completed(const struct vatom_queue *q)
+{
+	/* Pairs with the kernel's release: statuses and results come after. */
+	return __atomic_load_n(&q->ctl->completed, __ATOMIC_ACQUIRE);
+}
+
+VATOM_API int vatom_queue_reserve(struct vatom_queue *q, uint32_t stream_size,
+				  void **stream)
+{
+	if (stream_size > q->stream_bytes || stream_size % 8)
+		return -E2BIG;
+	/* The area is free once the job entries positions back is complete. */
+	if (q->submitted - vatom_queue_completed(q) >= q->entries)
+		return -EAGAIN;
+	*stream = q->stream_map + (size_t)(q->tail & (q->entries - 1)) * q->stream_bytes;
+	return 0;
+}
+
+VATOM_API uint64_t vatom_queue_commit(struct vatom_queue *q, uint32_t stream_size,
+				      uint64_t results_size)
+{
+	uint32_t e = q->tail & (q->entries - 1);
+	struct drm_vatom_queue_job *j = &q->ring[e];
+
+	memset(j, 0, sizeof(*j));
+	j->stream_slot = q->stream_slot;
+	j->stream_offset = (uint64_t)e * q->stream_bytes;
+	j->stream_size = stream_size;
+	if (results_size) {
+		j->results_slot = q->results_slot;
+		j->results_offset = (uint64_t)e * q->results_bytes;
+		j->results_size = q->results_bytes;
+	}
+	q->tail++;
+	/* Pairs with the kernel's acquire: the descriptor comes first. */
+	__atomic_store_n(&q->ctl->tail, q->tail, __ATOMIC_RELEASE);
+	return ++q->submitted;
+}
+
+VATOM_API int vatom_queue_submit_batch(struct vatom_queue *q,
+				       const struct vatom_batch *b,
+				       uint64_t *seqno)
+{
+	void *stream;
+	int ret;
+
+	if (b->results_size > q->results_bytes || b->size > UINT32_MAX)
+		return -E2BIG;
+	ret = vatom_queue_reserve(q, (uint32_t)b->size, &stream);
+	if (ret)
+		return ret;
+	memcpy(stream, b->stream, b->size);
+	*seqno = vatom_queue_commit(q, (uint32_t)b->size, b->results_size);
+	return 0;
+}
+
+VATOM_API int vatom_queue_kick(struct vatom_queue *q)
+{
+	struct drm_vatom_queue_kick k = { .queue_id = q->id };
+
+	if (!(__atomic_load_n(&q->ctl->flags, __ATOMIC_ACQUIRE) &
+	      DRM_VATOM_QUEUE_CTL_NEED_WAKEUP))
+		return 0;
+	return drmIoctl(q->dev->fd, DRM_IOCTL_VATOM_QUEUE_KICK, &k) ? -errno : 0;
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Busy polls of the completed count before the first kick, then sleeps. */
+#define QUEUE_SPINS	64
+
+VATOM_API int vatom_queue_wait(struct vatom_queue *q, uint64_t seqno,
+			       int64_t timeout_ns)
+{
+	struct timespec ts = { 0, 1000 };
+	int64_t deadline = 0;
+	int i, ret;
+
+	if (seqno > q->submitted)
+		return -EINVAL;
+	for (i = 0; i < QUEUE_SPINS; i++) {
+		if (vatom_queue_completed(q) >= seqno)
+			return 0;
+		sched_yield();
+	}
+	/* Kick mode: a kick consumes up to the tail before it returns. */
+	ret = vatom_queue_kick(q);
+	if (ret && ret != -EINTR)
+		return ret;
+	if (timeout_ns >= 0)
+		deadline = now_ns() + timeout_ns;
+	while (vatom_queue_completed(q) < seqno) {
+		if (timeout_ns >= 0 && now_ns() >= deadline)
+			return -ETIME;
+		/* Another thread's kick is consuming: sleep, up to 1 ms. */
+		nanosleep(&ts, NULL);
+		if (ts.tv_nsec < 1000000)
+			ts.tv_nsec *= 2;
+	}
+	return 0;
+}
+
+/* The ring entry of job @seqno, or NULL when it is not complete or reused. */
+static const struct drm_vatom_queue_job *job_entry(const struct vatom_queue *q,
+						   uint64_t seqno, int *err)
+{
+	if (!seqno || seqno > q->submitted || q->submitted - seqno >= q->entries) {
+		*err = -ENOENT;
+		return NULL;
+	}
+	if (vatom_queue_completed(q) < seqno) {
+		*err = -EBUSY;
+		return NULL;
+	}
+	return &q->ring[(seqno - 1) & (q->entries - 1)];
+}
+
+VATOM_API int vatom_queue_job_status(const struct vatom_queue *q, uint64_t seqno,
+				     uint32_t *index, uint32_t *reason)
+{
+	const struct drm_vatom_queue_job *j;
+	int err = 0;
+
+	j = job_entry(q, seqno, &err);
+	if (!j)
+		return err;
+	if (index)
+		*index = j->error_index;
+	if (reason)
+		*reason = j->error_reason;
+	return j->status;
+}
+
+VATOM_API const void *vatom_queue_job_results(const struct vatom_queue *q,
+					      uint64_t seqno)
+{
+	int err = 0;
+
+	if (!q->results_map || !job_entry(q, seqno, &err))
+		return NULL;
+	return q->results_map + (size_t)((seqno - 1) & (q->entries - 1)) * q->results_bytes;
+}
+
+VATOM_API int vatom_queue_batch_results(const struct vatom_queue *q, uint64_t seqno,
+					struct vatom_batch *b)
+{
+	const struct drm_vatom_queue_job *j;
+	int err = 0;
+
+	j = job_entry(q, seqno, &err);
+	if (!j)
+		return err;
+	b->last_ret = j->status;
+	b->err_index = j->error_index;
+	b->err_reason = j->error_reason;
+	b->results = j->status || !b->results_size ? NULL :
+		     vatom_queue_job_results(q, seqno);
+	return j->status;
+}
