@@ -120,8 +120,29 @@ static inline struct vatom_surface *to_vatom_surface(struct drm_gem_object *obj)
 	return container_of(to_drm_gem_shmem_obj(obj), struct vatom_surface, shmem);
 }
 
+/**
+ * struct vatom_binding_table - the surfaces bound to slots, as a
+ * submission or a queue names them, each referenced
+ * @nbound: slots bound, listed in @bound_slot
+ * @bound_slot: the slots bound, in binding-table order
+ * @bindings: slot table handed to the engine
+ * @bound: surfaces referenced by the binding table, by slot
+ *
+ * Empty when zeroed; vatom_binding_table_release() leaves it empty again
+ * (touching only the slots bound, not the two 2 KiB tables).
+ */
+struct vatom_binding_table {
+	unsigned int nbound;
+	u8 bound_slot[DRM_VATOM_MAX_SLOTS];
+	struct vatom_bindings bindings;
+	struct vatom_surface *bound[DRM_VATOM_MAX_SLOTS];
+};
+
 /* vatom_gem.c */
 struct drm_gem_object *vatom_gem_create_object(struct drm_device *dev, size_t size);
+int vatom_binding_table_read(struct vatom_binding_table *t,
+			     struct drm_file *file, u64 ubindings, u32 count);
+void vatom_binding_table_release(struct vatom_binding_table *t);
 struct vatom_surface *vatom_surface_lookup(struct drm_file *file, u32 handle);
 int vatom_surface_view(struct vatom_surface *surf,
 		       const struct vatom_surface_view **view);

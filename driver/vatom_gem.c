@@ -255,6 +255,66 @@ int vatom_surface_view(struct vatom_surface *surf,
 	return ret;
 }
 
+/**
+ * vatom_binding_table_read() - look up and map a user binding table
+ * @t: an empty table; on failure it holds what was bound so far, to be
+ *	released by the caller
+ * @file: the DRM file whose handles the table names
+ * @ubindings: user pointer to struct drm_vatom_binding[@count]
+ * @count: entries, at most %DRM_VATOM_MAX_SLOTS (the caller checks)
+ *
+ * Return: 0; -EFAULT, -EINVAL (flags, padding, a slot out of range or
+ * twice), -ENOENT (an unknown handle) or an error from mapping a surface.
+ */
+int vatom_binding_table_read(struct vatom_binding_table *t,
+			     struct drm_file *file, u64 ubindings, u32 count)
+{
+	struct drm_vatom_binding __user *ubind = u64_to_user_ptr(ubindings);
+	const struct vatom_surface_view *view;
+	struct drm_vatom_binding bind;
+	struct vatom_surface *surf;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < count; i++) {
+		if (copy_from_user(&bind, &ubind[i], sizeof(bind)))
+			return -EFAULT;
+		if (bind.flags || bind.pad || bind.slot >= DRM_VATOM_MAX_SLOTS)
+			return -EINVAL;
+		if (t->bound[bind.slot])
+			return -EINVAL;		/* the same slot twice */
+
+		surf = vatom_surface_lookup(file, bind.handle);
+		if (!surf)
+			return -ENOENT;
+		t->bound[bind.slot] = surf;
+		t->bound_slot[t->nbound++] = bind.slot;
+
+		ret = vatom_surface_view(surf, &view);
+		if (ret)
+			return ret;
+		t->bindings.slot[bind.slot] = view;
+	}
+	return 0;
+}
+
+/**
+ * vatom_binding_table_release() - drop the table's references, empty it
+ * @t: the table
+ */
+void vatom_binding_table_release(struct vatom_binding_table *t)
+{
+	unsigned int i, slot;
+
+	for (i = 0; i < t->nbound; i++) {
+		slot = t->bound_slot[i];
+		drm_gem_object_put(&t->bound[slot]->shmem.base);
+		t->bound[slot] = NULL;
+		t->bindings.slot[slot] = NULL;
+	}
+	t->nbound = 0;
+}
+
 /*
  * Create the GEM object behind a surface of @size bytes and hand its handle
  * to @file. @typed and @grid (either may be NULL) pass to the surface, which

@@ -293,19 +293,6 @@ struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 }
 
 /**
- * vatom_job_bind_slot() - bind a surface to a free slot of the job
- * @job: the job, not yet pushed
- * @slot: the slot, < %DRM_VATOM_MAX_SLOTS, not bound yet
- * @surf: the surface, whose reference the job takes over
- */
-void vatom_job_bind_slot(struct vatom_job *job, u32 slot,
-			 struct vatom_surface *surf)
-{
-	job->bound[slot] = surf;
-	job->bound_slot[job->nbound++] = slot;
-}
-
-/**
  * vatom_job_bounce() - the job's kernel copy of a user result region
  * @job: the job, not yet pushed
  * @size: bytes, at most %VATOM_MAX_RESULTS_SIZE and charged by the caller
@@ -357,7 +344,7 @@ void vatom_job_free(struct vatom_job *job)
 {
 	struct vatom_file *vfile = job->vfile;
 	struct vatom_device *vdev = vfile->vdev;
-	unsigned int i, slot;
+	unsigned int i;
 
 	if (job->fence) {
 		mutex_lock(&vfile->lock);
@@ -379,13 +366,7 @@ void vatom_job_free(struct vatom_job *job)
 	}
 	kfree(job->outs);
 
-	for (i = 0; i < job->nbound; i++) {
-		slot = job->bound_slot[i];
-		drm_gem_object_put(&job->bound[slot]->shmem.base);
-		job->bound[slot] = NULL;
-		job->bindings.slot[slot] = NULL;
-	}
-	job->nbound = 0;
+	vatom_binding_table_release(&job->table);
 	if (job->result_surf)
 		drm_gem_object_put(&job->result_surf->shmem.base);
 	vatom_file_stream_put(vfile, job->stream, job->stream_alloc);
@@ -453,7 +434,7 @@ static int vatom_job_execute(struct vatom_job *job)
 		goto done;	/* nothing to time */
 	t0 = local_clock();
 	ret = vatom_stream_execute_ctl(job->stream, job->stream_size,
-				       &job->bindings, job->results, &stats,
+				       &job->table.bindings, job->results, &stats,
 				       &job->ctl);
 	ns = local_clock() - t0;
 	vatom_file_busy(vfile, &stats, ns);

@@ -20,6 +20,7 @@
 #include <drm/drm_file.h>
 #include <drm/drm_syncobj.h>
 
+#include "vatom_drv.h"
 #include "vatom_engine.h"
 
 struct vatom_device;
@@ -171,10 +172,7 @@ struct vatom_out_sync {
  * @bounce: kernel copy of the user result region (@bounce_small or
  *	allocated)
  * @fence_mem: the fence before it is initialised
- * @nbound: slots bound, listed in @bound_slot
- * @bound_slot: the slots bound, in binding-table order
- * @bindings: slot table handed to the engine
- * @bound: surfaces referenced by the binding table, by slot
+ * @table: the surfaces bound, by slot
  * @bounce_small: @bounce of small result regions
  *
  * A freed job is kept by its file for the next submission: the members
@@ -212,10 +210,7 @@ struct vatom_job {
 
 	/* Kept clean across reuse: see above. */
 	struct vatom_fence *fence_mem;
-	unsigned int nbound;
-	u8 bound_slot[DRM_VATOM_MAX_SLOTS];
-	struct vatom_bindings bindings;
-	struct vatom_surface *bound[DRM_VATOM_MAX_SLOTS];
+	struct vatom_binding_table table;
 	u8 bounce_small[VATOM_JOB_BOUNCE_SMALL] __aligned(8);
 };
 
@@ -246,7 +241,6 @@ void vatom_file_postclose(struct drm_device *dev, struct drm_file *file);
 struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 				  unsigned int in_syncs, unsigned int out_syncs);
 int vatom_job_charge(struct vatom_job *job, u64 bytes);
-void vatom_job_bind_slot(struct vatom_job *job, u32 slot, struct vatom_surface *surf);
 u8 *vatom_job_bounce(struct vatom_job *job, u64 size);
 void *vatom_file_stream_get(struct vatom_file *vfile, u32 size, u32 *alloc);
 void vatom_job_free(struct vatom_job *job);

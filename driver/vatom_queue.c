@@ -65,10 +65,7 @@ static_assert(sizeof(struct drm_vatom_queue_ctl) <= VATOM_QUEUE_CTL_SIZE);
  * @ctl: kernel mapping of the control page
  * @stream: kernel copy of the current job's stream, or NULL
  * @stream_alloc: bytes at @stream, charged to the file
- * @nbound: slots bound, listed in @bound_slot
- * @bound_slot: the slots bound, in binding-table order
- * @bound: surfaces referenced by the binding table, by slot
- * @bindings: slot table handed to the engine
+ * @table: the surfaces bound at creation, by slot
  */
 struct vatom_queue {
 	struct kref ref;
@@ -84,20 +81,15 @@ struct vatom_queue {
 	struct drm_vatom_queue_ctl *ctl;
 	void *stream;
 	u32 stream_alloc;
-	unsigned int nbound;
-	u8 bound_slot[DRM_VATOM_MAX_SLOTS];
-	struct vatom_surface *bound[DRM_VATOM_MAX_SLOTS];
-	struct vatom_bindings bindings;
+	struct vatom_binding_table table;
 };
 
 static void vatom_queue_free(struct kref *ref)
 {
 	struct vatom_queue *q = container_of(ref, struct vatom_queue, ref);
 	struct vatom_account *acct = q->vfile->acct;
-	unsigned int i;
 
-	for (i = 0; i < q->nbound; i++)
-		drm_gem_object_put(&q->bound[q->bound_slot[i]]->shmem.base);
+	vatom_binding_table_release(&q->table);
 	if (q->ring_surf)
 		drm_gem_object_put(&q->ring_surf->shmem.base);
 	if (q->ctl_surf)
@@ -124,37 +116,6 @@ static struct vatom_queue *vatom_queue_get(struct vatom_file *vfile, u32 id)
 		kref_get(&q->ref);
 	xa_unlock(&vfile->queues);
 	return q;
-}
-
-/* Take the binding table, as SUBMIT's (vatom_submit.c), for good. */
-static int vatom_queue_bind(struct vatom_queue *q, struct drm_file *file,
-			    const struct drm_vatom_queue_create *args)
-{
-	struct drm_vatom_binding __user *ubind = u64_to_user_ptr(args->bindings);
-	const struct vatom_surface_view *view;
-	struct drm_vatom_binding bind;
-	struct vatom_surface *surf;
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < args->binding_count; i++) {
-		if (copy_from_user(&bind, &ubind[i], sizeof(bind)))
-			return -EFAULT;
-		if (bind.flags || bind.pad || bind.slot >= DRM_VATOM_MAX_SLOTS)
-			return -EINVAL;
-		if (q->bound[bind.slot])
-			return -EINVAL;		/* the same slot twice */
-		surf = vatom_surface_lookup(file, bind.handle);
-		if (!surf)
-			return -ENOENT;
-		q->bound[bind.slot] = surf;
-		q->bound_slot[q->nbound++] = bind.slot;
-		ret = vatom_surface_view(surf, &view);
-		if (ret)
-			return ret;
-		q->bindings.slot[bind.slot] = view;
-	}
-	return 0;
 }
 
 static int vatom_queue_check_args(const struct drm_vatom_queue_create *args)
@@ -198,7 +159,8 @@ int vatom_ioctl_queue_create(struct drm_device *dev, void *data,
 	mutex_init(&q->lock);
 	q->entries = args->entries;
 
-	ret = vatom_queue_bind(q, file, args);
+	ret = vatom_binding_table_read(&q->table, file, args->bindings,
+				       args->binding_count);
 	if (ret)
 		goto free;
 
@@ -304,7 +266,7 @@ static int vatom_queue_stream_buf(struct vatom_queue *q, u32 size)
 static const struct vatom_surface_view *vatom_queue_slot(const struct vatom_queue *q,
 							 u32 slot)
 {
-	return slot < DRM_VATOM_MAX_SLOTS ? q->bindings.slot[slot] : NULL;
+	return slot < DRM_VATOM_MAX_SLOTS ? q->table.bindings.slot[slot] : NULL;
 }
 
 /* @size bytes at @offset lie in @view, @offset a multiple of 8. */
@@ -360,7 +322,7 @@ static int vatom_queue_job(struct vatom_queue *q,
 		/* Our copy: the surface may change under us from here on. */
 		memcpy(q->stream, sv->vaddr + d->stream_offset, d->stream_size);
 		ret = vatom_stream_validate_ctl(q->stream, d->stream_size,
-						&q->bindings, &ctl, &needed,
+						&q->table.bindings, &ctl, &needed,
 						&ops, err);
 		if (ret)
 			return ret;
@@ -372,7 +334,7 @@ static int vatom_queue_job(struct vatom_queue *q,
 	}
 	atomic64_inc(&q->vfile->submitted);
 	ret = vatom_file_execute(q->vfile, q->stream, d->stream_size,
-				 &q->bindings,
+				 &q->table.bindings,
 				 needed ? rv->vaddr + d->results_offset : NULL,
 				 &ctl);
 	atomic64_inc(&q->vfile->completed);

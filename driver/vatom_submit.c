@@ -43,37 +43,6 @@
 #define VATOM_DIRECT_MAX_STREAM	SZ_64K
 #define VATOM_DIRECT_MAX_OPS	SZ_64K
 
-static int vatom_job_bind(struct vatom_job *job, struct drm_file *file,
-			  const struct drm_vatom_submit *args)
-{
-	struct drm_vatom_binding __user *ubind = u64_to_user_ptr(args->bindings);
-	const struct vatom_surface_view *view;
-	struct drm_vatom_binding bind;
-	struct vatom_surface *surf;
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < args->binding_count; i++) {
-		if (copy_from_user(&bind, &ubind[i], sizeof(bind)))
-			return -EFAULT;
-		if (bind.flags || bind.pad || bind.slot >= DRM_VATOM_MAX_SLOTS)
-			return -EINVAL;
-		if (job->bound[bind.slot])
-			return -EINVAL;		/* the same slot twice */
-
-		surf = vatom_surface_lookup(file, bind.handle);
-		if (!surf)
-			return -ENOENT;
-		vatom_job_bind_slot(job, bind.slot, surf);
-
-		ret = vatom_surface_view(surf, &view);
-		if (ret)
-			return ret;
-		job->bindings.slot[bind.slot] = view;
-	}
-	return 0;
-}
-
 static int vatom_job_copy_stream(struct vatom_job *job,
 				 const struct drm_vatom_submit *args)
 {
@@ -263,7 +232,8 @@ static int vatom_job_prepare(struct vatom_job *job, struct drm_file *file,
 	ret = vatom_job_out_syncs(job, file, args);
 	if (ret)
 		return ret;
-	ret = vatom_job_bind(job, file, args);
+	ret = vatom_binding_table_read(&job->table, file, args->bindings,
+				       args->binding_count);
 	if (ret)
 		return ret;
 	ret = vatom_job_copy_stream(job, args);
@@ -271,7 +241,7 @@ static int vatom_job_prepare(struct vatom_job *job, struct drm_file *file,
 		return ret;
 
 	ret = vatom_stream_validate_ctl(job->stream, args->stream_size,
-					&job->bindings, &ctl,
+					&job->table.bindings, &ctl,
 					&args->results_needed, &job->ops, &err);
 	if (ret) {
 		args->error_index = err.index;
