@@ -16,7 +16,7 @@
  * from the device first.
  *
  * Part of vatom_test.c's translation unit (see there); not built alone.
- * Uses vt_stat() and vt_stats_path() from test_visa.c.
+ * Uses vt_debugfs_stat() and vt_debugfs_stats_path(vt_render_path, ) from test_visa.c.
  *
  * Copyright (C) 2026 The vatom developers
  */
@@ -332,12 +332,12 @@ static int va_add(int fd, __u32 h, unsigned int word, __u32 val, bool async,
  */
 static long long va_stat_settle(const char *path, const char *name, long long want)
 {
-	long long v = vt_stat(path, name);
+	long long v = vt_debugfs_stat(path, name);
 	int i;
 
 	for (i = 0; i < 200 && v != want; i++) {
 		va_sleep_ms(10);
-		v = vt_stat(path, name);
+		v = vt_debugfs_stat(path, name);
 	}
 	return v;
 }
@@ -348,10 +348,10 @@ struct va_counts {
 
 static void va_counts(const char *path, struct va_counts *c)
 {
-	c->jobs = vt_stat(path, "jobs_in_flight");
-	c->fences = vt_stat(path, "fences");
-	c->surfaces = vt_stat(path, "surfaces");
-	c->cancelled = vt_stat(path, "jobs_cancelled");
+	c->jobs = vt_debugfs_stat(path, "jobs_in_flight");
+	c->fences = vt_debugfs_stat(path, "fences");
+	c->surfaces = vt_debugfs_stat(path, "surfaces");
+	c->cancelled = vt_debugfs_stat(path, "jobs_cancelled");
 }
 
 /* Every live count back to @base. */
@@ -585,7 +585,7 @@ TEST(sync_direct_without_fence)
 	int fd;
 
 	VT_OPEN(fd);
-	if (!vt_stats_path(path, sizeof(path)))
+	if (!vt_debugfs_stats_path(vt_render_path, path, sizeof(path)))
 		SKIP(close(fd); return, "no vatom_stats in debugfs");
 	va_counts(path, &base);
 	VT_BUFFER(fd, 4096, h, m);
@@ -1079,7 +1079,7 @@ TEST(sync_wait_many_restarts)
 	int fd, st;
 
 	VT_OPEN(fd);
-	if (!vt_stats_path(path, sizeof(path)))
+	if (!vt_debugfs_stats_path(vt_render_path, path, sizeof(path)))
 		SKIP(close(fd); return, "no vatom_stats in debugfs");
 	va_counts(path, &base);
 	VT_BUFFER(fd, 4096, h, m);
@@ -1130,7 +1130,7 @@ TEST(cancel_on_close)
 	int fd, fx, dmabuf, sf1, sf2;
 
 	VT_OPEN(fd);
-	if (!vt_stats_path(path, sizeof(path)))
+	if (!vt_debugfs_stats_path(vt_render_path, path, sizeof(path)))
 		SKIP(close(fd); return, "no vatom_stats in debugfs");
 	va_counts(path, &base);
 	VT_BUFFER(fd, 4096, h, m);
@@ -1157,10 +1157,10 @@ TEST(cancel_on_close)
 
 	close(fx);
 	/* The release waited for both jobs. */
-	EXPECT_EQ(base.jobs, vt_stat(path, "jobs_in_flight"));
+	EXPECT_EQ(base.jobs, vt_debugfs_stat(path, "jobs_in_flight"));
 	EXPECT_EQ(-ECANCELED, va_sync_file_status(sf1));
 	EXPECT_EQ(1, va_sync_file_status(sf2));
-	EXPECT_EQ(base.cancelled + 1, vt_stat(path, "jobs_cancelled"));
+	EXPECT_EQ(base.cancelled + 1, vt_debugfs_stat(path, "jobs_cancelled"));
 	EXPECT_EQ(0, m[0]);
 	EXPECT_EQ(16, m[1]);
 
@@ -1241,7 +1241,7 @@ TEST(cancel_on_sigkill)
 	pid_t pid;
 
 	VT_OPEN(fd);
-	if (!vt_stats_path(path, sizeof(path)))
+	if (!vt_debugfs_stats_path(vt_render_path, path, sizeof(path)))
 		SKIP(close(fd); return, "no vatom_stats in debugfs");
 	va_counts(path, &base);
 	VT_BUFFER(fd, 4096, h, m);
@@ -1271,15 +1271,15 @@ TEST(cancel_on_sigkill)
 	}
 	close(pfd[1]);
 	ASSERT_EQ(1, read(pfd[0], &c, 1));
-	EXPECT_EQ(base.jobs + 1, vt_stat(path, "jobs_in_flight"));
+	EXPECT_EQ(base.jobs + 1, vt_debugfs_stat(path, "jobs_in_flight"));
 	EXPECT_EQ(0, va_status(fd, out));	/* the child's job is pending */
 
 	ASSERT_EQ(0, kill(pid, SIGKILL));
 	ASSERT_EQ(pid, waitpid(pid, &st, 0));
 	EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
-	EXPECT_EQ(base.jobs, vt_stat(path, "jobs_in_flight"));
+	EXPECT_EQ(base.jobs, vt_debugfs_stat(path, "jobs_in_flight"));
 	EXPECT_EQ(-ECANCELED, va_status(fd, out));
-	EXPECT_EQ(base.cancelled + 1, vt_stat(path, "jobs_cancelled"));
+	EXPECT_EQ(base.cancelled + 1, vt_debugfs_stat(path, "jobs_cancelled"));
 
 	ASSERT_EQ(0, va_blocker_signal(&bl));
 	va_sleep_ms(50);
@@ -1308,7 +1308,7 @@ TEST(sigkill_with_ready_jobs)
 	pid_t pid;
 
 	VT_OPEN(fd);
-	if (!vt_stats_path(path, sizeof(path)))
+	if (!vt_debugfs_stats_path(vt_render_path, path, sizeof(path)))
 		SKIP(close(fd); return, "no vatom_stats in debugfs");
 	va_counts(path, &base);
 	VT_BUFFER(fd, 4096, h, m);
@@ -1356,8 +1356,8 @@ TEST(sigkill_with_ready_jobs)
 	ASSERT_EQ(1, read(pfd[0], &c, 1));
 	ASSERT_EQ(0, kill(pid, SIGKILL));
 	ASSERT_EQ(pid, waitpid(pid, &st, 0));
-	EXPECT_EQ(base.jobs, vt_stat(path, "jobs_in_flight"));
-	EXPECT_EQ(base.cancelled, vt_stat(path, "jobs_cancelled"));
+	EXPECT_EQ(base.jobs, vt_debugfs_stat(path, "jobs_in_flight"));
+	EXPECT_EQ(base.cancelled, vt_debugfs_stat(path, "jobs_cancelled"));
 	EXPECT_EQ(n * 48 * 16, m[0]);
 	close(pfd[0]);
 	close(dmabuf);

@@ -740,9 +740,9 @@ TEST(queue_close_nonempty)
 
 	VT_OPEN(fd);
 	VT_OPEN(fd2);
-	if (!vt_stats_path(path, sizeof(path)))
+	if (!vt_debugfs_stats_path(vt_render_path, path, sizeof(path)))
 		SKIP(close(fd); close(fd2); return, "no debugfs");
-	surfaces = vt_stat(path, "surfaces");
+	surfaces = vt_debugfs_stat(path, "surfaces");
 	ASSERT_EQ(0, vq_env_init(&v, fd, 16));
 	ASSERT_EQ(0, vq_env_init(&w, fd2, 16));
 	vt_stream_init(&s);

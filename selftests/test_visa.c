@@ -1243,55 +1243,6 @@ TEST(results_layout)
 
 /* --- debugfs counters ---------------------------------------------------- */
 
-/* Read "name value" lines of the device's vatom_stats; -1 if absent. */
-static long long vt_stat(const char *path, const char *name)
-{
-	char line[128], key[64];
-	long long val, ret = -1;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%63s %lld", key, &val) == 2 && !strcmp(key, name))
-			ret = val;
-	fclose(f);
-	return ret;
-}
-
-/* debugfs dir of the device: dri/<render minor>, else dri/<primary minor>. */
-static bool vt_stats_path(char *path, size_t len)
-{
-	char card[VT_PATH_MAX];
-	struct stat st;
-	struct dirent *de;
-	DIR *dir;
-
-	if (stat(vt_render_path, &st))
-		return false;
-	snprintf(path, len, "/sys/kernel/debug/dri/%u/vatom_stats", minor(st.st_rdev));
-	if (!access(path, R_OK))
-		return true;
-	snprintf(card, sizeof(card), "/sys/dev/char/%u:%u/device/drm",
-		 major(st.st_rdev), minor(st.st_rdev));
-	dir = opendir(card);
-	if (!dir)
-		return false;
-	while ((de = readdir(dir))) {
-		unsigned int n;
-
-		if (sscanf(de->d_name, "card%u", &n) != 1)
-			continue;
-		snprintf(path, len, "/sys/kernel/debug/dri/%u/vatom_stats", n);
-		if (!access(path, R_OK)) {
-			closedir(dir);
-			return true;
-		}
-	}
-	closedir(dir);
-	return false;
-}
-
 /* The debugfs counters count exactly what a submission did. */
 TEST(debugfs_stats)
 {
@@ -1304,15 +1255,15 @@ TEST(debugfs_stats)
 	int fd;
 
 	VT_OPEN(fd);
-	if (!vt_stats_path(path, sizeof(path)))
+	if (!vt_debugfs_stats_path(vt_render_path, path, sizeof(path)))
 		SKIP(close(fd); return, "no vatom_stats in debugfs");
 	ASSERT_EQ(0, vt_buffer_create(fd, 4096, &h));
 
-	sub0 = vt_stat(path, "submissions");
-	pk0 = vt_stat(path, "packets_visa");
-	el0 = vt_stat(path, "elements_visa");
-	err0 = vt_stat(path, "errors");
-	surf0 = vt_stat(path, "surfaces");
+	sub0 = vt_debugfs_stat(path, "submissions");
+	pk0 = vt_debugfs_stat(path, "packets_visa");
+	el0 = vt_debugfs_stat(path, "elements_visa");
+	err0 = vt_debugfs_stat(path, "errors");
+	surf0 = vt_debugfs_stat(path, "surfaces");
 	ASSERT_LE(0, sub0);
 
 	/* Two packets, 3 + 1 enabled lanes (an OOB lane still counts). */
@@ -1325,22 +1276,22 @@ TEST(debugfs_stats)
 		 DRM_VATOM_VISA_TYPE_UD, addr, NULL, NULL, false);
 	vt_add_visa(&s, &v);
 	ASSERT_EQ(0, vt_run(fd, &s, h, res, sizeof(res), NULL));
-	EXPECT_EQ(sub0 + 1, vt_stat(path, "submissions"));
-	EXPECT_EQ(pk0 + 2, vt_stat(path, "packets_visa"));
-	EXPECT_EQ(el0 + 4, vt_stat(path, "elements_visa"));
-	EXPECT_EQ(err0, vt_stat(path, "errors"));
+	EXPECT_EQ(sub0 + 1, vt_debugfs_stat(path, "submissions"));
+	EXPECT_EQ(pk0 + 2, vt_debugfs_stat(path, "packets_visa"));
+	EXPECT_EQ(el0 + 4, vt_debugfs_stat(path, "elements_visa"));
+	EXPECT_EQ(err0, vt_debugfs_stat(path, "errors"));
 
 	/* A rejected submission counts as an error and nothing else. */
 	s.size = 4;
 	VT_EXPECT_ERRNO(EINVAL, vt_run(fd, &s, h, res, sizeof(res), NULL));
-	EXPECT_EQ(sub0 + 1, vt_stat(path, "submissions"));
-	EXPECT_EQ(pk0 + 2, vt_stat(path, "packets_visa"));
-	EXPECT_EQ(err0 + 1, vt_stat(path, "errors"));
+	EXPECT_EQ(sub0 + 1, vt_debugfs_stat(path, "submissions"));
+	EXPECT_EQ(pk0 + 2, vt_debugfs_stat(path, "packets_visa"));
+	EXPECT_EQ(err0 + 1, vt_debugfs_stat(path, "errors"));
 
 	/* Live surfaces. */
 	ASSERT_EQ(0, vt_buffer_create(fd, 4096, &h2));
-	EXPECT_EQ(surf0 + 1, vt_stat(path, "surfaces"));
+	EXPECT_EQ(surf0 + 1, vt_debugfs_stat(path, "surfaces"));
 	EXPECT_EQ(0, vt_gem_close(fd, h2));
-	EXPECT_EQ(surf0, vt_stat(path, "surfaces"));
+	EXPECT_EQ(surf0, vt_debugfs_stat(path, "surfaces"));
 	close(fd);
 }
