@@ -68,7 +68,7 @@ extern "C" {
 	DRM_IOW(DRM_COMMAND_BASE + DRM_VATOM_QUEUE_KICK, struct drm_vatom_queue_kick)
 
 /** DRM_VATOM_UAPI_VERSION: bumped with every addition to this header. */
-#define DRM_VATOM_UAPI_VERSION		4
+#define DRM_VATOM_UAPI_VERSION		5
 
 /* ------------------------------------------------------------------------ */
 /* GET_PARAM                                                                 */
@@ -95,6 +95,10 @@ extern "C" {
 #define DRM_VATOM_PARAM_MAX_QUEUE_ENTRIES	14
 /* queues a file may have at once */
 #define DRM_VATOM_PARAM_MAX_QUEUES		15
+/* polling queues (DRM_VATOM_QUEUE_CREATE_POLL) the device runs at once */
+#define DRM_VATOM_PARAM_MAX_POLL_QUEUES		16
+/* largest struct drm_vatom_queue_create.poll_idle_us */
+#define DRM_VATOM_PARAM_MAX_POLL_IDLE_US	17
 
 /* Capability bits reported by DRM_VATOM_PARAM_CAPS. */
 #define DRM_VATOM_CAP_VISA_DWORD_ATOMIC	(1ull << 0)
@@ -108,6 +112,9 @@ extern "C" {
 #define DRM_VATOM_CAP_NOC_COUNTERS	(1ull << 8) /* DRM_IOCTL_VATOM_NOC_COUNTERS */
 #define DRM_VATOM_CAP_VALIDATE_ONLY	(1ull << 9) /* DRM_VATOM_SUBMIT_VALIDATE_ONLY */
 #define DRM_VATOM_CAP_QUEUE		(1ull << 10) /* DRM_IOCTL_VATOM_QUEUE_* */
+#define DRM_VATOM_CAP_QUEUE_POLL	(1ull << 11) /* DRM_VATOM_QUEUE_CREATE_POLL */
+/* drm_vatom_queue_create.syncobj and DRM_VATOM_QUEUE_CREATE_EVENTFD */
+#define DRM_VATOM_CAP_QUEUE_SIGNAL	(1ull << 12)
 
 /*
  * Indices of DRM_VATOM_PARAM_VISA_OPS: the value is a bitmask with bit n set
@@ -975,9 +982,21 @@ struct drm_vatom_submit {
  * order, in the thread that kicks; they are not ordered with the file's
  * SUBMIT jobs (use atomics, or wait, across the two).
  *
- * Kick mode is the only mode so far: %DRM_VATOM_QUEUE_CTL_NEED_WAKEUP is
- * always set, and userspace that kicks whenever it is set keeps working
- * when a polling mode clears it.
+ * Doorbells. In kick mode (the default) %DRM_VATOM_QUEUE_CTL_NEED_WAKEUP
+ * is always set and each KICK consumes, in the calling thread. In polling
+ * mode (%DRM_VATOM_QUEUE_CREATE_POLL, %DRM_VATOM_CAP_QUEUE_POLL) a kernel
+ * thread of the queue consumes the ring as @tail moves, with no system
+ * call; after @poll_idle_us without work it sets
+ * %DRM_VATOM_QUEUE_CTL_NEED_WAKEUP and sleeps until a KICK wakes it. The
+ * producer must order its store of @tail before its load of @flags (a
+ * full barrier, as with io_uring's SQPOLL), and kick when the flag is set.
+ *
+ * Completion. Besides @completed, a queue may signal a timeline syncobj
+ * (@syncobj: each batch of jobs consumed adds point n, signalled, where n
+ * is @completed, so a wait for point n ends once job n is complete) and
+ * an eventfd (%DRM_VATOM_QUEUE_CREATE_EVENTFD: signalled once per batch),
+ * %DRM_VATOM_CAP_QUEUE_SIGNAL. A batch is what one KICK, or one wakeful
+ * spell of the poller, finds published.
  */
 
 /* Largest struct drm_vatom_queue_create.entries. */
@@ -1013,8 +1032,9 @@ struct drm_vatom_queue_job {
 	/**
 	 * @status: Out. 0 when the job executed, else the -errno SUBMIT
 	 * would return (-EINVAL, -EOPNOTSUPP, -E2BIG, -ENOSPC, -ENOMEM;
-	 * -EINTR when the kicking process was killed while the stream was
-	 * validated, -ECANCELED while it executed: a prefix of it ran).
+	 * -EINTR when the kicking process was killed, or a polling queue
+	 * destroyed, while the stream was validated, -ECANCELED while it
+	 * executed: a prefix of it ran).
 	 */
 	__s32 status;
 	/** @error_index: Out. Index of the packet that failed validation. */
@@ -1050,8 +1070,14 @@ struct drm_vatom_queue_ctl {
 	__u32 pad1[12];
 };
 
-/* No flag of struct drm_vatom_queue_create is defined yet. */
-#define DRM_VATOM_QUEUE_CREATE_FLAGS	0
+/* Flags of struct drm_vatom_queue_create. */
+#define DRM_VATOM_QUEUE_CREATE_POLL	(1u << 0) /* a kernel thread consumes */
+#define DRM_VATOM_QUEUE_CREATE_EVENTFD	(1u << 1) /* signal @eventfd */
+#define DRM_VATOM_QUEUE_CREATE_FLAGS	(DRM_VATOM_QUEUE_CREATE_POLL | \
+					 DRM_VATOM_QUEUE_CREATE_EVENTFD)
+
+/* drm_vatom_queue_create.poll_idle_us when it is 0 */
+#define DRM_VATOM_QUEUE_POLL_IDLE_US_DEFAULT	1000
 
 /**
  * struct drm_vatom_queue_create - create a user-mode queue
@@ -1064,14 +1090,27 @@ struct drm_vatom_queue_ctl {
  * drm_vatom_binding, as SUBMIT's: the queue holds a reference to each
  * surface until it is destroyed, so closing a handle does not unbind it.
  *
- * Returns 0; -EINVAL for unknown @flags, @entries 0 or not a power of
- * two, a binding with non-zero @flags or @pad, a slot >=
- * %DRM_VATOM_MAX_SLOTS or bound twice, or @bindings without
- * @binding_count; -E2BIG for @entries above
+ * With %DRM_VATOM_QUEUE_CREATE_POLL the queue has a kernel thread of
+ * its own (the creator's nice value and cgroups; its allocations charged
+ * to the creator's memory cgroup and to the file), which polls for
+ * @poll_idle_us microseconds after its last job before it sleeps.
+ * @syncobj and %DRM_VATOM_QUEUE_CREATE_EVENTFD with @eventfd name what
+ * the queue signals as jobs complete (DOC: user-mode queues); the queue
+ * holds references to them until it is destroyed.
+ *
+ * Returns 0; -EINVAL for unknown @flags, non-zero @pad, @entries 0 or not
+ * a power of two, a binding with non-zero @flags or @pad, a slot >=
+ * %DRM_VATOM_MAX_SLOTS or bound twice, @bindings without
+ * @binding_count, @poll_idle_us without %DRM_VATOM_QUEUE_CREATE_POLL or
+ * above %DRM_VATOM_PARAM_MAX_POLL_IDLE_US, @eventfd non-zero without
+ * %DRM_VATOM_QUEUE_CREATE_EVENTFD, or an @eventfd that is not an eventfd;
+ * -EBADF for an @eventfd that is not open; -E2BIG for @entries above
  * %DRM_VATOM_PARAM_MAX_QUEUE_ENTRIES or @binding_count above
- * %DRM_VATOM_MAX_SLOTS; -ENOENT for an unknown handle; -EFAULT for a bad
- * @bindings; -EBUSY when the file has %DRM_VATOM_PARAM_MAX_QUEUES
- * queues; -ENOSPC past the file's memory cap; -ENOMEM.
+ * %DRM_VATOM_MAX_SLOTS; -ENOENT for an unknown handle or @syncobj;
+ * -EFAULT for a bad @bindings; -EBUSY when the file has
+ * %DRM_VATOM_PARAM_MAX_QUEUES queues, or the device
+ * %DRM_VATOM_PARAM_MAX_POLL_QUEUES polling ones; -ENOSPC past the file's
+ * memory cap; -ENOMEM.
  */
 struct drm_vatom_queue_create {
 	/** @entries: In. Descriptors in the ring, a power of two. */
@@ -1088,6 +1127,18 @@ struct drm_vatom_queue_create {
 	__u32 ring_handle;
 	/** @ctl_handle: Out. GEM handle of the control page. */
 	__u32 ctl_handle;
+	/**
+	 * @poll_idle_us: In. With %DRM_VATOM_QUEUE_CREATE_POLL: how long the
+	 * poller polls an empty ring before it sleeps (0: the default,
+	 * %DRM_VATOM_QUEUE_POLL_IDLE_US_DEFAULT). 0 otherwise.
+	 */
+	__u32 poll_idle_us;
+	/** @syncobj: In. Syncobj to add a point to per batch, or 0. */
+	__u32 syncobj;
+	/** @eventfd: In. With %DRM_VATOM_QUEUE_CREATE_EVENTFD: the eventfd. */
+	__s32 eventfd;
+	/** @pad: In. MBZ. */
+	__u32 pad;
 };
 
 /**
@@ -1108,16 +1159,19 @@ struct drm_vatom_queue_destroy {
 /**
  * struct drm_vatom_queue_kick - consume a queue's ring
  *
- * Consumes every descriptor from the queue's head to the @tail read at
- * the start of the call, in the calling thread; returns when they are all
- * complete. Kicks of one queue run one at a time (a second waits).
+ * Kick mode: consumes every descriptor from the queue's head to the @tail
+ * read at the start of the call, in the calling thread; returns when they
+ * are all complete. Kicks of one queue run one at a time (a second
+ * waits). Polling mode: wakes the queue's poller and returns at once (the
+ * poller clears %DRM_VATOM_QUEUE_CTL_NEED_WAKEUP and consumes).
  *
  * Returns 0 (each job's outcome is in its descriptor); -EINVAL for
  * non-zero @pad, or when @tail is more than the ring's entries ahead of
- * @head (nothing is consumed); -ENOENT for an unknown @queue_id; -EINTR
- * when the caller was killed (the jobs completed so far are in @completed;
- * one cut short has @status -ECANCELED) or interrupted waiting for
- * another kick of the queue.
+ * @head (nothing is consumed, and a poller found the same and sleeps);
+ * -ENOENT for an unknown @queue_id; -ENOMEM (kick mode, with a @syncobj,
+ * nothing consumed); -EINTR when the caller was killed (the jobs
+ * completed so far are in @completed; one cut short has @status
+ * -ECANCELED) or interrupted waiting for another kick of the queue.
  */
 struct drm_vatom_queue_kick {
 	/** @queue_id: In. The queue. */
