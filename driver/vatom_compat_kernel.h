@@ -11,6 +11,7 @@
 
 #include <linux/atomic.h>
 #include <linux/dma-buf.h>
+#include <linux/eventfd.h>
 #include <linux/fs.h>
 #include <linux/pid.h>
 #include <linux/rcupdate.h>
@@ -159,6 +160,13 @@ static inline u64 vatom_client_id(struct drm_file *file)
 
 	return atomic64_inc_return(&last_id);
 }
+#endif
+
+/* 6.8 dropped eventfd_signal()'s count, which every caller gave as 1. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+#define vatom_eventfd_signal(ctx)	eventfd_signal(ctx)
+#else
+#define vatom_eventfd_signal(ctx)	eventfd_signal(ctx, 1)
 #endif
 
 #endif /* _VATOM_COMPAT_KERNEL_H_ */

@@ -74,6 +74,8 @@ struct vatom_stats_pcpu {
  * @stats: debugfs counters
  * @pcpu: debugfs counters of the submission path
  * @wq: executes asynchronous jobs (vatom_job.c)
+ * @poll_queues: polling queues of all files, each with its thread
+ *	(vatom_queue_poll.c)
  */
 struct vatom_device {
 	struct drm_device drm;
@@ -81,6 +83,7 @@ struct vatom_device {
 	struct vatom_stats_counters stats;
 	struct vatom_stats_pcpu __percpu *pcpu;
 	struct workqueue_struct *wq;
+	atomic_t poll_queues;
 };
 
 static inline struct vatom_device *to_vatom_device(struct drm_device *drm)

@@ -451,31 +451,40 @@ done:
 
 /**
  * vatom_file_execute() - execute a validated stream for @vfile outside any
- * job (a user-mode queue's), counted as a job's execution is
- * @vfile: the file whose work it is
+ * job (a user-mode queue's); vatom_file_executed() then counts a batch of
+ * them as a job's execution is counted
  * @stream: the kernel copy of the stream, validated with @b
  * @size: bytes of @stream
  * @b: the bindings it was validated with
  * @results: where results go (at least what validation said), or NULL
+ * @stats: accumulates what was executed
  * @ctl: stops the execution at a checkpoint
  *
  * Return: 0, or -ECANCELED when @ctl stopped it part way.
  */
-int vatom_file_execute(struct vatom_file *vfile, const void *stream, u32 size,
+int vatom_file_execute(const void *stream, u32 size,
 		       const struct vatom_bindings *b, u8 *results,
-		       const struct vatom_exec_ctl *ctl)
+		       struct vatom_stats *stats, const struct vatom_exec_ctl *ctl)
 {
-	struct vatom_stats stats = {};
-	int ret = 0;
-	u64 t0;
+	if (!size)
+		return 0;
+	return vatom_stream_execute_ctl(stream, size, b, results, stats, ctl);
+}
 
-	if (size) {
-		t0 = local_clock();
-		ret = vatom_stream_execute_ctl(stream, size, b, results, &stats, ctl);
-		vatom_file_busy(vfile, &stats, local_clock() - t0);
-	}
-	vatom_account(vfile->vdev, &stats);
-	return ret;
+/**
+ * vatom_file_executed() - count what vatom_file_execute() ran for @vfile
+ * @vfile: the file whose work it was
+ * @stats: what ran
+ * @ns: how long it took, busy time for fdinfo
+ *
+ * Timing a batch rather than each stream keeps the clock, which is not
+ * cheap everywhere (a virtual machine's), off the per-job path.
+ */
+void vatom_file_executed(struct vatom_file *vfile, const struct vatom_stats *stats,
+			 u64 ns)
+{
+	vatom_file_busy(vfile, stats, ns);
+	vatom_account(vfile->vdev, stats);
 }
 
 /*

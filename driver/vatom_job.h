@@ -248,9 +248,11 @@ void vatom_job_push(struct vatom_job *job);
 int vatom_job_wait_deps(struct vatom_job *job);
 int vatom_job_run_direct(struct vatom_job *job);
 int vatom_job_run_sync(struct vatom_job *job, bool *abandoned);
-int vatom_file_execute(struct vatom_file *vfile, const void *stream, u32 size,
+int vatom_file_execute(const void *stream, u32 size,
 		       const struct vatom_bindings *b, u8 *results,
-		       const struct vatom_exec_ctl *ctl);
+		       struct vatom_stats *stats, const struct vatom_exec_ctl *ctl);
+void vatom_file_executed(struct vatom_file *vfile, const struct vatom_stats *stats,
+			 u64 ns);
 
 /* vatom_queue.c */
 void vatom_file_queues_release(struct vatom_file *vfile);

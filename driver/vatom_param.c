@@ -11,6 +11,7 @@
 
 #include "vatom_drv.h"
 #include "vatom_job.h"
+#include "vatom_queue.h"
 
 int vatom_ioctl_get_param(struct drm_device *dev, void *data,
 			  struct drm_file *file)
@@ -48,7 +49,8 @@ int vatom_ioctl_get_param(struct drm_device *dev, void *data,
 		args->value = vatom_engine_caps() | DRM_VATOM_CAP_RESULT_SURFACE |
 			      DRM_VATOM_CAP_NOC_COUNTERS | DRM_VATOM_CAP_SUBMIT_ASYNC |
 			      DRM_VATOM_CAP_SYNCOBJ | DRM_VATOM_CAP_VALIDATE_ONLY |
-			      DRM_VATOM_CAP_QUEUE;
+			      DRM_VATOM_CAP_QUEUE | DRM_VATOM_CAP_QUEUE_POLL |
+			      DRM_VATOM_CAP_QUEUE_SIGNAL;
 		break;
 	case DRM_VATOM_PARAM_MAX_SURFACE_SIZE:
 		args->value = VATOM_MAX_SURFACE_SIZE;
@@ -82,6 +84,12 @@ int vatom_ioctl_get_param(struct drm_device *dev, void *data,
 		break;
 	case DRM_VATOM_PARAM_MAX_QUEUES:
 		args->value = VATOM_MAX_QUEUES;
+		break;
+	case DRM_VATOM_PARAM_MAX_POLL_QUEUES:
+		args->value = vatom_max_poll_queues();
+		break;
+	case DRM_VATOM_PARAM_MAX_POLL_IDLE_US:
+		args->value = vatom_max_poll_idle_us();
 		break;
 	default:
 		return -EINVAL;

@@ -18,30 +18,44 @@
  * status, then the head, then the completed count with release;
  * userspace reads the count with acquire, then the status and results.
  *
+ * The consumer is the kicking thread (kick mode) or the queue's poller
+ * (polling mode, vatom_queue_poll.c); either drains the ring under the
+ * queue's lock with vatom_queue_drain(), then signals the syncobj point
+ * and eventfd of the batch.
+ *
  * Lifetimes: the file's xarray holds one reference to each queue; a KICK
  * takes another for its duration. DESTROY (or the file's release) erases
- * the queue and drops the xarray's reference, telling a running KICK to
- * stop after its current job; the last reference frees the queue, its
- * references to the bound surfaces, ring and control page, and its charges.
- * A queue cannot outlive its file: a KICK is an ioctl of the file, and the
- * file's release destroys what is left. Nor the module: files pin it.
+ * the queue, tells a running KICK to stop after its current job, stops the
+ * poller (waiting for it) and drops the xarray's reference; the last
+ * reference frees the queue, its references to the bound surfaces, ring,
+ * control page, syncobj, eventfd and poller, and its charges. A queue
+ * cannot outlive its file: a KICK is an ioctl of the file, and the file's
+ * release destroys what is left. Nor the module: files pin it.
  *
  * Copyright (C) 2026 The vatom developers
  */
 
+#include <linux/dma-fence-chain.h>
+#include <linux/eventfd.h>
 #include <linux/kref.h>
 #include <linux/log2.h>
+#include <linux/memcontrol.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
+#include <drm/drm_syncobj.h>
 
+#include "vatom_compat_kernel.h"
 #include "vatom_drv.h"
 #include "vatom_job.h"
+#include "vatom_queue.h"
 
 /* The control page: struct drm_vatom_queue_ctl at its start. */
 #define VATOM_QUEUE_CTL_SIZE	4096
@@ -50,46 +64,20 @@ static_assert(sizeof(struct drm_vatom_queue_job) == 64);
 static_assert(sizeof(struct drm_vatom_queue_ctl) == 128);
 static_assert(sizeof(struct drm_vatom_queue_ctl) <= VATOM_QUEUE_CTL_SIZE);
 
-/**
- * struct vatom_queue - one user-mode queue
- * @ref: the file's xarray holds one, each running KICK one
- * @vfile: the file, which outlives the queue
- * @lock: one consumer at a time; protects @head, @completed and @stream
- * @dead: destroyed: a running KICK stops after its current job
- * @entries: descriptors in the ring, a power of two
- * @head: the next ring position to consume (the kernel's own copy)
- * @completed: jobs completed since creation
- * @ring_surf: the ring, referenced
- * @ctl_surf: the control page, referenced
- * @ring: kernel mapping of the ring
- * @ctl: kernel mapping of the control page
- * @stream: kernel copy of the current job's stream, or NULL
- * @stream_alloc: bytes at @stream, charged to the file
- * @table: the surfaces bound at creation, by slot
- */
-struct vatom_queue {
-	struct kref ref;
-	struct vatom_file *vfile;
-	struct mutex lock; /* one consumer; protects head, completed, stream */
-	bool dead;
-	u32 entries;
-	u32 head;
-	u64 completed;
-	struct vatom_surface *ring_surf;
-	struct vatom_surface *ctl_surf;
-	struct drm_vatom_queue_job *ring;
-	struct drm_vatom_queue_ctl *ctl;
-	void *stream;
-	u32 stream_alloc;
-	struct vatom_binding_table table;
-};
-
 static void vatom_queue_free(struct kref *ref)
 {
 	struct vatom_queue *q = container_of(ref, struct vatom_queue, ref);
 	struct vatom_account *acct = q->vfile->acct;
 
 	vatom_binding_table_release(&q->table);
+	if (q->poller)
+		put_task_struct(q->poller);
+	mem_cgroup_put(q->memcg);
+	if (q->syncobj)
+		drm_syncobj_put(q->syncobj);
+	dma_fence_chain_free(q->chain);
+	if (q->eventfd)
+		eventfd_ctx_put(q->eventfd);
 	if (q->ring_surf)
 		drm_gem_object_put(&q->ring_surf->shmem.base);
 	if (q->ctl_surf)
@@ -120,7 +108,12 @@ static struct vatom_queue *vatom_queue_get(struct vatom_file *vfile, u32 id)
 
 static int vatom_queue_check_args(const struct drm_vatom_queue_create *args)
 {
-	if (args->flags & ~DRM_VATOM_QUEUE_CREATE_FLAGS)
+	if (args->flags & ~DRM_VATOM_QUEUE_CREATE_FLAGS || args->pad)
+		return -EINVAL;
+	if (args->poll_idle_us && (!(args->flags & DRM_VATOM_QUEUE_CREATE_POLL) ||
+				   args->poll_idle_us > vatom_max_poll_idle_us()))
+		return -EINVAL;
+	if (args->eventfd && !(args->flags & DRM_VATOM_QUEUE_CREATE_EVENTFD))
 		return -EINVAL;
 	if (!args->entries || !is_power_of_2(args->entries))
 		return -EINVAL;
@@ -129,6 +122,26 @@ static int vatom_queue_check_args(const struct drm_vatom_queue_create *args)
 	if (args->entries > DRM_VATOM_QUEUE_MAX_ENTRIES ||
 	    args->binding_count > DRM_VATOM_MAX_SLOTS)
 		return -E2BIG;
+	return 0;
+}
+
+/* Take references to what @args asks the queue to signal. */
+static int vatom_queue_get_signals(struct vatom_queue *q, struct drm_file *file,
+				   const struct drm_vatom_queue_create *args)
+{
+	struct eventfd_ctx *ctx;
+
+	if (args->syncobj) {
+		q->syncobj = drm_syncobj_find(file, args->syncobj);
+		if (!q->syncobj)
+			return -ENOENT;
+	}
+	if (args->flags & DRM_VATOM_QUEUE_CREATE_EVENTFD) {
+		ctx = eventfd_ctx_fdget(args->eventfd);
+		if (IS_ERR(ctx))
+			return PTR_ERR(ctx);
+		q->eventfd = ctx;
+	}
 	return 0;
 }
 
@@ -159,8 +172,13 @@ int vatom_ioctl_queue_create(struct drm_device *dev, void *data,
 	mutex_init(&q->lock);
 	q->entries = args->entries;
 
+	q->stop = vatom_killed;
+
 	ret = vatom_binding_table_read(&q->table, file, args->bindings,
 				       args->binding_count);
+	if (ret)
+		goto free;
+	ret = vatom_queue_get_signals(q, file, args);
 	if (ret)
 		goto free;
 
@@ -180,19 +198,30 @@ int vatom_ioctl_queue_create(struct drm_device *dev, void *data,
 	}
 	q->ctl_surf = surf;
 	q->ctl = (struct drm_vatom_queue_ctl *)surf->view.vaddr;
-	/* Kick mode: every job needs a KICK. */
-	WRITE_ONCE(q->ctl->flags, DRM_VATOM_QUEUE_CTL_NEED_WAKEUP);
+	if (args->flags & DRM_VATOM_QUEUE_CREATE_POLL) {
+		/* Awake from the start; it sets NEED_WAKEUP when it sleeps. */
+		ret = vatom_queue_poll_start(q, args->poll_idle_us);
+		if (ret)
+			goto handles;
+	} else {
+		/* Kick mode: every job needs a KICK. */
+		WRITE_ONCE(q->ctl->flags, DRM_VATOM_QUEUE_CTL_NEED_WAKEUP);
+	}
 
 	ret = xa_alloc(&vfile->queues, &id, q, XA_LIMIT(1, VATOM_MAX_QUEUES),
 		       GFP_KERNEL_ACCOUNT);
 	if (ret)
-		goto handles;	/* -EBUSY: the file has its maximum */
+		goto poller;	/* -EBUSY: the file has its maximum */
 
 	args->queue_id = id;
 	args->ring_handle = ring_handle;
 	args->ctl_handle = ctl_handle;
+	if (q->poller)
+		vatom_queue_poll_run(q);
 	return 0;
 
+poller:
+	vatom_queue_poll_stop(q);
 handles:
 	if (ctl_handle)
 		drm_gem_handle_delete(file, ctl_handle);
@@ -200,6 +229,14 @@ handles:
 free:
 	vatom_queue_put(q);
 	return ret;
+}
+
+/* Erase nothing, stop everything: the common end of DESTROY and close. */
+static void vatom_queue_destroy(struct vatom_queue *q)
+{
+	WRITE_ONCE(q->dead, true);
+	vatom_queue_poll_stop(q);
+	vatom_queue_put(q);
 }
 
 int vatom_ioctl_queue_destroy(struct drm_device *dev, void *data,
@@ -214,8 +251,7 @@ int vatom_ioctl_queue_destroy(struct drm_device *dev, void *data,
 	q = xa_erase(&vfile->queues, args->queue_id);
 	if (!q)
 		return -ENOENT;
-	WRITE_ONCE(q->dead, true);
-	vatom_queue_put(q);
+	vatom_queue_destroy(q);
 	return 0;
 }
 
@@ -230,7 +266,7 @@ void vatom_file_queues_release(struct vatom_file *vfile)
 
 	xa_for_each(&vfile->queues, id, q) {
 		xa_erase(&vfile->queues, id);
-		vatom_queue_put(q);
+		vatom_queue_destroy(q);
 	}
 	xa_destroy(&vfile->queues);
 }
@@ -280,16 +316,18 @@ static bool vatom_queue_region_ok(const struct vatom_surface_view *view,
 }
 
 /*
- * Run the job of descriptor @d (the kernel's copy) and fill in @err.
+ * Run the job of descriptor @d (the kernel's copy), adding what it
+ * executed to @stats, and fill in @err.
  * Return: its status.
  */
 static int vatom_queue_job(struct vatom_queue *q,
 			   const struct drm_vatom_queue_job *d,
+			   struct vatom_stats *stats,
 			   struct vatom_stream_error *err)
 {
 	const struct vatom_exec_ctl ctl = {
 		.max_ops = vatom_max_submit_ops(),
-		.stop = vatom_killed,
+		.stop = q->stop,
 	};
 	const struct vatom_surface_view *sv = NULL, *rv = NULL;
 	u64 needed = 0, ops;
@@ -332,17 +370,17 @@ static int vatom_queue_job(struct vatom_queue *q,
 		err->reason = DRM_VATOM_ERR_RESULTS;
 		return -EINVAL;
 	}
-	atomic64_inc(&q->vfile->submitted);
-	ret = vatom_file_execute(q->vfile, q->stream, d->stream_size,
-				 &q->table.bindings,
-				 needed ? rv->vaddr + d->results_offset : NULL,
-				 &ctl);
-	atomic64_inc(&q->vfile->completed);
-	return ret;
+	return vatom_file_execute(q->stream, d->stream_size, &q->table.bindings,
+				  needed ? rv->vaddr + d->results_offset : NULL,
+				  stats, &ctl);
 }
 
-/* Consume the descriptor at the queue's head and publish its outcome. */
-static void vatom_queue_consume(struct vatom_queue *q)
+/*
+ * Consume the descriptor at the queue's head, adding what it executed to
+ * @stats, and publish its outcome.
+ * Return: whether it was executed (in full or cut short).
+ */
+static bool vatom_queue_consume(struct vatom_queue *q, struct vatom_stats *stats)
 {
 	struct drm_vatom_queue_job *slot = &q->ring[q->head & (q->entries - 1)];
 	struct vatom_stream_error err = {};
@@ -355,8 +393,8 @@ static void vatom_queue_consume(struct vatom_queue *q)
 	 */
 	memcpy(&d, slot, sizeof(d));
 	barrier();
-	ret = vatom_queue_job(q, &d, &err);
-	if (ret) {
+	ret = vatom_queue_job(q, &d, stats, &err);
+	if (ret && ret != -ECANCELED) {
 		atomic64_inc(&q->vfile->rejected);
 		atomic64_inc(&q->vfile->vdev->stats.errors);
 	}
@@ -364,11 +402,84 @@ static void vatom_queue_consume(struct vatom_queue *q)
 	WRITE_ONCE(slot->error_index, err.index);
 	WRITE_ONCE(slot->error_reason, err.reason);
 	WRITE_ONCE(slot->status, ret);
-	q->head++;
+	/* A polling queue's KICK reads the head to check the tail. */
+	WRITE_ONCE(q->head, q->head + 1);
 	q->completed++;
 	WRITE_ONCE(q->ctl->head, q->head);
 	/* Pairs with userspace's acquire: status and results come first. */
 	smp_store_release(&q->ctl->completed, q->completed);
+	return !ret || ret == -ECANCELED;
+}
+
+/**
+ * vatom_queue_tail_ok() - whether a tail userspace published can be consumed
+ * @q: the queue
+ * @tail: the tail
+ *
+ * Return: true when @tail is at most the ring's entries ahead of the head.
+ */
+bool vatom_queue_tail_ok(const struct vatom_queue *q, u32 tail)
+{
+	return tail - READ_ONCE(q->head) <= q->entries;
+}
+
+/* Add the point of the batch just consumed, and signal the eventfd. */
+static void vatom_queue_signal(struct vatom_queue *q)
+{
+	struct dma_fence *fence;
+
+	if (q->syncobj) {
+		fence = dma_fence_get_stub();
+		drm_syncobj_add_point(q->syncobj, q->chain, fence, q->completed);
+		dma_fence_put(fence);
+		q->chain = NULL;
+	}
+	if (q->eventfd)
+		vatom_eventfd_signal(q->eventfd);
+}
+
+/**
+ * vatom_queue_drain() - consume a batch: the ring from the head to @tail
+ * @q: the queue, locked
+ * @tail: a tail vatom_queue_tail_ok() accepted
+ *
+ * Then adds the syncobj point and signals the eventfd, if anything was
+ * consumed. Stops early when the queue is destroyed or its consumer told
+ * to stop (&vatom_queue.stop).
+ *
+ * Return: 0; -ENOMEM when the syncobj point cannot be allocated (nothing
+ * consumed); -EINTR when told to stop.
+ */
+int vatom_queue_drain(struct vatom_queue *q, u32 tail)
+{
+	struct vatom_file *vfile = q->vfile;
+	u64 completed = q->completed, t0, executed = 0;
+	struct vatom_stats stats = {};
+	int ret = 0;
+
+	lockdep_assert_held(&q->lock);
+	if (q->syncobj && !q->chain) {
+		q->chain = dma_fence_chain_alloc();
+		if (!q->chain)
+			return -ENOMEM;
+	}
+	t0 = local_clock();
+	while (q->head != tail && !READ_ONCE(q->dead)) {
+		executed += vatom_queue_consume(q, &stats);
+		if (q->stop(NULL)) {
+			ret = -EINTR;
+			break;
+		}
+		cond_resched();
+	}
+	if (q->completed == completed)
+		return ret;
+	/* Counted per batch: the clock and locked adds are not cheap everywhere. */
+	vatom_file_executed(vfile, &stats, local_clock() - t0);
+	atomic64_add(executed, &vfile->submitted);
+	atomic64_add(executed, &vfile->completed);
+	vatom_queue_signal(q);
+	return ret;
 }
 
 int vatom_ioctl_queue_kick(struct drm_device *dev, void *data,
@@ -376,33 +487,33 @@ int vatom_ioctl_queue_kick(struct drm_device *dev, void *data,
 {
 	struct drm_vatom_queue_kick *args = data;
 	struct vatom_queue *q;
+	int ret = 0;
 	u32 tail;
-	int ret;
 
 	if (args->pad)
 		return -EINVAL;
 	q = vatom_queue_get(file->driver_priv, args->queue_id);
 	if (!q)
 		return -ENOENT;
+
+	if (q->poller) {
+		/* The poller consumes; we only wake it, for a tail it accepts. */
+		if (vatom_queue_tail_ok(q, READ_ONCE(q->ctl->tail)))
+			vatom_queue_poll_run(q);
+		else
+			ret = -EINVAL;
+		goto put;
+	}
+
 	ret = mutex_lock_interruptible(&q->lock);
 	if (ret)
 		goto put;
-
 	/* Pairs with userspace's release of the tail after its descriptors. */
 	tail = smp_load_acquire(&q->ctl->tail);
-	if (tail - q->head > q->entries) {
+	if (vatom_queue_tail_ok(q, tail))
+		ret = vatom_queue_drain(q, tail);
+	else
 		ret = -EINVAL;
-		goto unlock;
-	}
-	while (q->head != tail && !READ_ONCE(q->dead)) {
-		vatom_queue_consume(q);
-		if (fatal_signal_pending(current)) {
-			ret = -EINTR;
-			break;
-		}
-		cond_resched();
-	}
-unlock:
 	mutex_unlock(&q->lock);
 put:
 	vatom_queue_put(q);

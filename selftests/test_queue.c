@@ -210,6 +210,10 @@ enum vq_bind_case {
 	VQ_BIND_TOO_MANY,	/* count 257 */
 };
 
+/* The lowest flag of struct drm_vatom_queue_create that is not defined. */
+#define VQ_FLAG_UNKNOWN		(DRM_VATOM_QUEUE_CREATE_EVENTFD << 1)
+_Static_assert(!(VQ_FLAG_UNKNOWN & DRM_VATOM_QUEUE_CREATE_FLAGS), "a defined flag");
+
 static const struct vq_create_case {
 	const char *name;
 	__u32 entries;
@@ -217,7 +221,7 @@ static const struct vq_create_case {
 	enum vq_bind_case bind;
 	int err;
 } vq_create_cases[] = {
-	{ "flags",		8, 1,		VQ_BIND_GOOD,		EINVAL },
+	{ "flags",		8, VQ_FLAG_UNKNOWN, VQ_BIND_GOOD,		EINVAL },
 	{ "flags_high",		8, 1u << 31,	VQ_BIND_GOOD,		EINVAL },
 	{ "entries_0",		0, 0,		VQ_BIND_GOOD,		EINVAL },
 	{ "entries_3",		3, 0,		VQ_BIND_GOOD,		EINVAL },

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * vatom: user-mode queues, shared by the ioctls and consumer
+ * (vatom_queue.c) and the polling thread (vatom_queue_poll.c).
+ *
+ * Copyright (C) 2026 The vatom developers
+ */
+#ifndef _VATOM_QUEUE_H_
+#define _VATOM_QUEUE_H_
+
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+#include "vatom_drv.h"
+
+struct dma_fence_chain;
+struct drm_syncobj;
+struct eventfd_ctx;
+struct mem_cgroup;
+struct task_struct;
+struct vatom_file;
+
+/**
+ * struct vatom_queue - one user-mode queue
+ * @ref: the file's xarray holds one, each running KICK one
+ * @vfile: the file, which outlives the queue
+ * @lock: one consumer at a time; protects @head, @completed, @stream and
+ *	@chain
+ * @dead: destroyed: a running KICK stops after its current job
+ * @entries: descriptors in the ring, a power of two
+ * @head: the next ring position to consume (the kernel's own copy)
+ * @completed: jobs completed since creation
+ * @ring_surf: the ring, referenced
+ * @ctl_surf: the control page, referenced
+ * @ring: kernel mapping of the ring
+ * @ctl: kernel mapping of the control page
+ * @stream: kernel copy of the current job's stream, or NULL
+ * @stream_alloc: bytes at @stream, charged to the file
+ * @stop: &vatom_exec_ctl.stop of the consumer: the kicker was killed, or
+ *	the poller is told to stop
+ * @syncobj: gets a point per batch consumed, or NULL
+ * @chain: the chain node of the next point, allocated before a batch
+ * @eventfd: signalled once per batch consumed, or NULL
+ * @poller: polling mode: the thread that consumes, referenced; else NULL
+ * @memcg: polling mode: the creator's memory cgroup, which the poller's
+ *	allocations are charged to
+ * @idle_ns: polling mode: how long the poller polls an empty ring
+ * @table: the surfaces bound at creation, by slot
+ */
+struct vatom_queue {
+	struct kref ref;
+	struct vatom_file *vfile;
+	struct mutex lock; /* one consumer; see above */
+	bool dead;
+	u32 entries;
+	u32 head;
+	u64 completed;
+	struct vatom_surface *ring_surf;
+	struct vatom_surface *ctl_surf;
+	struct drm_vatom_queue_job *ring;
+	struct drm_vatom_queue_ctl *ctl;
+	void *stream;
+	u32 stream_alloc;
+	bool (*stop)(const struct vatom_exec_ctl *ctl);
+	struct drm_syncobj *syncobj;
+	struct dma_fence_chain *chain;
+	struct eventfd_ctx *eventfd;
+	struct task_struct *poller;
+	struct mem_cgroup *memcg;
+	u64 idle_ns;
+	struct vatom_binding_table table;
+};
+
+/* vatom_queue.c */
+bool vatom_queue_tail_ok(const struct vatom_queue *q, u32 tail);
+int vatom_queue_drain(struct vatom_queue *q, u32 tail);
+
+/* vatom_queue_poll.c */
+unsigned int vatom_max_poll_queues(void);
+u32 vatom_max_poll_idle_us(void);
+int vatom_queue_poll_start(struct vatom_queue *q, u32 idle_us);
+void vatom_queue_poll_run(struct vatom_queue *q);
+void vatom_queue_poll_stop(struct vatom_queue *q);
+
+#endif /* _VATOM_QUEUE_H_ */
