@@ -23,6 +23,7 @@
 #include "vatom_compat_kernel.h"
 #include "vatom_drv.h"
 #include "vatom_job.h"
+#include "vatom_queue.h"
 
 /* The sums of the per-CPU counters. */
 static void vatom_stats_sum(struct vatom_device *vdev, struct vatom_stats_pcpu *sum)
@@ -110,6 +111,9 @@ static int vatom_clients_show(struct seq_file *m, void *unused)
 
 static int vatom_limits_show(struct seq_file *m, void *unused)
 {
+	struct drm_info_node *node = m->private;
+	struct vatom_device *vdev = to_vatom_device(node->minor->dev);
+
 	seq_printf(m, "max_surface_size %llu\n", VATOM_MAX_SURFACE_SIZE);
 	seq_printf(m, "max_stream_size %u\n", VATOM_MAX_STREAM_SIZE);
 	seq_printf(m, "max_results_size %llu\n", VATOM_MAX_RESULTS_SIZE);
@@ -118,6 +122,10 @@ static int vatom_limits_show(struct seq_file *m, void *unused)
 	seq_printf(m, "max_jobs %u\n", vatom_max_jobs());
 	seq_printf(m, "file_mem_cap %llu\n", vatom_file_mem_cap());
 	seq_printf(m, "max_submit_ops %llu\n", vatom_max_submit_ops());
+	seq_printf(m, "max_queues %u\n", VATOM_MAX_QUEUES);
+	seq_printf(m, "max_queue_entries %u\n", DRM_VATOM_QUEUE_MAX_ENTRIES);
+	seq_printf(m, "max_poll_queues %u\n", vatom_max_poll_queues());
+	seq_printf(m, "poll_queues %d\n", atomic_read(&vdev->poll_queues));
 	return 0;
 }
 
