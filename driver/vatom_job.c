@@ -380,11 +380,13 @@ void vatom_job_free(struct vatom_job *job)
 		complete(&vfile->idle);
 }
 
-static void vatom_account(struct vatom_device *vdev, const struct vatom_stats *st)
+/* Count @jobs successful submissions that executed @st. */
+static void vatom_account(struct vatom_device *vdev, const struct vatom_stats *st,
+			  u64 jobs)
 {
 	int f;
 
-	this_cpu_inc(vdev->pcpu->submissions);
+	this_cpu_add(vdev->pcpu->submissions, jobs);
 	for (f = 0; f < VATOM_FAMILY_COUNT; f++) {
 		if (!st->packets[f])
 			continue;
@@ -439,7 +441,7 @@ static int vatom_job_execute(struct vatom_job *job)
 	ns = local_clock() - t0;
 	vatom_file_busy(vfile, &stats, ns);
 done:
-	vatom_account(vfile->vdev, &stats);
+	vatom_account(vfile->vdev, &stats, 1);
 	if (trace_vatom_job_end_enabled()) {
 		for (f = 0; f < VATOM_FAMILY_COUNT; f++)
 			elements += stats.elements[f];
@@ -475,16 +477,20 @@ int vatom_file_execute(const void *stream, u32 size,
  * vatom_file_executed() - count what vatom_file_execute() ran for @vfile
  * @vfile: the file whose work it was
  * @stats: what ran
+ * @jobs: how many streams that was
  * @ns: how long it took, busy time for fdinfo
  *
- * Timing a batch rather than each stream keeps the clock, which is not
- * cheap everywhere (a virtual machine's), off the per-job path.
+ * Counting a batch rather than each stream keeps the clock, which is not
+ * cheap everywhere (a virtual machine's), and the locked adds off the
+ * per-job path.
  */
 void vatom_file_executed(struct vatom_file *vfile, const struct vatom_stats *stats,
-			 u64 ns)
+			 u64 jobs, u64 ns)
 {
 	vatom_file_busy(vfile, stats, ns);
-	vatom_account(vfile->vdev, stats);
+	vatom_account(vfile->vdev, stats, jobs);
+	atomic64_add(jobs, &vfile->submitted);
+	atomic64_add(jobs, &vfile->completed);
 }
 
 /*

@@ -252,7 +252,7 @@ int vatom_file_execute(const void *stream, u32 size,
 		       const struct vatom_bindings *b, u8 *results,
 		       struct vatom_stats *stats, const struct vatom_exec_ctl *ctl);
 void vatom_file_executed(struct vatom_file *vfile, const struct vatom_stats *stats,
-			 u64 ns);
+			 u64 jobs, u64 ns);
 
 /* vatom_queue.c */
 void vatom_file_queues_release(struct vatom_file *vfile);

@@ -452,7 +452,6 @@ static void vatom_queue_signal(struct vatom_queue *q)
  */
 int vatom_queue_drain(struct vatom_queue *q, u32 tail)
 {
-	struct vatom_file *vfile = q->vfile;
 	u64 completed = q->completed, t0, executed = 0;
 	struct vatom_stats stats = {};
 	int ret = 0;
@@ -474,10 +473,7 @@ int vatom_queue_drain(struct vatom_queue *q, u32 tail)
 	}
 	if (q->completed == completed)
 		return ret;
-	/* Counted per batch: the clock and locked adds are not cheap everywhere. */
-	vatom_file_executed(vfile, &stats, local_clock() - t0);
-	atomic64_add(executed, &vfile->submitted);
-	atomic64_add(executed, &vfile->completed);
+	vatom_file_executed(q->vfile, &stats, executed, local_clock() - t0);
 	vatom_queue_signal(q);
 	return ret;
 }
