@@ -56,6 +56,7 @@
 #include "vatom_drv.h"
 #include "vatom_job.h"
 #include "vatom_queue.h"
+#include "vatom_trace.h"
 
 /* The control page: struct drm_vatom_queue_ctl at its start. */
 #define VATOM_QUEUE_CTL_SIZE	4096
@@ -213,6 +214,7 @@ int vatom_ioctl_queue_create(struct drm_device *dev, void *data,
 	if (ret)
 		goto poller;	/* -EBUSY: the file has its maximum */
 
+	q->id = id;
 	args->queue_id = id;
 	args->ring_handle = ring_handle;
 	args->ctl_handle = ctl_handle;
@@ -452,7 +454,7 @@ static void vatom_queue_signal(struct vatom_queue *q)
  */
 int vatom_queue_drain(struct vatom_queue *q, u32 tail)
 {
-	u64 completed = q->completed, t0, executed = 0;
+	u64 completed = q->completed, t0, ns, executed = 0;
 	struct vatom_stats stats = {};
 	int ret = 0;
 
@@ -473,8 +475,20 @@ int vatom_queue_drain(struct vatom_queue *q, u32 tail)
 	}
 	if (q->completed == completed)
 		return ret;
-	vatom_file_executed(q->vfile, &stats, executed, local_clock() - t0);
+	ns = local_clock() - t0;
+	vatom_file_executed(q->vfile, &stats, executed, ns);
 	vatom_queue_signal(q);
+	if (trace_vatom_queue_batch_enabled()) {
+		u64 elements = 0;
+		int f;
+
+		for (f = 0; f < VATOM_FAMILY_COUNT; f++)
+			elements += stats.elements[f];
+		trace_vatom_queue_batch(q->vfile->client_id, q->id,
+					completed + 1, q->completed - completed,
+					q->completed - completed - executed,
+					elements, ns, !!q->poller);
+	}
 	return ret;
 }
 

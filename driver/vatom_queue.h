@@ -25,6 +25,7 @@ struct vatom_file;
  * struct vatom_queue - one user-mode queue
  * @ref: the file's xarray holds one, each running KICK one
  * @vfile: the file, which outlives the queue
+ * @id: the queue's id in the file (for tracepoints)
  * @lock: one consumer at a time; protects @head, @completed, @stream and
  *	@chain
  * @dead: destroyed: a running KICK stops after its current job
@@ -51,6 +52,7 @@ struct vatom_file;
 struct vatom_queue {
 	struct kref ref;
 	struct vatom_file *vfile;
+	u32 id;
 	struct mutex lock; /* one consumer; see above */
 	bool dead;
 	u32 entries;

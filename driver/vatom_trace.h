@@ -2,7 +2,7 @@
 /*
  * vatom tracepoints (events/vatom/ in tracefs): a submission accepted or
  * rejected, a job's execution starting and ending, a job fence signalled
- * or cancelled. Every event names the client (the file's id, as fdinfo's
+ * or cancelled, a batch of a user-mode queue consumed. Every event names the client (the file's id, as fdinfo's
  * drm-client-id shows it) and the job (the file's submission number), so
  * one job's life can be followed from SUBMIT to its fence. A disabled
  * tracepoint costs a static branch.
@@ -168,6 +168,41 @@ DEFINE_EVENT(vatom_fence, vatom_fence_signal,
 DEFINE_EVENT(vatom_fence, vatom_fence_cancel,
 	TP_PROTO(u64 client, u64 job, u64 context, u64 seqno, int error),
 	TP_ARGS(client, job, context, seqno, error)
+);
+
+/*
+ * A user-mode queue consumed a batch: jobs first .. first + jobs - 1 of
+ * the queue (its completed count), of which @failed were rejected, in
+ * @ns, by the kicking thread or the poller.
+ */
+TRACE_EVENT(vatom_queue_batch,
+	TP_PROTO(u64 client, u32 queue, u64 first, u64 jobs, u64 failed,
+		 u64 elements, u64 ns, bool poll),
+	TP_ARGS(client, queue, first, jobs, failed, elements, ns, poll),
+	TP_STRUCT__entry(
+		__field(u64, client)
+		__field(u32, queue)
+		__field(u64, first)
+		__field(u64, jobs)
+		__field(u64, failed)
+		__field(u64, elements)
+		__field(u64, ns)
+		__field(bool, poll)
+	),
+	TP_fast_assign(
+		__entry->client = client;
+		__entry->queue = queue;
+		__entry->first = first;
+		__entry->jobs = jobs;
+		__entry->failed = failed;
+		__entry->elements = elements;
+		__entry->ns = ns;
+		__entry->poll = poll;
+	),
+	TP_printk("client=%llu queue=%u first=%llu jobs=%llu failed=%llu elements=%llu ns=%llu %s",
+		  __entry->client, __entry->queue, __entry->first,
+		  __entry->jobs, __entry->failed, __entry->elements,
+		  __entry->ns, __entry->poll ? "poll" : "kick")
 );
 
 #endif /* _VATOM_TRACE_H_ */

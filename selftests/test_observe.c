@@ -244,6 +244,76 @@ TEST(tracepoints)
 	close(fd);
 }
 
+/*
+ * A kick-mode queue's batch of three jobs, the second with a malformed
+ * descriptor: one vatom_queue_batch line, 2 x 4 lanes executed.
+ */
+TEST(tracepoint_queue_batch)
+{
+	const __u32 spoil[3] = { 0, 1, 0 };	/* descriptor flags: MBZ */
+	struct drm_vatom_binding bind[2];
+	struct drm_vatom_queue_create qc = { .entries = 4 };
+	struct drm_vatom_queue_kick kick = { 0 };
+	struct drm_vatom_queue_job *ring;
+	struct drm_vatom_queue_ctl *ctl;
+	__u32 th, sh, *target, i;
+	const char *dir, *tr;
+	struct vt_stream s;
+	long long client;
+	char *streams;
+	char f[256];
+	int fd;
+
+	dir = ob_tracefs();
+	if (!dir)
+		SKIP(return, "no tracefs with vatom events");
+	VT_OPEN(fd);
+	client = ob_fdinfo(fd, "drm-client-id");
+	ASSERT_LT(0, client);
+	ASSERT_EQ(0, vt_buffer_create(fd, 4096, &th));
+	ASSERT_EQ(0, vt_buffer_create(fd, 4096, &sh));
+	target = vt_map(fd, th, 4096);
+	streams = vt_map(fd, sh, 4096);
+	ASSERT_NE(NULL, target);
+	ASSERT_NE(NULL, streams);
+	bind[0] = (struct drm_vatom_binding){ .slot = 0, .handle = th };
+	bind[1] = (struct drm_vatom_binding){ .slot = 1, .handle = sh };
+	qc.bindings = vt_u64_ptr(bind);
+	qc.binding_count = 2;
+	ASSERT_EQ(0, ioctl(fd, DRM_IOCTL_VATOM_QUEUE_CREATE, &qc));
+	ring = vt_map(fd, qc.ring_handle, VT_PAGE_SIZE);
+	ctl = vt_map(fd, qc.ctl_handle, VT_PAGE_SIZE);
+	ASSERT_NE(NULL, ring);
+	ASSERT_NE(NULL, ctl);
+
+	va_stream(&s, DRM_VATOM_VISA_OP_ADD, 4, (const __u32[]){ 0, 4, 8, 12 },
+		  (const __u32[]){ 1, 1, 1, 1 }, false);
+	memcpy(streams, s.buf, s.size);
+	for (i = 0; i < 3; i++) {
+		ring[i].stream_slot = 1;
+		ring[i].stream_size = s.size;
+		ring[i].flags = spoil[i];
+	}
+	__atomic_store_n(&ctl->tail, 3, __ATOMIC_RELEASE);
+
+	ASSERT_EQ(0, ob_write(dir, "events/vatom/enable", "1"));
+	ASSERT_EQ(0, ob_write(dir, "trace", ""));
+	kick.queue_id = qc.queue_id;
+	ASSERT_EQ(0, ioctl(fd, DRM_IOCTL_VATOM_QUEUE_KICK, &kick));
+	ASSERT_EQ(0, ob_write(dir, "events/vatom/enable", "0"));
+	tr = ob_trace(dir);
+
+	EXPECT_EQ(3, ctl->completed);
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(2, target[i]);
+	snprintf(f, sizeof(f),
+		 "vatom_queue_batch: client=%lld queue=%u first=1 jobs=3 failed=1 elements=8 ns=",
+		 client, qc.queue_id);
+	EXPECT_NE(NULL, strstr(tr, f)) TH_LOG("%s", tr);
+	EXPECT_NE(NULL, strstr(tr, " kick\n")) TH_LOG("%s", tr);
+	close(fd);
+}
+
 struct ob_kmsg_find {
 	const char *text;
 	bool found;
