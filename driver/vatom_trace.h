@@ -2,10 +2,11 @@
 /*
  * vatom tracepoints (events/vatom/ in tracefs): a submission accepted or
  * rejected, a job's execution starting and ending, a job fence signalled
- * or cancelled, a batch of a user-mode queue consumed. Every event names the client (the file's id, as fdinfo's
- * drm-client-id shows it) and the job (the file's submission number), so
- * one job's life can be followed from SUBMIT to its fence. A disabled
- * tracepoint costs a static branch.
+ * or cancelled, a batch of a user-mode queue consumed. Every event names
+ * the client (the file's id, as fdinfo's drm-client-id shows it); the
+ * job events name the job (the file's submission number), so one job's
+ * life can be followed from SUBMIT to its fence. A disabled tracepoint
+ * costs a static branch.
  *
  * Copyright (C) 2026 The vatom developers
  */
