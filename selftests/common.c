@@ -722,6 +722,28 @@ bool vt_debugfs_stats_path(const char *node, char *path, size_t len)
 	return found;
 }
 
+/**
+ * vt_debugfs_limits_path() - the vatom_limits file of a render node's device
+ * @node: the render node
+ * @path: receives the debugfs path
+ * @len: bytes at @path
+ *
+ * Return: true when the file exists and is readable.
+ */
+bool vt_debugfs_limits_path(const char *node, char *path, size_t len)
+{
+	static const char name[] = "vatom_limits";
+	char *slash;
+
+	if (!vt_debugfs_stats_path(node, path, len))
+		return false;
+	slash = strrchr(path, '/');
+	if (!slash || (size_t)(slash + 1 - path) + sizeof(name) > len)
+		return false;
+	memcpy(slash + 1, name, sizeof(name));
+	return !access(path, R_OK);
+}
+
 long long vt_debugfs_stat(const char *path, const char *name)
 {
 	char line[128], key[64];
