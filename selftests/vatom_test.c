@@ -103,6 +103,7 @@ static __u64 vt_visa_ops(int fd, __u32 form)
 #include "test_observe.c"
 #include "test_validate.c"
 #include "test_queue.c"
+#include "test_queue_poll.c"
 #include "test_kmsg.c"
 
 int main(int argc, char **argv)
