@@ -33,8 +33,6 @@
 #define QP_IDLE_MAX		1000000
 /* What a status the kernel has not written yet holds. */
 #define QP_UNTOUCHED		0x5eed
-/* Packets of 16 lanes in a long job: 512 element operations. */
-#define QP_LONG_PACKETS		32
 /* Bytes of the stream surface: room for a long job's stream at offset 0. */
 #define QP_STREAMS_MIN		(64 * 1024)
 
@@ -187,35 +185,6 @@ static bool qp_wait_flags(const struct vq *q, __u32 mask, __u32 want, int ms)
 		usleep(500);
 	}
 	return true;
-}
-
-/* A long job's stream: QP_LONG_PACKETS 16-lane adds of 1 (lane k: k + 1). */
-static void qp_long_stream(struct vt_stream *s)
-{
-	unsigned int p;
-
-	vt_stream_init(s);
-	for (p = 0; p < QP_LONG_PACKETS; p++)
-		vq_add16(s, 1, false);
-}
-
-/*
- * Fill the whole ring with long jobs (the stream at offset 0 of the
- * streams surface), their status QP_UNTOUCHED; nothing published.
- */
-static void qp_fill_long(struct qp_env *v)
-{
-	struct vt_stream s;
-	__u32 i;
-
-	qp_long_stream(&s);
-	for (i = 0; i < v->q.entries; i++) {
-		struct drm_vatom_queue_job *j = &v->q.ring[(v->q.tail + i) & (v->q.entries - 1)];
-
-		memset(j, 0, sizeof(*j));
-		vq_job(j, v->streams, 0, &s);
-		j->status = QP_UNTOUCHED;
-	}
 }
 
 /* Raw syncobj ioctls: a handle (0 on failure) and the last point (or -errno). */
@@ -725,27 +694,57 @@ TEST_F(qpoll_trip, round_trip)
 /* The doorbell                                                              */
 /* ------------------------------------------------------------------------ */
 
+/* The NEED_WAKEUP test's jobs: 32 of 32 whole-grid broadcasts (2^17 operations). */
+#define QP_WAKE_JOBS		32
+#define QP_WAKE_PACKETS		32
+
+/* Ring entries @first.. of @v: jobs of @packets broadcasts at @offset of the streams. */
+static void qp_broadcast_jobs(struct qp_env *v, __u32 first, __u32 n, __u32 packets,
+			      __u32 offset)
+{
+	struct drm_vatom_noc *p = ab_broadcasts(packets);
+	__u32 i;
+
+	memcpy((char *)v->streams + offset, p, packets * sizeof(*p));
+	free(p);
+	for (i = first; i < first + n; i++) {
+		struct drm_vatom_queue_job *j = &v->q.ring[i & (v->q.entries - 1)];
+
+		memset(j, 0, sizeof(*j));
+		j->stream_slot = VQ_SLOT_STREAM;
+		j->stream_offset = offset;
+		j->stream_size = packets * sizeof(*p);
+		j->status = QP_UNTOUCHED;
+	}
+}
+
 /*
  * After poll_idle_us without work the poller sets NEED_WAKEUP and sleeps:
  * jobs published then wait for a KICK. The KICK returns at once; the
  * poller clears the flag while it consumes, and sets it again once idle.
+ * The jobs broadcast to a grid (the queue's target), long enough to look
+ * at the flag while they run.
  */
 TEST(queue_poll_need_wakeup)
 {
-	const __u32 n = 128;
+	const __u32 n = QP_WAKE_JOBS;
 	struct qp_mode m = { .flags = QP_POLL, .idle_us = QP_IDLE_SHORT };
 	unsigned int samples = 0, flagged = 0;
 	long long t0, kick_ns;
-	__u64 c1, c2;
+	__u64 c1, c2, gsize;
 	struct qp_env v;
-	struct vt_stream s;
-	__u32 f, i, k;
+	__u32 f, i, grid;
+	__u8 *gmap;
 	int fd;
 
 	VT_OPEN(fd);
 	if (!qp_supported(fd))
 		SKIP(close(fd); return, "no polling queues or signals");
-	ASSERT_EQ(0, qp_env_init(&v, fd, 256, 0, &m));
+	ASSERT_EQ(0, ab_grid_create(fd, &grid, &gsize));
+	gmap = vt_map(fd, grid, gsize);
+	ASSERT_NE(NULL, gmap);
+	ASSERT_EQ(0, qp_env_init(&v, fd, 64, grid, &m));
+	qp_broadcast_jobs(&v, 0, n, QP_WAKE_PACKETS, 0);
 	va_sleep_ms(50);
 	ASSERT_TRUE(qp_wait_flags(&v.q, DRM_VATOM_QUEUE_CTL_NEED_WAKEUP,
 				  DRM_VATOM_QUEUE_CTL_NEED_WAKEUP, QP_DONE_MS))
@@ -758,13 +757,12 @@ TEST(queue_poll_need_wakeup)
 	ASSERT_EQ(DRM_VATOM_QUEUE_CTL_NEED_WAKEUP, qp_flags(&v.q));
 
 	/* Published, not kicked: the sleeping poller does not see it. */
-	qp_fill_long(&v);
 	v.q.tail += n;
 	__atomic_store_n(&v.q.ctl->tail, v.q.tail, __ATOMIC_RELEASE);
 	va_sleep_ms(100);
 	EXPECT_EQ(0, vq_completed(&v.q));
 	EXPECT_EQ(DRM_VATOM_QUEUE_CTL_NEED_WAKEUP, qp_flags(&v.q));
-	EXPECT_EQ(0, v.target[0]);
+	EXPECT_EQ(0, ab_common_count(gmap));
 	EXPECT_EQ(QP_UNTOUCHED, v.q.ring[0].status);
 
 	t0 = va_now_ns();
@@ -789,20 +787,18 @@ TEST(queue_poll_need_wakeup)
 	EXPECT_EQ(n, vq_completed(&v.q));
 	for (i = 0; i < n; i++)
 		ASSERT_EQ(0, v.q.ring[i].status) TH_LOG("job %u", i);
-	for (k = 0; k < 16; k++)
-		EXPECT_EQ(n * QP_LONG_PACKETS * (k + 1), v.target[k]) TH_LOG("word %u", k);
+	EXPECT_EQ(n * QP_WAKE_PACKETS, ab_common_count(gmap));
 
 	/* Idle again: the flag comes back, and the next job needs a KICK. */
 	EXPECT_TRUE(qp_wait_flags(&v.q, DRM_VATOM_QUEUE_CTL_NEED_WAKEUP,
 				  DRM_VATOM_QUEUE_CTL_NEED_WAKEUP, QP_DONE_MS));
 	va_sleep_ms(50);
-	vt_stream_init(&s);
-	vq_add16(&s, 1, false);
-	vq_job(vq_next(&v.q), v.streams, 1, &s);
+	qp_broadcast_jobs(&v, n, 1, 1, 4096);
 	EXPECT_EQ(1, qp_publish(&v.q, 1));
 	ASSERT_TRUE(qp_wait_completed(&v.q, n + 1, QP_DONE_MS));
-	EXPECT_EQ(0, v.q.ring[n & 255].status);
-	EXPECT_EQ(n * QP_LONG_PACKETS + 1, v.target[0]);
+	EXPECT_EQ(0, v.q.ring[n].status);
+	EXPECT_EQ(n * QP_WAKE_PACKETS + 1, ab_common_count(gmap));
+	munmap(gmap, gsize);
 	close(fd);
 }
 
