@@ -16,9 +16,14 @@
  *     atom, NoC, broadcasts included) with flipped bits, wrong sizes,
  *     types, slots, handles, flags, syncobjs, result regions, asynchronous
  *     with user results, pointers to PROT_NONE or read-only memory and
- *     huge counts. Mixed in, a known-good workload: valid submissions
- *     (synchronous and asynchronous) that add known amounts to a ledger
- *     surface, whose totals are checked exactly at the end.
+ *     huge counts; user-mode queues in kick and polling mode, with
+ *     syncobjs and eventfds (or pipes, closed descriptors) to signal,
+ *     their descriptors, streams and tails mutated the same way. Mixed
+ *     in, a known-good workload: valid submissions (synchronous and
+ *     asynchronous) and jobs of a polling queue that signals a timeline
+ *     syncobj and an eventfd, which add known amounts to a ledger surface,
+ *     whose totals (and the queue's last point) are checked exactly at the
+ *     end.
  *  2. Concurrent: rounds of a forked process with -j threads (default 4)
  *     doing the same on shared files and handle pools, half of them as
  *     uid/gid 65534 (nobody) after opening, plus races: closing and
@@ -31,9 +36,9 @@
  * docs/uapi.md (vatom ioctls) or one the DRM core documents (core ioctls);
  * EBADF and ENOTTY are allowed in phase 2 only, where another thread may
  * close or reuse the fd. At the end the debugfs live counts (surfaces,
- * jobs_in_flight, fences) of every device are back at their baseline, the
- * ledger holds exactly what the known-good submissions added and the
- * kernel logged no splat. Prints TAP and the calls per second.
+ * jobs_in_flight, fences, poll_queues) of every device are back at their
+ * baseline, the ledger holds exactly what the known-good workload added
+ * and the kernel logged no splat. Prints TAP and the calls per second.
  *
  * Copyright (C) 2026 The vatom developers
  */
@@ -43,11 +48,13 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -72,6 +79,9 @@
 #define VZ_NOBODY	65534
 #define VZ_MAX_ERRNO	134
 #define VZ_MAX_KEEP	(4u << 20)	/* larger surfaces are not kept */
+#define VZ_MAX_QUEUES	4
+#define VZ_QUEUE_SURF	(64 * 1024)	/* a worker's queue streams and results */
+#define VZ_NCOUNTS	4		/* the live counts checked at the end */
 
 /* ------------------------------------------------------------------------ */
 /* PRNG: splitmix64, one per worker                                          */
@@ -123,6 +133,7 @@ struct vz_report {
 static struct vz_report *vz_rep;
 static char vz_nodes[2][VT_PATH_MAX];
 static char vz_stats[2][VT_PATH_MAX * 2];
+static char vz_limits[2][VT_PATH_MAX * 2];
 static int vz_ndev;
 static bool vz_verbose;
 
@@ -144,6 +155,24 @@ struct vz_surf {
 };
 
 /**
+ * struct vz_queue - a queue a worker made
+ * @fd: the file it was made on
+ * @id: its id there
+ * @entries: ring entries
+ * @tail: the worker's producer position
+ * @poll: a polling queue
+ * @ring: the ring, mapped, or NULL
+ * @ctl: the control page, mapped, or NULL
+ */
+struct vz_queue {
+	int fd;
+	__u32 id, entries, tail;
+	bool poll;
+	struct drm_vatom_queue_job *ring;
+	struct drm_vatom_queue_ctl *ctl;
+};
+
+/**
  * struct vz_worker - one fuzzing thread
  * @rng: its PRNG state
  * @fd: its vatom file (shared with others in phase 2 when @shared)
@@ -155,6 +184,9 @@ struct vz_surf {
  * @scratch: RW user memory for results, descriptors and tile types
  * @stream: the stream buffer, followed by a PROT_NONE page
  * @results: user results to use instead of @scratch (phase 2's victim)
+ * @queue: known queues; @nqueue how many
+ * @qsurf: the surface of queue jobs' streams and results, mapped at @qmap
+ * @efd: an eventfd queues may signal; @pipefd a pipe (not an eventfd)
  * @op: the operation being made (for reports)
  * @iter: calls made
  */
@@ -170,6 +202,11 @@ struct vz_worker {
 	__u8 *scratch;
 	__u8 *stream;
 	void *results;
+	struct vz_queue queue[VZ_MAX_QUEUES];
+	int nqueue;
+	__u32 qsurf;
+	__u8 *qmap;
+	int efd, pipefd[2];
 	const char *op;
 	unsigned long long iter;
 };
@@ -181,7 +218,7 @@ struct vz_worker {
 /* docs/uapi.md, "Errors": what a vatom ioctl may return. */
 static const int vz_vatom_errnos[] = {
 	EINVAL, EOPNOTSUPP, ENOENT, E2BIG, EBUSY, ENOSPC, ECANCELED, EFAULT,
-	ENOMEM, EINTR,
+	ENOMEM, EINTR, EBADF,
 };
 
 /*
@@ -872,7 +909,7 @@ static void vz_op_param(struct vz_worker *w)
 
 	w->op = "get_param";
 	memset(&p, 0, sizeof(p));
-	p.param = vz_chance(&w->rng, 90) ? vz_below(&w->rng, 16) : vz_next(&w->rng);
+	p.param = vz_chance(&w->rng, 90) ? vz_below(&w->rng, 19) : vz_next(&w->rng);
 	p.index = vz_chance(&w->rng, 70) ? 0 : vz_below(&w->rng, 8);
 	vz_ioctl(w, w->fd, DRM_IOCTL_VATOM_GET_PARAM, &p, false);
 }
@@ -1056,10 +1093,317 @@ static void vz_op_syncobj(struct vz_worker *w)
 	}
 }
 
+/* ------------------------------------------------------------------------ */
+/* Queues                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* A queue's binding table is SUBMIT's, plus the jobs' streams and results. */
+#define VZ_QUEUE_SLOT		6
+#define VZ_QUEUE_AREA		8192	/* stream (and results) bytes per job area */
+#define VZ_QUEUE_AREAS		4
+
+static __u64 vz_page_round(__u64 size)
+{
+	return (size + VT_PAGE_SIZE - 1) & ~(__u64)(VT_PAGE_SIZE - 1);
+}
+
+/* Forget queue @i, unmapping its ring and page. */
+static void vz_queue_forget(struct vz_worker *w, int i)
+{
+	struct vz_queue *q = &w->queue[i];
+
+	if (q->ring)
+		munmap(q->ring, vz_page_round((__u64)q->entries * sizeof(*q->ring)));
+	if (q->ctl)
+		munmap(q->ctl, VT_PAGE_SIZE);
+	w->queue[i] = w->queue[--w->nqueue];
+}
+
+static void vz_queue_destroy(struct vz_worker *w, int i)
+{
+	struct drm_vatom_queue_destroy d = { 0 };
+	int fd = w->fd;
+
+	w->op = "queue_destroy";
+	if (i >= 0) {
+		d.queue_id = w->queue[i].id;
+		fd = w->queue[i].fd;
+		vz_queue_forget(w, i);
+	} else {
+		d.queue_id = vz_chance(&w->rng, 50) ? vz_below(&w->rng, 70) : vz_next(&w->rng);
+	}
+	if (vz_chance(&w->rng, 3))
+		d.pad = 1;
+	vz_ioctl(w, fd, DRM_IOCTL_VATOM_QUEUE_DESTROY, &d, false);
+}
+
+/*
+ * QUEUE_CREATE, valid or mutated: kick or polling mode, idle times, a
+ * syncobj, an eventfd (or a pipe, a closed or any descriptor). The ring
+ * and page join the handle pool (other calls bind and close them; the
+ * queue keeps its own references).
+ */
+static void vz_queue_create(struct vz_worker *w)
+{
+	struct vz_surf *typed = vz_find(w, DRM_VATOM_SURFACE_TYPED);
+	struct vz_surf *grid = vz_find(w, DRM_VATOM_SURFACE_TILE_GRID);
+	struct drm_vatom_binding bind[8];
+	struct drm_vatom_queue_create a;
+	struct vz_queue *q;
+	__u32 nb = 0, i;
+
+	if (w->nqueue == VZ_MAX_QUEUES)
+		vz_queue_destroy(w, vz_below(&w->rng, w->nqueue));
+	w->op = "queue_create";
+	memset(bind, 0, sizeof(bind));
+	for (i = 0; i < 3; i++) {
+		bind[nb].slot = i;
+		bind[nb++].handle = vz_handle(w, DRM_VATOM_SURFACE_BUFFER);
+	}
+	bind[nb].slot = VZ_TYPED_SLOT;
+	bind[nb++].handle = typed ? typed->h : vz_handle(w, ~0u);
+	bind[nb].slot = VZ_GRID_SLOT;
+	bind[nb++].handle = grid ? grid->h : vz_handle(w, ~0u);
+	bind[nb].slot = VZ_QUEUE_SLOT;
+	bind[nb++].handle = vz_chance(&w->rng, 95) ? w->qsurf : vz_handle(w, ~0u);
+
+	memset(&a, 0, sizeof(a));
+	a.entries = vz_chance(&w->rng, 90) ? 1u << vz_below(&w->rng, 7) : vz_count(w, 8);
+	a.bindings = vz_ptr(w, bind, 5);
+	a.binding_count = vz_chance(&w->rng, 90) ? nb : vz_count(w, nb);
+	switch (vz_below(&w->rng, 8)) {
+	case 0:
+	case 1:
+		break;
+	case 2:
+	case 3:
+	case 4:
+		a.flags = DRM_VATOM_QUEUE_CREATE_POLL;
+		break;
+	case 5:
+		a.flags = DRM_VATOM_QUEUE_CREATE_EVENTFD;
+		break;
+	case 6:
+		a.flags = DRM_VATOM_QUEUE_CREATE_POLL | DRM_VATOM_QUEUE_CREATE_EVENTFD;
+		break;
+	default:
+		a.flags = vz_next(&w->rng);
+		break;
+	}
+	/* Pollers that spin a second are rare: they take the CPU. */
+	if (a.flags & DRM_VATOM_QUEUE_CREATE_POLL)
+		a.poll_idle_us = vz_chance(&w->rng, 80) ? vz_below(&w->rng, 2000) :
+				 vz_chance(&w->rng, 20) ? 1000000 : vz_next(&w->rng);
+	else if (vz_chance(&w->rng, 3))
+		a.poll_idle_us = vz_next(&w->rng);
+	if (w->nsync && vz_chance(&w->rng, 50))
+		a.syncobj = w->sync[vz_below(&w->rng, w->nsync)];
+	else if (vz_chance(&w->rng, 10))
+		a.syncobj = vz_next(&w->rng);
+	if (a.flags & DRM_VATOM_QUEUE_CREATE_EVENTFD) {
+		switch (vz_below(&w->rng, 10)) {
+		case 0:
+			a.eventfd = w->pipefd[0];
+			break;
+		case 1:
+			a.eventfd = -1;
+			break;
+		case 2:
+			a.eventfd = vz_below(&w->rng, 64);	/* whatever it is */
+			break;
+		default:
+			a.eventfd = w->efd;
+			break;
+		}
+	} else if (vz_chance(&w->rng, 3)) {
+		a.eventfd = w->efd;
+	}
+	if (vz_chance(&w->rng, 3))
+		a.pad = vz_next(&w->rng);
+	if (vz_ioctl(w, w->fd, DRM_IOCTL_VATOM_QUEUE_CREATE,
+		     vz_chance(&w->rng, 2) ? (void *)vz_none : &a, false))
+		return;
+	q = &w->queue[w->nqueue++];
+	q->fd = w->fd;
+	q->id = a.queue_id;
+	q->entries = a.entries;
+	q->tail = 0;
+	q->poll = a.flags & DRM_VATOM_QUEUE_CREATE_POLL;
+	q->ring = vt_map(w->fd, a.ring_handle,
+			 vz_page_round((__u64)a.entries * sizeof(*q->ring)));
+	q->ctl = vt_map(w->fd, a.ctl_handle, VT_PAGE_SIZE);
+	vz_remember(w, a.ring_handle, DRM_VATOM_SURFACE_BUFFER,
+		    (__u64)a.entries * sizeof(*q->ring));
+	vz_remember(w, a.ctl_handle, DRM_VATOM_SURFACE_BUFFER, VT_PAGE_SIZE);
+}
+
+/* KICK queue @q, or an id nobody has (@q NULL). */
+static void vz_queue_kick(struct vz_worker *w, const struct vz_queue *q)
+{
+	struct drm_vatom_queue_kick k = { 0 };
+
+	w->op = "queue_kick";
+	k.queue_id = q ? q->id : vz_chance(&w->rng, 50) ? vz_below(&w->rng, 70) :
+				  (__u32)vz_next(&w->rng);
+	if (vz_chance(&w->rng, 3))
+		k.pad = 1;
+	vz_ioctl(w, q ? q->fd : w->fd, DRM_IOCTL_VATOM_QUEUE_KICK, &k, false);
+}
+
+/* A job's descriptor, its fields mutated now and then. */
+static void vz_queue_job(struct vz_worker *w, struct drm_vatom_queue_job *j,
+			 const struct vt_stream *s)
+{
+	__u32 area = vz_below(&w->rng, VZ_QUEUE_AREAS);
+
+	memcpy(w->qmap + area * VZ_QUEUE_AREA, s->buf,
+	       s->size < VZ_QUEUE_AREA ? s->size : VZ_QUEUE_AREA);
+	memset(j, 0, sizeof(*j));
+	j->stream_slot = VZ_QUEUE_SLOT;
+	j->stream_offset = area * VZ_QUEUE_AREA;
+	j->stream_size = s->size;
+	j->user_data = vz_next(&w->rng);
+	if (s->results) {
+		j->results_slot = VZ_QUEUE_SLOT;
+		j->results_offset = (VZ_QUEUE_AREAS + area) * VZ_QUEUE_AREA;
+		j->results_size = s->results < VZ_QUEUE_AREA ? s->results : VZ_QUEUE_AREA;
+	}
+	if (!vz_chance(&w->rng, 20))
+		return;
+	switch (vz_below(&w->rng, 8)) {
+	case 0:
+		j->stream_slot = vz_below(&w->rng, 300);
+		break;
+	case 1:
+		j->stream_offset = vz_chance(&w->rng, 50) ? vz_next(&w->rng) :
+				   j->stream_offset + 4;
+		break;
+	case 2:
+		j->stream_size = vz_count(w, j->stream_size);
+		break;
+	case 3:
+		j->results_offset = vz_next(&w->rng) >> vz_below(&w->rng, 64);
+		break;
+	case 4:
+		j->results_size = vz_chance(&w->rng, 50) ? 0 : vz_next(&w->rng);
+		break;
+	case 5:
+		j->flags = 1u << vz_below(&w->rng, 32);
+		break;
+	case 6:
+		j->pad = vz_next(&w->rng);
+		break;
+	default:
+		j->results_slot = vz_below(&w->rng, 10);
+		break;
+	}
+}
+
+/*
+ * Publish jobs on a queue: packets of every family, mutated or not, in
+ * the worker's queue surface; the tail moved on, too far or anywhere;
+ * then KICK as the protocol asks (kick mode: always; polling: when
+ * NEED_WAKEUP is set), or anyway.
+ */
+static void vz_queue_jobs(struct vz_worker *w)
+{
+	struct vt_stream *s = (void *)(w->scratch + VZ_SCRATCH / 2);
+	struct vz_surf *buf = vz_find(w, DRM_VATOM_SURFACE_BUFFER);
+	struct vz_surf *grid = vz_find(w, DRM_VATOM_SURFACE_TILE_GRID);
+	__u64 bsize = buf ? buf->size : 64;
+	__u32 gw = grid ? grid->w : 1, gh = grid ? grid->gh : 1;
+	__u32 profile = grid ? grid->profile : 0;
+	__u32 n, i, p, npk, tail;
+	struct vz_queue *q;
+
+	if (!w->nqueue) {
+		vz_queue_create(w);
+		return;
+	}
+	q = &w->queue[vz_below(&w->rng, w->nqueue)];
+	w->op = "queue_jobs";
+	if (!q->ring || !q->ctl || !w->qmap) {
+		vz_queue_kick(w, q);
+		return;
+	}
+	n = 1 + vz_below(&w->rng, q->entries < 8 ? q->entries : 8);
+	for (i = 0; i < n; i++) {
+		vt_stream_init(s);
+		npk = 1 + vz_below(&w->rng, 4);
+		for (p = 0; p < npk; p++) {
+			switch (vz_below(&w->rng, 3)) {
+			case 0:
+				vz_visa(w, s, bsize);
+				break;
+			case 1:
+				vz_ptx(w, s, bsize);
+				break;
+			default:
+				vz_noc(w, s, profile, gw, gh);
+				break;
+			}
+		}
+		if (vz_chance(&w->rng, 20))
+			vz_mutate_stream(w, s);
+		vz_queue_job(w, &q->ring[(q->tail + i) & (q->entries - 1)], s);
+	}
+	switch (vz_below(&w->rng, 10)) {
+	case 0:		/* too far: KICK says -EINVAL, a poller sleeps */
+		tail = q->tail + q->entries + 1 + vz_below(&w->rng, 100);
+		break;
+	case 1:
+		tail = vz_next(&w->rng);
+		break;
+	case 2:		/* back to what the kernel consumed */
+		q->tail = __atomic_load_n(&q->ctl->completed, __ATOMIC_ACQUIRE);
+		tail = q->tail;
+		break;
+	default:
+		q->tail += n;
+		tail = q->tail;
+		break;
+	}
+	__atomic_store_n(&q->ctl->tail, tail, __ATOMIC_RELEASE);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!q->poll || vz_chance(&w->rng, 10) ||
+	    (__atomic_load_n(&q->ctl->flags, __ATOMIC_RELAXED) &
+	     DRM_VATOM_QUEUE_CTL_NEED_WAKEUP))
+		vz_queue_kick(w, q);
+}
+
+/* Queue calls: create, jobs, KICK, DESTROY; and the eventfd read. */
+static void vz_op_queue(struct vz_worker *w)
+{
+	__u64 v;
+
+	switch (vz_below(&w->rng, 10)) {
+	case 0:
+	case 1:
+		vz_queue_create(w);
+		break;
+	case 2:
+		vz_queue_kick(w, w->nqueue && vz_chance(&w->rng, 80) ?
+			      &w->queue[vz_below(&w->rng, w->nqueue)] : NULL);
+		break;
+	case 3:
+		vz_queue_destroy(w, w->nqueue && vz_chance(&w->rng, 85) ?
+				 (int)vz_below(&w->rng, w->nqueue) : -1);
+		break;
+	case 4:
+		w->op = "eventfd read";
+		if (read(w->efd, &v, sizeof(v)) < 0)
+			v = 0;	/* EAGAIN: nothing signalled since */
+		break;
+	default:
+		vz_queue_jobs(w);
+		break;
+	}
+}
+
 /* A vatom ioctl number with a random size and direction, random bytes. */
 static void vz_op_raw(struct vz_worker *w)
 {
-	__u32 nr = DRM_COMMAND_BASE + vz_below(&w->rng, 8);
+	__u32 nr = DRM_COMMAND_BASE + vz_below(&w->rng, 9);
 	__u32 size = vz_below(&w->rng, 160);
 	__u32 dir = vz_below(&w->rng, 4), i;
 	__u64 *arg = (void *)w->scratch;
@@ -1075,6 +1419,7 @@ static void (*const vz_ops[])(struct vz_worker *w) = {
 	vz_op_submit, vz_op_submit, vz_op_submit, vz_op_submit, vz_op_submit,
 	vz_op_create, vz_op_create, vz_op_info, vz_op_counters, vz_op_param,
 	vz_op_close, vz_op_prime, vz_op_syncobj, vz_op_syncobj, vz_op_raw,
+	vz_op_queue, vz_op_queue, vz_op_queue,
 };
 
 /* A few valid surfaces and syncobjs to start from. */
@@ -1110,6 +1455,9 @@ static void vz_seed_pool(struct vz_worker *w)
 		if (!drmSyncobjCreate(w->fd, i & 1 ? DRM_SYNCOBJ_CREATE_SIGNALED : 0,
 				      &w->sync[w->nsync]))
 			w->nsync++;
+	/* Not in the pool: the queue jobs' surface stays (unless the file goes). */
+	if (!vt_buffer_create(w->fd, VZ_QUEUE_SURF, &w->qsurf))
+		w->qmap = vt_map(w->fd, w->qsurf, VZ_QUEUE_SURF);
 }
 
 static int vz_worker_init(struct vz_worker *w, int id, __u64 seed, int fd, int fd2)
@@ -1119,6 +1467,9 @@ static int vz_worker_init(struct vz_worker *w, int id, __u64 seed, int fd, int f
 	w->rng = seed;
 	w->fd = fd;
 	w->fd2 = fd2;
+	w->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (w->efd < 0 || pipe2(w->pipefd, O_CLOEXEC))
+		return -errno;
 	w->scratch = mmap(NULL, VZ_SCRATCH, PROT_READ | PROT_WRITE,
 			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	w->stream = mmap(NULL, VZ_STREAM + VT_PAGE_SIZE, PROT_READ | PROT_WRITE,
@@ -1131,6 +1482,13 @@ static int vz_worker_init(struct vz_worker *w, int id, __u64 seed, int fd, int f
 
 static void vz_worker_fini(struct vz_worker *w)
 {
+	while (w->nqueue)
+		vz_queue_forget(w, 0);
+	if (w->qmap)
+		munmap(w->qmap, VZ_QUEUE_SURF);
+	close(w->efd);
+	close(w->pipefd[0]);
+	close(w->pipefd[1]);
 	munmap(w->scratch, VZ_SCRATCH);
 	munmap(w->stream, VZ_STREAM + VT_PAGE_SIZE);
 }
@@ -1139,14 +1497,31 @@ static void vz_worker_fini(struct vz_worker *w)
 /* The known-good workload                                                   */
 /* ------------------------------------------------------------------------ */
 
+static double vz_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The ledger's polling queue: ring entries, and stream bytes per entry. */
+#define VZ_LQ_ENTRIES	64
+#define VZ_LQ_STRIDE	512
+
 /**
- * struct vz_ledger - valid submissions with a known total
+ * struct vz_ledger - valid submissions and queue jobs with a known total
  * @fd: its own file (its jobs are ordered only among themselves)
  * @buf: a 4 KiB buffer, mapped at @map; @res a result surface
  * @out: a syncobj each asynchronous submission signals
  * @sum: what the lanes must hold
  * @subs: submissions made
- * @bad: a submission failed
+ * @bad: a submission or job failed
+ * @q: a polling queue adding to @buf (id 0: none), its ring @ring, page
+ *	@ctl, streams in @qs (mapped at @qmap)
+ * @qsync: a timeline syncobj the queue adds a point to per batch
+ * @efd: an eventfd it signals per batch
+ * @jobs: jobs published on it
  */
 struct vz_ledger {
 	int fd;
@@ -1155,18 +1530,112 @@ struct vz_ledger {
 	__u32 sum[VZ_LEDGER_LANES];
 	unsigned int subs, bad;
 	char why[160];
+	__u32 q, qs, qsync;
+	struct drm_vatom_queue_job *ring;
+	struct drm_vatom_queue_ctl *ctl;
+	__u8 *qmap;
+	int efd;
+	__u32 jobs;
 };
+
+/*
+ * The ledger's polling queue, made before the fuzzing takes the device's
+ * pollers; without one (an older module) the ledger only submits.
+ */
+static void vz_ledger_queue(struct vz_ledger *l)
+{
+	struct drm_vatom_binding b[2] = { { .slot = 0 }, { .slot = 1 } };
+	struct drm_vatom_queue_create a = {
+		.entries = VZ_LQ_ENTRIES,
+		.flags = DRM_VATOM_QUEUE_CREATE_POLL | DRM_VATOM_QUEUE_CREATE_EVENTFD,
+		.bindings = vt_u64_ptr(b), .binding_count = 2,
+	};
+
+	l->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (l->efd < 0 || drmSyncobjCreate(l->fd, 0, &l->qsync) ||
+	    vt_buffer_create(l->fd, VZ_LQ_ENTRIES * VZ_LQ_STRIDE, &l->qs))
+		return;
+	l->qmap = vt_map(l->fd, l->qs, VZ_LQ_ENTRIES * VZ_LQ_STRIDE);
+	b[0].handle = l->buf;
+	b[1].handle = l->qs;
+	a.syncobj = l->qsync;
+	a.eventfd = l->efd;
+	if (!l->qmap || ioctl(l->fd, DRM_IOCTL_VATOM_QUEUE_CREATE, &a))
+		return;
+	l->ring = vt_map(l->fd, a.ring_handle, VZ_LQ_ENTRIES * sizeof(*l->ring));
+	l->ctl = vt_map(l->fd, a.ctl_handle, VT_PAGE_SIZE);
+	if (l->ring && l->ctl)
+		l->q = a.queue_id;
+}
 
 static int vz_ledger_init(struct vz_ledger *l)
 {
 	memset(l, 0, sizeof(*l));
+	l->efd = -1;
 	l->fd = vt_open_path(vz_nodes[0]);
 	if (l->fd < 0 || vt_buffer_create(l->fd, VT_PAGE_SIZE, &l->buf) ||
 	    vt_buffer_create(l->fd, VT_PAGE_SIZE, &l->res) ||
 	    drmSyncobjCreate(l->fd, DRM_SYNCOBJ_CREATE_SIGNALED, &l->out))
 		return -errno;
 	l->map = vt_map(l->fd, l->buf, VT_PAGE_SIZE);
-	return l->map ? 0 : -errno;
+	if (!l->map)
+		return -errno;
+	vz_ledger_queue(l);
+	return 0;
+}
+
+/* Wait (5 s at most) until the queue completed @n jobs. */
+static bool vz_ledger_drained(struct vz_ledger *l, __u32 n)
+{
+	double end = vz_now() + 5;
+
+	while (__atomic_load_n(&l->ctl->completed, __ATOMIC_ACQUIRE) < n) {
+		if (vz_now() > end) {
+			if (!l->bad++)
+				snprintf(l->why, sizeof(l->why), "ledger queue: %llu of %u done",
+					 (unsigned long long)l->ctl->completed, n);
+			return false;
+		}
+		sched_yield();
+	}
+	return true;
+}
+
+/* One job through the polling queue adding @k to every lane. */
+static void vz_ledger_queue_add(struct vz_ledger *l, __u32 k)
+{
+	__u32 addr[VZ_LEDGER_LANES], src[VZ_LEDGER_LANES], pos = l->jobs, i;
+	struct drm_vatom_queue_job *j = &l->ring[pos % VZ_LQ_ENTRIES];
+	struct drm_vatom_queue_kick kick = { .queue_id = l->q };
+	struct vt_stream s;
+	struct vt_visa v;
+
+	/* The ring entry and its stream are free once the job there is done. */
+	if (pos >= VZ_LQ_ENTRIES && !vz_ledger_drained(l, pos - VZ_LQ_ENTRIES + 1))
+		return;
+	for (i = 0; i < VZ_LEDGER_LANES; i++) {
+		addr[i] = 4 * i;
+		src[i] = k;
+	}
+	vt_stream_init(&s);
+	vt_dword(&v, DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_EXEC_8,
+		 DRM_VATOM_VISA_TYPE_UD, addr, src, NULL, false);
+	vt_add_visa(&s, &v);
+	memcpy(l->qmap + (pos % VZ_LQ_ENTRIES) * VZ_LQ_STRIDE, s.buf, s.size);
+	memset(j, 0, sizeof(*j));
+	j->stream_slot = 1;
+	j->stream_offset = (pos % VZ_LQ_ENTRIES) * VZ_LQ_STRIDE;
+	j->stream_size = s.size;
+	l->jobs++;
+	__atomic_store_n(&l->ctl->tail, l->jobs, __ATOMIC_RELEASE);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	atomic_fetch_add(&vz_rep->calls, 1);
+	if ((__atomic_load_n(&l->ctl->flags, __ATOMIC_RELAXED) &
+	     DRM_VATOM_QUEUE_CTL_NEED_WAKEUP) &&
+	    ioctl(l->fd, DRM_IOCTL_VATOM_QUEUE_KICK, &kick) && !l->bad++)
+		snprintf(l->why, sizeof(l->why), "ledger KICK: %s", strerror(errno));
+	for (i = 0; i < VZ_LEDGER_LANES; i++)
+		l->sum[i] += k;
 }
 
 /* Add k (1..1000) to every lane, synchronously or not; it must work. */
@@ -1181,6 +1650,13 @@ static void vz_ledger_add(struct vz_ledger *l, __u64 *rng)
 	struct vt_stream s;
 	struct vt_visa v;
 
+	if (l->q && vz_chance(rng, 40)) {
+		vz_ledger_queue_add(l, k);
+		return;
+	}
+	/* Synchronous results hold the sum so far: the queue's jobs first. */
+	if (l->q && !vz_ledger_drained(l, l->jobs))
+		return;
 	for (i = 0; i < VZ_LEDGER_LANES; i++) {
 		addr[i] = 4 * i;
 		src[i] = k;
@@ -1219,14 +1695,46 @@ static void vz_ledger_add(struct vz_ledger *l, __u64 *rng)
 	l->subs++;
 }
 
-/* Wait for the last job, then the lanes must hold exactly the sums. */
+/*
+ * Wait for the last job, then the lanes must hold exactly the sums; the
+ * queue's timeline is at point "jobs published" and its eventfd was
+ * signalled at least once and at most once per job.
+ */
 static bool vz_ledger_check(struct vz_ledger *l)
 {
+	struct drm_syncobj_timeline_wait w;
+	struct drm_syncobj_timeline_array a;
+	__u64 point = l->jobs, v = 0;
 	int i;
 
 	if (drmSyncobjWait(l->fd, &l->out, 1, INT64_MAX, 0, NULL)) {
 		snprintf(l->why, sizeof(l->why), "ledger wait: %s", strerror(errno));
 		return false;
+	}
+	if (l->q && l->jobs) {
+		if (!vz_ledger_drained(l, l->jobs))
+			return false;
+		memset(&w, 0, sizeof(w));
+		w.handles = vt_u64_ptr(&l->qsync);
+		w.points = vt_u64_ptr(&point);
+		w.count_handles = 1;
+		w.timeout_nsec = INT64_MAX;
+		w.flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT;
+		memset(&a, 0, sizeof(a));
+		a.handles = w.handles;
+		a.points = w.points;
+		a.count_handles = 1;
+		if (ioctl(l->fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, &w) ||
+		    ioctl(l->fd, DRM_IOCTL_SYNCOBJ_QUERY, &a) || point != l->jobs) {
+			snprintf(l->why, sizeof(l->why), "ledger queue: point %llu, %u jobs",
+				 (unsigned long long)point, l->jobs);
+			return false;
+		}
+		if (read(l->efd, &v, sizeof(v)) != sizeof(v) || !v || v > l->jobs) {
+			snprintf(l->why, sizeof(l->why), "ledger queue: eventfd %llu, %u jobs",
+				 (unsigned long long)v, l->jobs);
+			return false;
+		}
 	}
 	for (i = 0; i < VZ_LEDGER_LANES; i++)
 		if (l->map[i] != l->sum[i]) {
@@ -1240,14 +1748,6 @@ static bool vz_ledger_check(struct vz_ledger *l)
 /* ------------------------------------------------------------------------ */
 /* Phases                                                                    */
 /* ------------------------------------------------------------------------ */
-
-static double vz_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Phase 1: one thread, seeded; returns the calls made. */
 static unsigned long long vz_phase1(__u64 seed, double secs, unsigned long long max,
@@ -1324,12 +1824,27 @@ static void vz_race(struct vz_worker *w)
 		w->op = "fork/kill";
 		pid = fork();
 		if (pid == 0) {
-			/* Queue work on the inherited files, then go. */
-			int i;
+			/*
+			 * Queue work on the inherited file, or on a file of
+			 * its own (its queues die with it), then go.
+			 */
+			int i, own = vz_chance(&w->rng, 50) ? vt_open_path(vz_nodes[0]) : -1;
 
 			w->fd = atomic_load(&vz_round.fd);
-			for (i = 0; i < 8; i++)
-				vz_op_submit(w);
+			if (own >= 0) {
+				w->fd = own;
+				w->nsurf = 0;
+				w->nsync = 0;
+				w->nqueue = 0;
+				w->qmap = NULL;
+				vz_seed_pool(w);
+			}
+			for (i = 0; i < 8; i++) {
+				if (i % 2)
+					vz_op_submit(w);
+				else
+					vz_queue_jobs(w);
+			}
 			_exit(0);
 		}
 		if (pid > 0) {
@@ -1438,15 +1953,20 @@ static int vz_phase2(__u64 seed, double secs, int nthreads)
 /* main                                                                      */
 /* ------------------------------------------------------------------------ */
 
-static void vz_counts(long long c[2][3])
+static void vz_counts(long long c[2][VZ_NCOUNTS])
 {
-	static const char * const names[3] = { "surfaces", "jobs_in_flight", "fences" };
+	static const char * const names[VZ_NCOUNTS - 1] = {
+		"surfaces", "jobs_in_flight", "fences",
+	};
 	int d, i;
 
-	memset(c, 0, sizeof(long long) * 6);
-	for (d = 0; d < vz_ndev; d++)
-		for (i = 0; i < 3; i++)
+	memset(c, 0, sizeof(long long) * 2 * VZ_NCOUNTS);
+	for (d = 0; d < vz_ndev; d++) {
+		for (i = 0; i < VZ_NCOUNTS - 1; i++)
 			c[d][i] = vt_debugfs_stat(vz_stats[d], names[i]);
+		/* Every poller stopped (-1 for a module without the line). */
+		c[d][i] = vt_debugfs_stat(vz_limits[d], "poll_queues");
+	}
 }
 
 static void vz_usage(void)
@@ -1459,7 +1979,7 @@ int main(int argc, char **argv)
 {
 	char paths[VT_MAX_NODES][VT_PATH_MAX], bad[256];
 	unsigned long long max = ~0ull, calls1, calls2, c0;
-	long long base[2][3], now[2][3];
+	long long base[2][VZ_NCOUNTS], now[2][VZ_NCOUNTS];
 	double secs = 20, t0, t1, t2;
 	__u64 seed = 0;
 	bool have_seed = false, settled = false;
@@ -1506,6 +2026,7 @@ int main(int argc, char **argv)
 		if (!vt_debugfs_stats_path(vz_nodes[i], vz_stats[i], sizeof(vz_stats[i])))
 			ksft_exit_skip("no vatom_stats in debugfs for %s (root, debugfs?)\n",
 				       vz_nodes[i]);
+		vt_debugfs_limits_path(vz_nodes[i], vz_limits[i], sizeof(vz_limits[i]));
 	}
 	ksft_set_plan(5);
 	ksft_print_msg("seed %llu (reproduce: vatom_fuzz -s %llu -n CALLS), %.0f s, %d threads, %d devices\n",
@@ -1538,11 +2059,19 @@ int main(int argc, char **argv)
 			 calls1, c0, t1 - t0, c0 / (t1 - t0),
 			 vz_rep->first[0] ? ": " : "", vz_rep->first);
 	ksft_test_result(vz_ledger_check(&ledger),
-			 "known-good workload exact: %u submissions, lane total %u%s%s\n",
-			 ledger.subs, ledger.sum[0], ledger.why[0] ? ": " : "",
-			 ledger.why);
+			 "known-good workload exact: %u submissions, %u queue jobs%s, lane total %u%s%s\n",
+			 ledger.subs, ledger.jobs, ledger.q ? "" : " (no polling queue)",
+			 ledger.sum[0], ledger.why[0] ? ": " : "", ledger.why);
 	close(ledger.fd);
 	munmap(ledger.map, VT_PAGE_SIZE);
+	if (ledger.qmap)
+		munmap(ledger.qmap, VZ_LQ_ENTRIES * VZ_LQ_STRIDE);
+	if (ledger.ring)
+		munmap(ledger.ring, VZ_LQ_ENTRIES * sizeof(*ledger.ring));
+	if (ledger.ctl)
+		munmap(ledger.ctl, VT_PAGE_SIZE);
+	if (ledger.efd >= 0)
+		close(ledger.efd);
 
 	/* Phase 2. */
 	vz_rep->first[0] = '\0';
@@ -1564,9 +2093,9 @@ int main(int argc, char **argv)
 			usleep(10000);
 	}
 	ksft_test_result(settled,
-			 "live counts back to baseline: dev0 surfaces %lld jobs %lld fences %lld (baseline %lld %lld %lld)\n",
-			 now[0][0], now[0][1], now[0][2], base[0][0], base[0][1],
-			 base[0][2]);
+			 "live counts back to baseline: dev0 surfaces %lld jobs %lld fences %lld pollers %lld (was %lld %lld %lld %lld)\n",
+			 now[0][0], now[0][1], now[0][2], now[0][3], base[0][0],
+			 base[0][1], base[0][2], base[0][3]);
 	n = vt_kmsg_scan(seq, bad, sizeof(bad));
 	if (n < 0)
 		ksft_test_result_skip("kernel log clean: /dev/kmsg: %s\n", strerror(-n));
