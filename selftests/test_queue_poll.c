@@ -2,21 +2,23 @@
 /*
  * Polling queues (DRM_VATOM_QUEUE_CREATE_POLL, UAPI 5) and what a queue
  * signals per batch (a timeline syncobj point, an eventfd): the
- * parameters, every creation error, jobs with no system call, the
- * NEED_WAKEUP doorbell, a refused tail, the poller stopped by DESTROY,
- * close, exit and SIGKILL, the device-wide limit, a hostile writer,
- * SUBMIT alongside, and syncobj/eventfd completion in kick and polling
- * mode.
+ * parameters, every creation, KICK and DESTROY error, jobs with no system
+ * call, the NEED_WAKEUP doorbell, a refused tail, the poller stopped by
+ * DESTROY, close, exit and SIGKILL, the device-wide limit, a hostile
+ * writer, SUBMIT alongside, and syncobj/eventfd completion in kick and
+ * polling mode.
  *
  * #included by vatom_test.c after test_async.c (va_* time, syncobj and
- * debugfs helpers) and test_queue.c (vq_* queue helpers), before
- * test_kmsg.c. Expected memory contents are sums of the increments the
- * tests issue; expected counts (points, signals, jobs) are what the tests
- * published, never values read back from the device first.
+ * debugfs helpers), test_abuse.c (ab_* grid broadcasts) and test_queue.c
+ * (vq_* queue helpers), before test_kmsg.c. Expected memory contents are
+ * sums of the increments the tests issue; expected counts (points,
+ * signals, jobs) are what the tests published, never values read back
+ * from the device first.
  *
  * Times: a job completes within QP_DONE_MS, a poller stops within
- * QP_STOP_MS. Both are far above what they take in the TCG test VM; the
- * long jobs that make "stops early" observable run for many seconds.
+ * QP_STOP_MS. Both are far above what they take in the TCG test VM
+ * (milliseconds); the ring of long jobs that makes "stops early"
+ * observable would run for minutes there.
  *
  * Copyright (C) 2026 The vatom developers
  */
@@ -799,6 +801,50 @@ TEST(queue_poll_need_wakeup)
 	EXPECT_EQ(0, v.q.ring[n].status);
 	EXPECT_EQ(n * QP_WAKE_PACKETS + 1, ab_common_count(gmap));
 	munmap(gmap, gsize);
+	close(fd);
+}
+
+/*
+ * KICK and DESTROY of a polling queue check their arguments as for any
+ * queue (-EINVAL for non-zero pad, -ENOENT for an id of no queue of the
+ * file) and a refused call leaves the queue working.
+ */
+TEST(queue_poll_kick_destroy_errors)
+{
+	struct qp_mode m = { .flags = QP_POLL, .idle_us = QP_IDLE_SHORT };
+	struct drm_vatom_queue_destroy d = { 0 };
+	struct drm_vatom_queue_kick k = { 0 };
+	struct vt_stream s;
+	struct qp_env v;
+	int fd, fd2;
+
+	VT_OPEN(fd);
+	if (!qp_supported(fd))
+		SKIP(close(fd); return, "no polling queues or signals");
+	VT_OPEN(fd2);
+	ASSERT_EQ(0, qp_env_init(&v, fd, 4, 0, &m));
+	k.queue_id = v.q.id;
+	k.pad = 1;
+	VT_EXPECT_ERRNO(EINVAL, ioctl(fd, DRM_IOCTL_VATOM_QUEUE_KICK, &k));
+	d.queue_id = v.q.id;
+	d.pad = 1;
+	VT_EXPECT_ERRNO(EINVAL, ioctl(fd, DRM_IOCTL_VATOM_QUEUE_DESTROY, &d));
+	VT_EXPECT_ERRNO(ENOENT, vq_kick(fd, v.q.id + 1));
+	VT_EXPECT_ERRNO(ENOENT, vq_kick(fd2, v.q.id));
+	VT_EXPECT_ERRNO(ENOENT, vq_destroy(fd2, v.q.id));
+	/* Still there, and working. */
+	vt_stream_init(&s);
+	vq_add16(&s, 2, false);
+	vq_job(vq_next(&v.q), v.streams, 0, &s);
+	ASSERT_LE(0, qp_publish(&v.q, 1));
+	ASSERT_TRUE(qp_wait_completed(&v.q, 1, QP_DONE_MS));
+	EXPECT_EQ(0, v.q.ring[0].status);
+	EXPECT_EQ(2, v.target[0]);
+	EXPECT_EQ(2 * 16, v.target[15]);
+	EXPECT_EQ(0, vq_destroy(fd, v.q.id));
+	VT_EXPECT_ERRNO(ENOENT, vq_destroy(fd, v.q.id));
+	VT_EXPECT_ERRNO(ENOENT, vq_kick(fd, v.q.id));
+	close(fd2);
 	close(fd);
 }
 
