@@ -442,7 +442,7 @@ static void vatom_queue_signal(struct vatom_queue *q)
 
 /**
  * vatom_queue_drain() - consume a batch: the ring from the head to @tail
- * @q: the queue, locked
+ * @q: the queue, locked (kick mode) or polled by the caller
  * @tail: a tail vatom_queue_tail_ok() accepted
  *
  * Then adds the syncobj point and signals the eventfd, if anything was
@@ -458,7 +458,8 @@ int vatom_queue_drain(struct vatom_queue *q, u32 tail)
 	struct vatom_stats stats = {};
 	int ret = 0;
 
-	lockdep_assert_held(&q->lock);
+	/* One consumer: a KICK holding the lock, or the poller. */
+	lockdep_assert(q->poller == current || lockdep_is_held(&q->lock));
 	if (q->syncobj && !q->chain) {
 		q->chain = dma_fence_chain_alloc();
 		if (!q->chain)

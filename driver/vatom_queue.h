@@ -26,8 +26,8 @@ struct vatom_file;
  * @ref: the file's xarray holds one, each running KICK one
  * @vfile: the file, which outlives the queue
  * @id: the queue's id in the file (for tracepoints)
- * @lock: one consumer at a time; protects @head, @completed, @stream and
- *	@chain
+ * @lock: one consumer at a time in kick mode; protects @head, @completed,
+ *	@stream and @chain (in polling mode the poller is the one consumer)
  * @dead: destroyed: a running KICK stops after its current job
  * @entries: descriptors in the ring, a power of two
  * @head: the next ring position to consume (the kernel's own copy)

@@ -12,7 +12,8 @@
  *
  * What bounds it: a device runs at most max_poll_queues pollers; a poller
  * polls an empty ring for at most the queue's idle time (one second at
- * most), calls cond_resched() on every turn, runs at its creator's nice
+ * most), and not while another task wants its CPU; calls cond_resched()
+ * on every turn, runs at its creator's nice
  * value in its creator's cgroups (so the CPU it burns is the creator's),
  * and charges what it allocates to the creator's memory cgroup as well as
  * to the file. It stops when its queue is destroyed or its file closed,
@@ -27,6 +28,7 @@
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/stat.h>
 #include <linux/sched/task.h>
 #include <linux/sched/clock.h>
 
@@ -103,14 +105,21 @@ static int vatom_queue_poll_thread(void *data)
 		int ret = 0;
 
 		if (tail != q->head && vatom_queue_tail_ok(q, tail)) {
-			mutex_lock(&q->lock);
+			/* The only consumer: KICK just wakes us. */
 			ret = vatom_queue_drain(q, tail);
-			mutex_unlock(&q->lock);
 			empty = 0;
 			idle_since = 0;
 		} else if (tail != q->head) {
 			vatom_queue_poll_sleep(q);	/* a tail we refuse */
 			idle_since = 0;
+		} else if (!single_task_running()) {
+			/*
+			 * Another task wants this CPU, maybe the producer
+			 * spinning on our completions: polling would only
+			 * make it wait for the next tick (as KVM's halt
+			 * polling, give way).
+			 */
+			yield();
 		} else if (++empty % VATOM_POLL_CLOCK_EVERY == 0) {
 			if (!idle_since) {
 				idle_since = local_clock();
