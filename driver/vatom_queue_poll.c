@@ -116,10 +116,11 @@ static int vatom_queue_poll_thread(void *data)
 			/*
 			 * Another task wants this CPU, maybe the producer
 			 * spinning on our completions: polling would only
-			 * make it wait for the next tick (as KVM's halt
-			 * polling, give way).
+			 * make it wait for the next tick. Give way, as KVM's
+			 * halt polling does; having run, we are not the
+			 * scheduler's next pick.
 			 */
-			yield();
+			schedule();
 		} else if (++empty % VATOM_POLL_CLOCK_EVERY == 0) {
 			if (!idle_since) {
 				idle_since = local_clock();
