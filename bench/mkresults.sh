@@ -12,6 +12,7 @@ host_md=$1
 vm=$2
 
 val() { awk -v k="$1" '$1 == k { print $2; exit }' "$vm/stdout.txt"; }
+field() { awk -v k="$1" -v f="$2" '$1 == k { print $f; exit }' "$vm/stdout.txt"; }
 verdict()
 {
 	awk -v v="$1" -v t="$2" -v op="$3" 'BEGIN {
@@ -36,6 +37,12 @@ what was changed to get here: [README.md](README.md).
 | P2 latency: 1-packet synchronous SUBMIT vs null ioctl in the VM | $(val P2) | <= 1.5 | $(verdict "$(val P2)" 1.5 "<=") |
 | P3 soft-float: PTX .v4.f32 add vs hardware-float CAS loop in the VM | $(val P3) | >= 0.5 | $(verdict "$(val P3)" 0.5 ">=") |
 | P4 scaling: 2 submitting threads vs 1 in the VM (native control: $(val P4NATIVE)) | $(val P4) | >= 1.8 | $(verdict "$(val P4)" 1.8 ">=") |
+| Q kick mode: 1-job queue round trip (tail, KICK, completed) vs null ioctl | $(val Q1) | <= 1.5 | $(verdict "$(val Q1)" 1.5 "<=") |
+| Q polling mode: 1-job queue round trip (tail, completed; no system call) vs null ioctl | $(val QP1) | <= 1.0 | $(verdict "$(val QP1)" 1.0 "<=") |
+| Q small jobs: 1-packet jobs/s, best queue mode vs async SUBMIT with a fence per 32 | $(field QT1 2) | >= 5 | $(verdict "$(field QT1 2)" 5 ">=") |
+| Q small jobs: 16-packet jobs/s, best queue mode vs async SUBMIT with a fence per 32 | $(field QT16 2) | >= 5 | $(verdict "$(field QT16 2)" 5 ">=") |
+| Q small jobs: 1-packet jobs/s, best queue mode vs sync SUBMIT | $(field QT1 3) | > 1 | $(verdict "$(field QT1 3)" 1.0001 ">=") |
+| Q small jobs: 16-packet jobs/s, best queue mode vs sync SUBMIT | $(field QT16 3) | > 1 | $(verdict "$(field QT16 3)" 1.0001 ">=") |
 
 Host engine ratios (no VM, hardware figures) are in the table below; the
 integer forms' target is >= 0.80, the soft-float f32 add's >= 0.50.

@@ -757,7 +757,7 @@ static void trace_overhead(int fd)
 		return;
 	}
 	out("\n### Tracing overhead\n\n"
-	    "The vatom tracepoints (all six events) enabled against disabled, "
+	    "The vatom tracepoints (every event) enabled against disabled, "
 	    "in the same boot: P1 as above (one 65536-packet submission: one "
 	    "submit, job start and job end event), and a synchronous 1-packet "
 	    "PTX submission (the same three events per call, %d calls a "
