@@ -6,11 +6,13 @@
  * position p has its stream and its results in area p & (entries - 1),
  * which is free again once the job is complete. The producer side is
  * not thread-safe (one thread commits); vatom_queue_wait() may be called
- * from any thread.
+ * from any thread. In polling mode a kernel thread consumes, and a kick
+ * is a system call only when it sleeps.
  *
  * Copyright (C) 2026 The vatom developers
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -40,6 +42,7 @@ struct vatom_queue {
 	uint8_t *results_map;
 	uint32_t tail;			/* our producer position */
 	uint64_t submitted;		/* jobs committed: the last seqno */
+	bool polling;			/* a kernel thread consumes */
 };
 
 static void *map_handle(int fd, uint32_t handle, size_t len)
@@ -103,6 +106,33 @@ VATOM_API int vatom_queue_create(struct vatom_device *dev,
 				 const struct vatom_batch *bindings,
 				 struct vatom_queue **qp)
 {
+	return vatom_queue_create_ext(dev, p, NULL, bindings, qp);
+}
+
+/* The device features @ext needs: 0, -EINVAL or -EOPNOTSUPP. */
+static int check_ext(const struct vatom_device *dev,
+		     const struct vatom_queue_ext *ext)
+{
+	if (!ext)
+		return 0;
+	if (ext->flags & ~(VATOM_QUEUE_POLL | VATOM_QUEUE_EVENTFD) ||
+	    (ext->poll_idle_us && !(ext->flags & VATOM_QUEUE_POLL)) ||
+	    (ext->eventfd && !(ext->flags & VATOM_QUEUE_EVENTFD)))
+		return -EINVAL;
+	if ((ext->flags & VATOM_QUEUE_POLL) && !(dev->caps & DRM_VATOM_CAP_QUEUE_POLL))
+		return -EOPNOTSUPP;
+	if ((ext->syncobj || (ext->flags & VATOM_QUEUE_EVENTFD)) &&
+	    !(dev->caps & DRM_VATOM_CAP_QUEUE_SIGNAL))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+VATOM_API int vatom_queue_create_ext(struct vatom_device *dev,
+				     const struct vatom_queue_params *p,
+				     const struct vatom_queue_ext *ext,
+				     const struct vatom_batch *bindings,
+				     struct vatom_queue **qp)
+{
 	struct drm_vatom_binding bind[DRM_VATOM_MAX_SLOTS];
 	struct drm_vatom_queue_create args = { 0 };
 	struct vatom_queue *q;
@@ -115,6 +145,9 @@ VATOM_API int vatom_queue_create(struct vatom_device *dev,
 		return -EINVAL;
 	if (!(dev->caps & DRM_VATOM_CAP_QUEUE))
 		return -EOPNOTSUPP;
+	ret = check_ext(dev, ext);
+	if (ret)
+		return ret;
 	if (bindings && bindings->dev != dev)
 		return -EINVAL;
 	q = calloc(1, sizeof(*q));
@@ -156,6 +189,14 @@ VATOM_API int vatom_queue_create(struct vatom_device *dev,
 	args.entries = p->entries;
 	args.bindings = (uintptr_t)bind;
 	args.binding_count = n;
+	if (ext) {
+		/* VATOM_QUEUE_* are the UAPI's DRM_VATOM_QUEUE_CREATE_* bits. */
+		args.flags = ext->flags;
+		args.poll_idle_us = ext->poll_idle_us;
+		args.syncobj = ext->syncobj;
+		args.eventfd = ext->eventfd;
+		q->polling = ext->flags & VATOM_QUEUE_POLL;
+	}
 	if (drmIoctl(dev->fd, DRM_IOCTL_VATOM_QUEUE_CREATE, &args)) {
 		ret = -errno;
 		goto fail;
@@ -237,6 +278,12 @@ VATOM_API int vatom_queue_kick(struct vatom_queue *q)
 {
 	struct drm_vatom_queue_kick k = { .queue_id = q->id };
 
+	/*
+	 * Order the tail store (commit) before the flags load: a poller
+	 * going to sleep stores the flag, then loads the tail; one of the
+	 * two sees the other (io_uring's SQPOLL rule).
+	 */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (!(__atomic_load_n(&q->ctl->flags, __ATOMIC_ACQUIRE) &
 	      DRM_VATOM_QUEUE_CTL_NEED_WAKEUP))
 		return 0;
@@ -266,9 +313,13 @@ VATOM_API int vatom_queue_wait(struct vatom_queue *q, uint64_t seqno,
 	for (i = 0; i < QUEUE_SPINS; i++) {
 		if (vatom_queue_completed(q) >= seqno)
 			return 0;
+		/* Gives the CPU to a poller that shares it, if any. */
 		sched_yield();
 	}
-	/* Kick mode: a kick consumes up to the tail before it returns. */
+	/*
+	 * Kick mode: a kick consumes up to the tail before it returns.
+	 * Polling mode: it wakes the poller if it sleeps.
+	 */
 	ret = vatom_queue_kick(q);
 	if (ret && ret != -EINTR)
 		return ret;
@@ -277,10 +328,15 @@ VATOM_API int vatom_queue_wait(struct vatom_queue *q, uint64_t seqno,
 	while (vatom_queue_completed(q) < seqno) {
 		if (timeout_ns >= 0 && now_ns() >= deadline)
 			return -ETIME;
-		/* Another thread's kick is consuming: sleep, up to 1 ms. */
+		/* Another thread's kick, or the poller, is consuming. */
 		nanosleep(&ts, NULL);
 		if (ts.tv_nsec < 1000000)
 			ts.tv_nsec *= 2;
+		if (q->polling) {
+			ret = vatom_queue_kick(q);
+			if (ret && ret != -EINTR)
+				return ret;
+		}
 	}
 	return 0;
 }

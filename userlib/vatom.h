@@ -1656,6 +1656,57 @@ VATOM_API int vatom_queue_create(struct vatom_device *dev,
 				 const struct vatom_batch *bindings,
 				 struct vatom_queue **q);
 
+/* struct vatom_queue_ext.flags: the UAPI's DRM_VATOM_QUEUE_CREATE_* bits */
+#define VATOM_QUEUE_POLL	DRM_VATOM_QUEUE_CREATE_POLL
+#define VATOM_QUEUE_EVENTFD	DRM_VATOM_QUEUE_CREATE_EVENTFD
+
+/**
+ * struct vatom_queue_ext - what a queue does beyond its shape
+ * @flags: %VATOM_QUEUE_POLL: a kernel thread consumes the ring, so a job
+ *	needs no system call (vatom_queue_kick() makes one only when it
+ *	sleeps); %VATOM_QUEUE_EVENTFD: signal @eventfd
+ * @poll_idle_us: with %VATOM_QUEUE_POLL, how long the thread polls an
+ *	empty ring before it sleeps (0: the kernel's default, 1 ms; at most
+ *	DRM_VATOM_PARAM_MAX_POLL_IDLE_US)
+ * @syncobj: a DRM syncobj handle of the device's fd (libdrm's
+ *	drmSyncobjCreate() on vatom_device_fd()), or 0: the queue adds
+ *	point n, signalled, when its job n is complete (in batches: a wait
+ *	for point n ends once job n is)
+ * @eventfd: with %VATOM_QUEUE_EVENTFD, an eventfd(2) signalled once per
+ *	batch of jobs completed
+ *
+ * Zero it, then set what you use: the kernel-doc of
+ * struct drm_vatom_queue_create says the rest.
+ */
+struct vatom_queue_ext {
+	uint32_t flags;
+	uint32_t poll_idle_us;
+	uint32_t syncobj;
+	int eventfd;
+};
+
+/**
+ * vatom_queue_create_ext() - create a user-mode queue with a polling
+ *	thread, completion signals, or both
+ * @dev: the device
+ * @p: its shape
+ * @ext: polling mode and signals, or NULL (then as vatom_queue_create())
+ * @bindings: as vatom_queue_create()'s
+ * @q: out, the queue
+ *
+ * Return: vatom_queue_create()'s errors; -EOPNOTSUPP also when @ext asks
+ * for what the device lacks (%DRM_VATOM_CAP_QUEUE_POLL,
+ * %DRM_VATOM_CAP_QUEUE_SIGNAL); -EINVAL for unknown @ext->flags, or a
+ * @poll_idle_us or @eventfd its flag does not enable, or one the kernel
+ * refuses; -EBUSY when the device runs DRM_VATOM_PARAM_MAX_POLL_QUEUES
+ * polling queues; -EBADF, -ENOENT for a bad @eventfd or @syncobj.
+ */
+VATOM_API int vatom_queue_create_ext(struct vatom_device *dev,
+				     const struct vatom_queue_params *p,
+				     const struct vatom_queue_ext *ext,
+				     const struct vatom_batch *bindings,
+				     struct vatom_queue **q);
+
 /**
  * vatom_queue_destroy() - destroy a queue and the surfaces it made
  * @q: the queue, or NULL
@@ -1707,8 +1758,9 @@ VATOM_API int vatom_queue_submit_batch(struct vatom_queue *q,
  * @q: the queue
  *
  * Only calls the KICK ioctl when the kernel asks for it
- * (%DRM_VATOM_QUEUE_CTL_NEED_WAKEUP); in kick mode, it returns once every
- * job committed before it has completed.
+ * (%DRM_VATOM_QUEUE_CTL_NEED_WAKEUP, read after a full barrier); in kick
+ * mode, it returns once every job committed before it has completed; in
+ * polling mode, it wakes the sleeping poller, if it sleeps, and returns.
  *
  * Return: 0, or the ioctl's -errno.
  */

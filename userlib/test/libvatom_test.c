@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
@@ -2161,6 +2162,99 @@ out:
 	vatom_surface_destroy(s);
 }
 
+/*
+ * A polling queue with a timeline syncobj and an eventfd: 50 jobs
+ * "lane k of word k += i + 1" complete without a KICK each, the totals are
+ * 50 * 51 / 2, the timeline's last point is 50 and the eventfd counted
+ * between 1 and 50 batches. Then what vatom_queue_create_ext() refuses.
+ */
+static void dev_queue_poll(void)
+{
+	const struct vatom_queue_params qp = {
+		.entries = 16, .stream_bytes = 512, .results_bytes = 64,
+	};
+	struct vatom_queue_ext ext = {
+		.flags = VATOM_QUEUE_POLL | VATOM_QUEUE_EVENTFD,
+		.poll_idle_us = 100000,
+	};
+	static const struct {
+		uint32_t flags, idle;
+		int eventfd;
+	} bad[] = {
+		{ VATOM_QUEUE_EVENTFD << 1, 0, 0 },	/* unknown flag */
+		{ 0, 1000, 0 },				/* idle without POLL */
+		{ VATOM_QUEUE_POLL, 0, 5 },		/* eventfd without its flag */
+	};
+	struct vatom_visa_exec ex = VATOM_VISA_EXEC(4);
+	uint32_t *tm, lane, addr[4], src[4], timeline = 0;
+	struct vatom_batch *b = NULL;
+	struct vatom_surface *t = NULL;
+	struct vatom_queue *q = NULL;
+	uint64_t seq = 0, point = 0, batches = 0;
+	size_t k;
+	int i, efd = -1;
+
+	if (!(vatom_device_caps(dev) & DRM_VATOM_CAP_QUEUE_POLL) ||
+	    !(vatom_device_caps(dev) & DRM_VATOM_CAP_QUEUE_SIGNAL)) {
+		skip("no DRM_VATOM_CAP_QUEUE_POLL and _SIGNAL");
+		return;
+	}
+	REQUIRE(!vatom_surface_create_buffer(dev, 4096, 0, &t));
+	REQUIRE(!vatom_surface_map(t, (void **)&tm));
+	REQUIRE(!vatom_batch_create(dev, 0, &b));
+	REQUIRE(!vatom_batch_bind(b, 7, t));
+	for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		struct vatom_queue_ext e = {
+			.flags = bad[k].flags, .poll_idle_us = bad[k].idle,
+			.eventfd = bad[k].eventfd,
+		};
+
+		EXPECT_EQ(vatom_queue_create_ext(dev, &qp, &e, b, &q), -EINVAL);
+	}
+	REQUIRE(!drmSyncobjCreate(vatom_device_fd(dev), 0, &timeline));
+	efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	REQUIRE(efd >= 0);
+	ext.syncobj = timeline;
+	ext.eventfd = efd;
+	REQUIRE(!vatom_queue_create_ext(dev, &qp, &ext, b, &q));
+
+	for (i = 0; i < 50; i++) {
+		vatom_batch_reset(b);
+		for (lane = 0; lane < 4; lane++) {
+			addr[lane] = 4 * lane;
+			src[lane] = i + 1;
+		}
+		EXPECT(vatom_prep_dword_atomic(b, &ex, VATOM_VISA_ADD, 0, 7, addr,
+					       src, NULL) >= 0);
+		if (vatom_queue_submit_batch(q, b, &seq) == -EAGAIN) {
+			EXPECT_EQ(vatom_queue_wait(q, seq, -1), 0);
+			REQUIRE(!vatom_queue_submit_batch(q, b, &seq));
+		}
+		EXPECT_EQ(vatom_queue_kick(q), 0);	/* a no-op while it polls */
+	}
+	EXPECT_EQ(seq, 50);
+	EXPECT_EQ(vatom_queue_wait(q, seq, 5000000000LL), 0);
+	for (lane = 0; lane < 4; lane++)
+		EXPECT_EQ(tm[lane], 50 * 51 / 2);
+	EXPECT_EQ(vatom_queue_job_status(q, seq, NULL, NULL), 0);
+	point = seq;
+	EXPECT_EQ(drmSyncobjTimelineWait(vatom_device_fd(dev), &timeline, &point,
+					 1, INT64_MAX, 0, NULL), 0);
+	point = 0;
+	EXPECT_EQ(drmSyncobjQuery(vatom_device_fd(dev), &timeline, &point, 1), 0);
+	EXPECT_EQ(point, 50);
+	EXPECT_EQ(read(efd, &batches, sizeof(batches)), (ssize_t)sizeof(batches));
+	EXPECT(batches >= 1 && batches <= 50);
+out:
+	vatom_queue_destroy(q);
+	if (timeline)
+		drmSyncobjDestroy(vatom_device_fd(dev), timeline);
+	if (efd >= 0)
+		close(efd);
+	vatom_batch_destroy(b);
+	vatom_surface_destroy(t);
+}
+
 struct test {
 	const char *name;
 	void (*fn)(void);
@@ -2193,6 +2287,8 @@ static const struct test tests[] = {
 	  dev_dword_atomic_batch, true },
 	{ "device: results into a surface", dev_result_surface, true },
 	{ "device: user-mode queue (submit, wait, status, results)", dev_queue, true },
+	{ "device: polling queue with a timeline syncobj and an eventfd",
+	  dev_queue_poll, true },
 	{ "device: rejected packets report index and reason", dev_error_reporting, true },
 	{ "device: batch reuse and reset", dev_batch_reuse, true },
 	{ "device: result-size disagreement is -EPROTO", dev_result_disagreement, true },
