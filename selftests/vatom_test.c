@@ -104,6 +104,8 @@ static __u64 vt_visa_ops(int fd, __u32 form)
 #include "test_validate.c"
 #include "test_queue.c"
 #include "test_queue_poll.c"
+#include "test_queue_poll_life.c"
+#include "test_queue_signal.c"
 #include "test_kmsg.c"
 
 int main(int argc, char **argv)
