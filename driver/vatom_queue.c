@@ -209,17 +209,27 @@ int vatom_ioctl_queue_create(struct drm_device *dev, void *data,
 		WRITE_ONCE(q->ctl->flags, DRM_VATOM_QUEUE_CTL_NEED_WAKEUP);
 	}
 
-	ret = xa_alloc(&vfile->queues, &id, q, XA_LIMIT(1, VATOM_MAX_QUEUES),
+	/* An id first (reserved: lookups do not see it), then the queue. */
+	ret = xa_alloc(&vfile->queues, &id, NULL, XA_LIMIT(1, VATOM_MAX_QUEUES),
 		       GFP_KERNEL_ACCOUNT);
 	if (ret)
 		goto poller;	/* -EBUSY: the file has its maximum */
-
 	q->id = id;
+	if (q->poller)
+		vatom_queue_poll_run(q);
+	/*
+	 * Published: another thread may DESTROY it (and free it) at once,
+	 * so @q is not touched after this.
+	 */
+	ret = xa_err(xa_store(&vfile->queues, id, q, GFP_KERNEL_ACCOUNT));
+	if (ret) {
+		xa_release(&vfile->queues, id);
+		goto poller;
+	}
+
 	args->queue_id = id;
 	args->ring_handle = ring_handle;
 	args->ctl_handle = ctl_handle;
-	if (q->poller)
-		vatom_queue_poll_run(q);
 	return 0;
 
 poller:
