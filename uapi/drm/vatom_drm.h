@@ -1064,7 +1064,10 @@ struct drm_vatom_queue_ctl {
 	__u32 head;
 	/** @flags: Out. DRM_VATOM_QUEUE_CTL_*. */
 	__u32 flags;
-	/** @completed: Out. Jobs completed since the queue was created. */
+	/**
+	 * @completed: Out. Jobs completed since the queue was created; its
+	 * low 32 bits are @head.
+	 */
 	__u64 completed;
 	/** @pad1: Unused. */
 	__u32 pad1[12];
