@@ -37,6 +37,11 @@
 #                    their host paths, with the shared libraries they need
 #                    (e.g. VM_FILES=/usr/bin/perf to profile in the guest)
 #   VM_CONSOLE=1     print the guest's kernel console at the end
+#   VM_BOOT_STALL    seconds the guest kernel may print nothing before it
+#                    reaches /init, after which the boot is deemed hung and
+#                    retried, once (default 180; 0: never). TCG guests
+#                    sometimes stop early in boot (seen with the debug
+#                    kernel in "Running RCU-tasks wait API self tests").
 #
 # Exit status: CMD's exit status; 1 if the kernel log shows a bug, warning,
 # lockdep or RCU report, if kmemleak reports a leak, or if the module fails
@@ -251,13 +256,61 @@ fi
 
 out=$work/out.log
 t0=$(date +%s.%N)
+
+# Exit status 125: the guest kernel stalled before reaching /init.
+boot_watch()
+{
+	local stall=$1 qpid=$2 size last=-1 since=$SECONDS
+
+	while kill -0 "$qpid" 2>/dev/null; do
+		sleep 5
+		grep -aq 'Run /init' "$console" 2>/dev/null && return 0
+		size=$(stat -c %s "$console" 2>/dev/null || echo 0)
+		if [ "$size" != "$last" ]; then
+			last=$size
+			since=$SECONDS
+		elif [ $((SECONDS - since)) -ge "$stall" ]; then
+			kill "$qpid" 2>/dev/null
+			return 0
+		fi
+	done
+}
+
+boot_once()
+{
+	local stall=${VM_BOOT_STALL:-180} wpid=
+
+	: >"$console"
+	if [ -n "$interactive" ]; then
+		timeout --foreground -k 10 "$timeout_s" "${qemu[@]}" | tee "$out"
+		return "${PIPESTATUS[0]}"
+	fi
+	timeout --foreground -k 10 "$timeout_s" "${qemu[@]}" </dev/null >"$out" &
+	local qpid=$!
+	if [ "$stall" -gt 0 ]; then
+		boot_watch "$stall" "$qpid" &
+		wpid=$!
+	fi
+	tail -n +1 -f --pid="$qpid" "$out" 2>/dev/null
+	wait "$qpid"
+	local rc=$?
+	[ -n "$wpid" ] && { kill "$wpid" 2>/dev/null; wait "$wpid" 2>/dev/null; }
+	if ! grep -aq 'Run /init' "$console" && [ "$rc" -ne 124 ] &&
+	   [ ! -s "$out" ]; then
+		return 125
+	fi
+	return "$rc"
+}
+
 set +e
-if [ -n "$interactive" ]; then
-	timeout --foreground -k 10 "$timeout_s" "${qemu[@]}" | tee "$out"
-	rc=${PIPESTATUS[0]}
-else
-	timeout --foreground -k 10 "$timeout_s" "${qemu[@]}" </dev/null | tee "$out"
-	rc=${PIPESTATUS[0]}
+boot_once
+rc=$?
+if [ "$rc" -eq 125 ]; then
+	msg "the guest kernel stalled in boot (no console output for ${VM_BOOT_STALL:-180} s before /init): once more"
+	tail -n 3 "$console" | tr -d '\r' | sed 's/^/# console: /'
+	boot_once
+	rc=$?
+	[ "$rc" -eq 125 ] && rc=1
 fi
 set -e
 wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
