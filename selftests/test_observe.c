@@ -157,6 +157,42 @@ static const char *ob_trace(const char *dir)
 	return buf;
 }
 
+/*
+ * Enable the vatom events on an empty trace buffer, without recording
+ * command names: that option hooks the scheduler's tracepoints, and
+ * patching the scheduler's text while another vCPU runs it has oopsed a
+ * TCG guest (int3 in ttwu_do_activate). Return: 0 or -errno.
+ */
+static int ob_trace_on(const char *dir, char *record_cmd)
+{
+	char path[160];
+	ssize_t n;
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "%s/options/record-cmd", dir);
+	strcpy(record_cmd, "1");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, record_cmd, 1);
+		close(fd);
+		if (n != 1)
+			strcpy(record_cmd, "1");
+		record_cmd[1] = '\0';
+		ob_write(dir, "options/record-cmd", "0");
+	}
+	ret = ob_write(dir, "events/vatom/enable", "1");
+	return ret ? ret : ob_write(dir, "trace", "");
+}
+
+/* Disable the vatom events; restore record-cmd as ob_trace_on() found it. */
+static int ob_trace_off(const char *dir, const char *record_cmd)
+{
+	int ret = ob_write(dir, "events/vatom/enable", "0");
+
+	ob_write(dir, "options/record-cmd", record_cmd);
+	return ret;
+}
+
 /* Does the trace hold an @event line with exactly these fields? */
 static bool ob_traced(const char *trace, const char *event, const char *fields)
 {
@@ -168,6 +204,7 @@ static bool ob_traced(const char *trace, const char *event, const char *fields)
 
 TEST(tracepoints)
 {
+	char record_cmd[2];
 	struct va_blocker bl;
 	struct vt_stream s;
 	char f[256];
@@ -184,8 +221,7 @@ TEST(tracepoints)
 	client = ob_fdinfo(fd, "drm-client-id");
 	ASSERT_LT(0, client);
 	ASSERT_EQ(0, vt_buffer_create(fd, 4096, &h));
-	ASSERT_EQ(0, ob_write(dir, "events/vatom/enable", "1"));
-	ASSERT_EQ(0, ob_write(dir, "trace", ""));
+	ASSERT_EQ(0, ob_trace_on(dir, record_cmd));
 
 	/* A rejection: packet 1, vISA, reason op (5). */
 	ob_bad_op_stream(&s);
@@ -214,7 +250,7 @@ TEST(tracepoints)
 	close(fd2);
 	va_blocker_fini(&bl);
 
-	ASSERT_EQ(0, ob_write(dir, "events/vatom/enable", "0"));
+	ASSERT_EQ(0, ob_trace_off(dir, record_cmd));
 	tr = ob_trace(dir);
 
 	snprintf(f, sizeof(f), "client=%lld error=-22 packet=1 family=visa reason=5 (op)",
@@ -250,6 +286,7 @@ TEST(tracepoints)
  */
 TEST(tracepoint_queue_batch)
 {
+	char record_cmd[2];
 	const __u32 spoil[3] = { 0, 1, 0 };	/* descriptor flags: MBZ */
 	struct drm_vatom_binding bind[2];
 	struct drm_vatom_queue_create qc = { .entries = 4 };
@@ -296,11 +333,10 @@ TEST(tracepoint_queue_batch)
 	}
 	__atomic_store_n(&ctl->tail, 3, __ATOMIC_RELEASE);
 
-	ASSERT_EQ(0, ob_write(dir, "events/vatom/enable", "1"));
-	ASSERT_EQ(0, ob_write(dir, "trace", ""));
+	ASSERT_EQ(0, ob_trace_on(dir, record_cmd));
 	kick.queue_id = qc.queue_id;
 	ASSERT_EQ(0, ioctl(fd, DRM_IOCTL_VATOM_QUEUE_KICK, &kick));
-	ASSERT_EQ(0, ob_write(dir, "events/vatom/enable", "0"));
+	ASSERT_EQ(0, ob_trace_off(dir, record_cmd));
 	tr = ob_trace(dir);
 
 	EXPECT_EQ(3, ctl->completed);

@@ -61,7 +61,24 @@ static int vq_kick(int fd, __u32 id)
 	return ioctl(fd, DRM_IOCTL_VATOM_QUEUE_KICK, &k);
 }
 
-/* Create a queue with @n bindings and map its ring and page: 0 or -errno. */
+/* Create the queue @a describes and map its ring and page: 0 or -errno. */
+static int vq_create_mapped(int fd, struct drm_vatom_queue_create *a, struct vq *q)
+{
+	memset(q, 0, sizeof(*q));
+	if (vq_create_args(fd, a))
+		return -errno;
+	q->fd = fd;
+	q->id = a->queue_id;
+	q->entries = a->entries;
+	q->ring_handle = a->ring_handle;
+	q->ctl_handle = a->ctl_handle;
+	q->ring = vt_map(fd, a->ring_handle,
+			 vt_page_round(a->entries * sizeof(*q->ring)));
+	q->ctl = vt_map(fd, a->ctl_handle, VT_PAGE_SIZE);
+	return q->ring && q->ctl ? 0 : -ENOMEM;
+}
+
+/* A kick-mode queue with @n bindings, mapped: 0 or -errno. */
 static int vq_create(int fd, __u32 entries, const struct drm_vatom_binding *b,
 		     __u32 n, struct vq *q)
 {
@@ -69,18 +86,7 @@ static int vq_create(int fd, __u32 entries, const struct drm_vatom_binding *b,
 		.entries = entries, .bindings = vt_u64_ptr(b), .binding_count = n,
 	};
 
-	memset(q, 0, sizeof(*q));
-	if (vq_create_args(fd, &a))
-		return -errno;
-	q->fd = fd;
-	q->id = a.queue_id;
-	q->entries = entries;
-	q->ring_handle = a.ring_handle;
-	q->ctl_handle = a.ctl_handle;
-	q->ring = vt_map(fd, a.ring_handle,
-			 vt_page_round(entries * sizeof(*q->ring)));
-	q->ctl = vt_map(fd, a.ctl_handle, VT_PAGE_SIZE);
-	return q->ring && q->ctl ? 0 : -ENOMEM;
+	return vq_create_mapped(fd, &a, q);
 }
 
 /* Fill the descriptor at the tail; publish with vq_publish(). */

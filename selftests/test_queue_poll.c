@@ -63,17 +63,7 @@ static int qp_queue_create(int fd, __u32 entries, const struct drm_vatom_binding
 		.eventfd = m->flags & DRM_VATOM_QUEUE_CREATE_EVENTFD ? m->efd : 0,
 	};
 
-	memset(q, 0, sizeof(*q));
-	if (vq_create_args(fd, &a))
-		return -errno;
-	q->fd = fd;
-	q->id = a.queue_id;
-	q->entries = entries;
-	q->ring_handle = a.ring_handle;
-	q->ctl_handle = a.ctl_handle;
-	q->ring = vt_map(fd, a.ring_handle, vt_page_round(entries * sizeof(*q->ring)));
-	q->ctl = vt_map(fd, a.ctl_handle, VT_PAGE_SIZE);
-	return q->ring && q->ctl ? 0 : -ENOMEM;
+	return vq_create_mapped(fd, &a, q);
 }
 
 /**
