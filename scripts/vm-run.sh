@@ -39,9 +39,10 @@
 #   VM_CONSOLE=1     print the guest's kernel console at the end
 #   VM_BOOT_STALL    seconds the guest kernel may print nothing before it
 #                    reaches /init, after which the boot is deemed hung and
-#                    retried, once (default 180; 0: never). TCG guests
+#                    tried again (default 120; 0: never). TCG guests
 #                    sometimes stop early in boot (seen with the debug
 #                    kernel in "Running RCU-tasks wait API self tests").
+#   VM_BOOT_TRIES    boots to try when they stall (default 3)
 #
 # Exit status: CMD's exit status; 1 if the kernel log shows a bug, warning,
 # lockdep or RCU report, if kmemleak reports a leak, or if the module fails
@@ -278,7 +279,7 @@ boot_watch()
 
 boot_once()
 {
-	local stall=${VM_BOOT_STALL:-180} wpid=
+	local stall=${VM_BOOT_STALL:-120} wpid=
 
 	: >"$console"
 	if [ -n "$interactive" ]; then
@@ -303,15 +304,17 @@ boot_once()
 }
 
 set +e
+tries=${VM_BOOT_TRIES:-3}
 boot_once
 rc=$?
-if [ "$rc" -eq 125 ]; then
-	msg "the guest kernel stalled in boot (no console output for ${VM_BOOT_STALL:-180} s before /init): once more"
+while [ "$rc" -eq 125 ] && [ "$tries" -gt 1 ]; do
+	tries=$((tries - 1))
+	msg "the guest kernel stalled in boot (no console output for ${VM_BOOT_STALL:-120} s before /init): again, $tries left"
 	tail -n 3 "$console" | tr -d '\r' | sed 's/^/# console: /'
 	boot_once
 	rc=$?
-	[ "$rc" -eq 125 ] && rc=1
-fi
+done
+[ "$rc" -eq 125 ] && rc=1
 set -e
 wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 
