@@ -404,11 +404,13 @@ static u64 vatom_job_seqno(const struct vatom_job *job)
 /*
  * Charge @ns of execution to the file's families, shared out by the
  * element operations each performed (fdinfo's drm-engine-<family>).
+ * Work that ran is never charged nothing: a family that executed an
+ * element gets at least 1 ns, whatever the clock's resolution.
  */
 static void vatom_file_busy(struct vatom_file *vfile,
 			    const struct vatom_stats *st, u64 ns)
 {
-	u64 total = 0;
+	u64 total = 0, share;
 	int f;
 
 	for (f = 0; f < VATOM_FAMILY_COUNT; f++)
@@ -416,9 +418,9 @@ static void vatom_file_busy(struct vatom_file *vfile,
 	for (f = 0; f < VATOM_FAMILY_COUNT; f++) {
 		if (!st->elements[f])
 			continue;
-		atomic64_add(total == st->elements[f] ? ns :
-			     mul_u64_u64_div_u64(ns, st->elements[f], total),
-			     &vfile->busy_ns[f]);
+		share = total == st->elements[f] ? ns :
+			mul_u64_u64_div_u64(ns, st->elements[f], total);
+		atomic64_add(max_t(u64, share, 1), &vfile->busy_ns[f]);
 	}
 }
 
@@ -434,11 +436,11 @@ static int vatom_job_execute(struct vatom_job *job)
 			      job->ops);
 	if (!job->stream_size)
 		goto done;	/* nothing to time */
-	t0 = local_clock();
+	t0 = vatom_busy_clock();
 	ret = vatom_stream_execute_ctl(job->stream, job->stream_size,
 				       &job->table.bindings, job->results, &stats,
 				       &job->ctl);
-	ns = local_clock() - t0;
+	ns = vatom_busy_clock() - t0;
 	vatom_file_busy(vfile, &stats, ns);
 done:
 	vatom_account(vfile->vdev, &stats, 1);

@@ -11,6 +11,7 @@
 #include <linux/completion.h>
 #include <linux/dma-fence.h>
 #include <linux/kref.h>
+#include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
@@ -253,6 +254,18 @@ int vatom_file_execute(const void *stream, u32 size,
 		       struct vatom_stats *stats, const struct vatom_exec_ctl *ctl);
 void vatom_file_executed(struct vatom_file *vfile, const struct vatom_stats *stats,
 			 u64 jobs, u64 ns);
+
+/*
+ * The clock execution is timed with, for fdinfo's drm-engine-<family>:
+ * the timekeeping clock, as upstream drivers use. Not local_clock(): once
+ * a guest marks its TSC unstable (TCG on a busy host does), local_clock()
+ * is held within a tick of the last tick's time and reads the same value
+ * across a short job, which then looked as if it took no time at all.
+ */
+static inline u64 vatom_busy_clock(void)
+{
+	return ktime_get_ns();
+}
 
 /* vatom_queue.c */
 void vatom_file_queues_release(struct vatom_file *vfile);

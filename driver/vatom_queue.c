@@ -475,7 +475,7 @@ int vatom_queue_drain(struct vatom_queue *q, u32 tail)
 		if (!q->chain)
 			return -ENOMEM;
 	}
-	t0 = local_clock();
+	t0 = vatom_busy_clock();
 	while (q->head != tail && !READ_ONCE(q->dead)) {
 		executed += vatom_queue_consume(q, &stats);
 		if (q->stop(NULL)) {
@@ -486,7 +486,7 @@ int vatom_queue_drain(struct vatom_queue *q, u32 tail)
 	}
 	if (q->completed == completed)
 		return ret;
-	ns = local_clock() - t0;
+	ns = vatom_busy_clock() - t0;
 	vatom_file_executed(q->vfile, &stats, executed, ns);
 	vatom_queue_signal(q);
 	if (trace_vatom_queue_batch_enabled()) {
