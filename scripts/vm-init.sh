@@ -49,6 +49,29 @@ uptime_s()
 	cut -d' ' -f1 /proc/uptime
 }
 
+# The serial driver sends from a buffer, on interrupts: what was written
+# just before the power-off may not have left the guest yet (seen on a
+# busy host: the report line cut, a run's last lines lost). A tty's last
+# close waits until everything written has been sent (closing_wait), so
+# stop whatever else still holds ttyS1, then close ours; then wait for the
+# port's transmit count to stop moving, for a holder that could not be
+# stopped.
+drain_channel()
+{
+	kill -KILL -1 2>/dev/null
+	usleep 100000
+	exec >/dev/null 2>&1
+	last=-1
+	n=0
+	while [ $n -lt 100 ]; do
+		tx=$(sed -n 's/^1: .* tx:\([0-9]*\).*/\1/p' /proc/tty/driver/serial)
+		[ "$tx" = "$last" ] && break
+		last=$tx
+		n=$((n + 1))
+		usleep 50000
+	done
+}
+
 # Report and power off. The host reads the line; the debug-exit port only
 # makes QEMU quit at once (it exits with (value << 1) | 1, i.e. 1 here).
 vm_exit()
@@ -58,6 +81,7 @@ vm_exit()
 	echo "# vatom-vm: status=$1 cmd=${cmd_rc:--1} splat=${splat:-0}" \
 	     "unload=${unload_fail:-0} leak=${leak:-0} boot=${boot_s:-0}" \
 	     "run=${run_s:-0}"
+	drain_channel
 	sync
 	printf '\000' | dd of=/dev/port bs=1 seek=244 count=1 2>/dev/null
 	poweroff -f

@@ -31,6 +31,7 @@
 #   VATOM_MODPARAMS  its parameters ("a=1 b=2")
 #   VM_SMP, VM_MEM   vCPUs and memory (2, 1G; debug kernel 1, 2G: with two
 #                    vCPUs it hangs bringing up the second under TCG)
+#   VM_CPU           QEMU's -cpu (default max,la57=off)
 #   VM_MODULES       more modules of the kernel image to load (names)
 #   VM_APPEND        more kernel command line
 #   VM_FILES         more host programs or files to copy into the guest at
@@ -38,11 +39,18 @@
 #                    (e.g. VM_FILES=/usr/bin/perf to profile in the guest)
 #   VM_CONSOLE=1     print the guest's kernel console at the end
 #   VM_BOOT_STALL    seconds the guest kernel may print nothing before it
-#                    reaches /init, after which the boot is deemed hung and
-#                    tried again (default 120; 0: never). TCG guests
-#                    sometimes stop early in boot (seen with the debug
-#                    kernel in "Running RCU-tasks wait API self tests").
-#   VM_BOOT_TRIES    boots to try when they stall (default 3)
+#                    reaches /init (default 120; 0: never)
+#   VM_BOOT_LIMIT    seconds it may take to reach /init at all, however
+#                    much it prints (default 180, debug kernel 300; 0:
+#                    never)
+#   VM_BOOT_TRIES    boots to try (default 3) when a boot fails before
+#                    /init: a stall or the limit above, a kernel report
+#                    (BUG, KASAN, Oops, panic) or a flooded console. All of
+#                    these happen before vatom.ko is loaded: TCG guests
+#                    sometimes stop early in boot (the debug kernel in
+#                    "Running RCU-tasks wait API self tests").
+#   VM_CONSOLE_MAX   MiB of kernel console kept before the run is stopped
+#                    as flooded (default 64)
 #
 # Exit status: CMD's exit status; 1 if the kernel log shows a bug, warning,
 # lockdep or RCU report, if kmemleak reports a leak, or if the module fails
@@ -241,8 +249,14 @@ if [ -n "$debug" ]; then
 	# "Running RCU-tasks wait API self tests"): one vCPU.
 	smp=${VM_SMP:-1}
 fi
+# The same guest CPU on every host and every boot: -cpu max less LA57.
+# With 5-level paging the debug kernel's boot could take a KASAN
+# wild-memory-access in an interrupt during identify_cpu and report in a
+# loop (a direct-map address of the 5-level layout); 4-level paging is
+# what the kernels under test run on real machines anyway.
+cpu=${VM_CPU:-max,la57=off}
 qemu=(qemu-system-x86_64
-	-accel tcg -cpu max -smp "$smp" -m "$mem"
+	-accel tcg -cpu "$cpu" -smp "$smp" -m "$mem"
 	-nodefaults -display none -monitor none -no-reboot
 	-kernel "$vmlinuz" -initrd "$work/initramfs.cpio"
 	-append "$append ${VM_APPEND:-}"
@@ -256,66 +270,129 @@ if [ -n "$outdir" ]; then
 fi
 
 out=$work/out.log
+verdict=$work/verdict
 t0=$(date +%s.%N)
 
-# Exit status 125: the guest kernel stalled before reaching /init.
-boot_watch()
-{
-	local stall=$1 qpid=$2 size last=-1 since=$SECONDS
+# What a kernel prints when it has gone wrong: before /init that is the
+# boot's problem (vatom.ko is not loaded yet), so such a boot is retried.
+BOOT_REPORT='BUG: |KASAN: |UBSAN: |Kernel panic|Oops|general protection fault|kernel BUG'
 
+# stop_qemu QPID VERDICT: record why, then stop QEMU (timeout forwards it).
+stop_qemu()
+{
+	echo "$2" >"$verdict"
+	kill "$1" 2>/dev/null
+}
+
+# watch QPID: follows the kernel console while QEMU (under timeout, QPID)
+# runs, and stops it on the first of these, leaving the reason in $verdict:
+#   boot: the kernel has not reached /init: silent for VM_BOOT_STALL s,
+#         or VM_BOOT_LIMIT s since the start, or it printed a kernel report,
+#         or its console grew past VM_CONSOLE_MAX MiB (the boot is retried)
+#   run:  the console grew past VM_CONSOLE_MAX MiB after /init (a report
+#         in a loop: the run fails, the disk is not filled)
+# Silence alone is not enough: a kernel that reports in a loop is never
+# silent, so progress is judged by reaching /init in time.
+watch()
+{
+	local qpid=$1 size last=-1 since=$SECONDS start=$SECONDS booted='' line
+	local stall=${VM_BOOT_STALL:-120} limit=${VM_BOOT_LIMIT:-${debug:+300}}
+	local max=$((${VM_CONSOLE_MAX:-64} * 1048576))
+
+	limit=${limit:-180}
 	while kill -0 "$qpid" 2>/dev/null; do
-		sleep 5
-		grep -aq 'Run /init' "$console" 2>/dev/null && return 0
+		sleep 1
 		size=$(stat -c %s "$console" 2>/dev/null || echo 0)
-		if [ "$size" != "$last" ]; then
+		if [ -n "$booted" ]; then
+			if [ "$size" -gt "$max" ]; then
+				stop_qemu "$qpid" "run: the kernel console passed ${VM_CONSOLE_MAX:-64} MiB"
+				return
+			fi
+			continue
+		fi
+		if grep -aq 'Run /init' "$console"; then
+			booted=1
+			continue
+		fi
+		line=$(grep -aE -m 1 "$BOOT_REPORT" "$console" | tr -d '\r' || true)
+		if [ -n "$line" ]; then
+			stop_qemu "$qpid" "boot: a kernel report before /init: $line"
+		elif [ "$size" -gt "$max" ]; then
+			stop_qemu "$qpid" "boot: the kernel console passed ${VM_CONSOLE_MAX:-64} MiB before /init"
+		elif [ "$limit" -gt 0 ] && [ $((SECONDS - start)) -ge "$limit" ]; then
+			stop_qemu "$qpid" "boot: no /init after $limit s"
+		elif [ "$size" != "$last" ]; then
 			last=$size
 			since=$SECONDS
-		elif [ $((SECONDS - since)) -ge "$stall" ]; then
-			kill "$qpid" 2>/dev/null
-			return 0
+			continue
+		elif [ "$stall" -gt 0 ] && [ $((SECONDS - since)) -ge "$stall" ]; then
+			stop_qemu "$qpid" "boot: no console output for $stall s before /init"
+		else
+			continue
 		fi
+		return
 	done
 }
 
+# boot_once: one boot. Exit status: QEMU's (under timeout: 124 when the
+# time limit stopped it), 125 when the boot failed before /init (see
+# watch), 126 when the run was stopped for its console.
 boot_once()
 {
-	local stall=${VM_BOOT_STALL:-120} wpid=
+	local wpid qpid rc
 
+	# Both files exist, empty, before QEMU and tail start: tail -f gives
+	# up at once, silently, on a file that is not there yet, and would
+	# print a previous boot's output from one that is (both seen on a
+	# busy host: a run whose output never showed).
 	: >"$console"
+	: >"$out"
+	rm -f "$verdict"
 	if [ -n "$interactive" ]; then
 		timeout --foreground -k 10 "$timeout_s" "${qemu[@]}" | tee "$out"
 		return "${PIPESTATUS[0]}"
 	fi
-	timeout --foreground -k 10 "$timeout_s" "${qemu[@]}" </dev/null >"$out" &
-	local qpid=$!
-	if [ "$stall" -gt 0 ]; then
-		boot_watch "$stall" "$qpid" &
-		wpid=$!
-	fi
-	tail -n +1 -f --pid="$qpid" "$out" 2>/dev/null
+	timeout --foreground -k 10 "$timeout_s" "${qemu[@]}" </dev/null >>"$out" &
+	qpid=$!
+	watch "$qpid" &
+	wpid=$!
+	tail -n +1 -f --pid="$qpid" "$out"
 	wait "$qpid"
-	local rc=$?
-	[ -n "$wpid" ] && { kill "$wpid" 2>/dev/null; wait "$wpid" 2>/dev/null; }
-	if ! grep -aq 'Run /init' "$console" && [ "$rc" -ne 124 ] &&
-	   [ ! -s "$out" ]; then
-		return 125
-	fi
+	rc=$?
+	kill "$wpid" 2>/dev/null
+	wait "$wpid" 2>/dev/null
+	case "$(cat "$verdict" 2>/dev/null)" in
+	boot:*) return 125 ;;
+	run:*) return 126 ;;
+	esac
 	return "$rc"
+}
+
+# The stream may stop mid-line (a guest that died): the runner's own lines
+# start on a fresh one.
+end_line()
+{
+	if [ -s "$out" ] && [ -n "$(tail -c 1 "$out")" ]; then
+		echo
+	fi
 }
 
 set +e
 tries=${VM_BOOT_TRIES:-3}
+boots=1
 boot_once
 rc=$?
 while [ "$rc" -eq 125 ] && [ "$tries" -gt 1 ]; do
 	tries=$((tries - 1))
-	msg "the guest kernel stalled in boot (no console output for ${VM_BOOT_STALL:-120} s before /init): again, $tries left"
-	tail -n 3 "$console" | tr -d '\r' | sed 's/^/# console: /'
+	boots=$((boots + 1))
+	end_line
+	msg "the guest failed before /init ($(sed 's/^boot: //' "$verdict")): again, $tries left"
+	tail -n 3 "$console" | tr -d '\r' | cut -c 1-200 | sed 's/^/# console: /'
 	boot_once
 	rc=$?
 done
-[ "$rc" -eq 125 ] && rc=1
 set -e
+end_line
 wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 
 show_console()
@@ -332,6 +409,14 @@ if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 	exit 124
 fi
 
+if [ "$rc" -eq 125 ] || [ "$rc" -eq 126 ]; then
+	show_console 40 | cut -c 1-300
+	msg "FAIL: $(cat "$verdict") (wall ${wall} s, $boots boot(s))"
+	exit 1
+fi
+
+# The guest's last line, whole: it ends with run=, and the guest drains its
+# channel before it powers off (vm-init.sh), so a cut line is a lost tail.
 marker=$(grep -a '^# vatom-vm: status=' "$out" | tail -n 1 || true)
 if [ -z "$marker" ]; then
 	show_console 80
@@ -340,6 +425,10 @@ if [ -z "$marker" ]; then
 	else
 		msg "FAIL: guest died without reporting (qemu exit $rc, wall ${wall} s)"
 	fi
+	exit 1
+fi
+if ! grep -aqE '^# vatom-vm: status=[0-9]+ cmd=-?[0-9]+ splat=[01] unload=[01] leak=[01] boot=[0-9.]+ run=[0-9.]+$' <<<"$marker"; then
+	msg "FAIL: the guest's report line was cut: '$marker' (output lost)"
 	exit 1
 fi
 
