@@ -16,6 +16,8 @@
 #   dkms        scripts/dkms-check.sh: dkms build in private trees
 #   checkpatch  scripts/checkpatch.sh, one test per file
 #   sparse      make sparse (C=2): no sparse warning from driver/ or uapi/
+#   runner      scripts/vm-run-check.sh: the VM runner loses no output on
+#               a busy host (three boots with busy loops beside them)
 #   vm:*        one VM boot (scripts/vm-run.sh) running selftests/vatom_test
 #               and userlib/test/libvatom_test, each its own stage; the vm
 #               stage itself checks the kernel log and the module unload
@@ -41,6 +43,9 @@
 # With QUICK=1 or --quick (make check-quick): the 6.1 kernel only, no debug
 # kernel or other kernels' stages.
 #
+# At the end: a table of each stage's seconds and the debug kernel's build
+# time (also in build/test-logs/times.txt), then the counts.
+#
 # All TAP is counted by scripts/tap-summary.sh; the last line is exactly
 # "N passed, N failed". Exit status 1 if anything failed. Logs are kept in
 # build/test-logs/. Environment: JOBS (make -j, default 2), VM_TIMEOUT
@@ -58,17 +63,21 @@ QUICK=${QUICK:-}
 [ "${1:-}" = --quick ] && QUICK=1
 LOG=$ROOT/build/test-logs
 STAGES=$LOG/stages.tsv
+TIMES=$LOG/times.tsv
 rm -rf "$LOG"
 mkdir -p "$LOG"
 : >"$STAGES"
+: >"$TIMES"
 t_start=$(date +%s)
 
 banner() { printf '\n# ==== %s ====\n' "$1"; }
 
-# record NAME RC LOG [SECONDS]: one stage for tap-summary.sh.
+# record NAME RC LOG [SECONDS]: one stage for tap-summary.sh, and its
+# time for the table at the end.
 record()
 {
 	printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$STAGES"
+	[ -n "${4:-}" ] && printf '%s\t%s\n' "$1" "$4" >>"$TIMES"
 	echo "# stage $1: exit $2${4:+, $4 s}"
 }
 
@@ -203,18 +212,22 @@ run_vm()
 	if [ -z "$marker" ]; then
 		tap_line "$LOG/$name-check.log" "not ok" "$desc" \
 			"$(sed -n 's/^# vm: //p' "$log" | tail -n 3)"
-		record "$name" 1 "$LOG/$name-check.log"
+		record "$name" 1 "$LOG/$name-check.log" "$secs"
 	elif [[ "$marker" == *" splat=0 unload=0 "* &&
 		"$marker" != *" leak=1 "* ]]; then
 		tap_line "$LOG/$name-check.log" ok "$desc"
-		record "$name" 0 "$LOG/$name-check.log"
+		record "$name" 0 "$LOG/$name-check.log" "$secs"
 	else
 		tap_line "$LOG/$name-check.log" "not ok" "$desc" "$marker"
-		record "$name" 1 "$LOG/$name-check.log"
+		record "$name" 1 "$LOG/$name-check.log" "$secs"
 	fi
 	wall=$(grep -a '^# vm: status' "$log" | sed -n 's/.*wall \([0-9.]*\) s.*/\1/p')
 	echo "# $name run wall time: ${wall:-?} s (boot, tests and shutdown; stage $secs s)"
 }
+
+# The runner itself first: every line a guest prints reaches the host, on
+# a busy host (the stages below read their results through it).
+run_tap runner scripts/vm-run-check.sh 3
 
 # Each entry is a program and its arguments (scripts/vm-tests.sh).
 vm_progs=(selftests/vatom_test userlib/test/libvatom_test)
@@ -292,6 +305,34 @@ if [ -z "$QUICK" ]; then
 		selftests/vatom_fault "selftests/vatom_fuzz -t 60 -s 1"
 fi
 
+# time_table: seconds per stage (those with a time: the builds, checks and
+# VM boots; the programs inside a boot share its time), then the debug
+# kernel's build, which runs in the background beside the stages.
+time_table()
+{
+	local name secs total=$(($(date +%s) - t_start)) dir build
+
+	echo "# ---- time per stage (s) ----"
+	while IFS=$'\t' read -r name secs; do
+		printf '# %-24s %5d\n' "$name" "$secs"
+	done <"$TIMES"
+	if [ -z "$QUICK" ]; then
+		dir=$("$SCRIPTS/debug-kernel.sh" dir)
+		build=$(sed -n 's/^build_seconds //p' "$dir/.complete" 2>/dev/null)
+		if grep -q '^debug-kernel: built ' "$LOG/debug-kernel-build.log" 2>/dev/null; then
+			printf '# %-24s %5d (in the background, this run)\n' \
+				"debug kernel build" "${build:-0}"
+		elif [ -n "$build" ]; then
+			printf '# %-24s %5s (built before this run, in %s s)\n' \
+				"debug kernel build" - "$build"
+		else
+			printf '# %-24s %5s (not built)\n' "debug kernel build" -
+		fi
+	fi
+	printf '# %-24s %5d\n' total "$total"
+}
+
 echo
-echo "# total time $(($(date +%s) - t_start)) s; logs in ${LOG#"$ROOT"/}/"
+time_table | tee "$LOG/times.txt"
+echo "# logs in ${LOG#"$ROOT"/}/"
 "$SCRIPTS/tap-summary.sh" "$STAGES"
