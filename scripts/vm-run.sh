@@ -41,7 +41,7 @@
 #   VM_BOOT_STALL    seconds the guest kernel may print nothing before it
 #                    reaches /init (default 120; 0: never)
 #   VM_BOOT_LIMIT    seconds it may take to reach /init at all, however
-#                    much it prints (default 180, debug kernel 300; 0:
+#                    much it prints (default 300, debug kernel 600; 0:
 #                    never)
 #   VM_BOOT_TRIES    boots to try (default 3) when a boot fails before
 #                    /init: a stall or the limit above, a kernel report
@@ -296,10 +296,10 @@ stop_qemu()
 watch()
 {
 	local qpid=$1 size last=-1 since=$SECONDS start=$SECONDS booted='' line
-	local stall=${VM_BOOT_STALL:-120} limit=${VM_BOOT_LIMIT:-${debug:+300}}
+	local stall=${VM_BOOT_STALL:-120} limit=${VM_BOOT_LIMIT:-${debug:+600}}
 	local max=$((${VM_CONSOLE_MAX:-64} * 1048576))
 
-	limit=${limit:-180}
+	limit=${limit:-300}
 	while kill -0 "$qpid" 2>/dev/null; do
 		sleep 1
 		size=$(stat -c %s "$console" 2>/dev/null || echo 0)
