@@ -243,7 +243,12 @@ run_vm vm2 "num_devices=2" "${vm_progs[@]}" "selftests/vatom_fuzz -t 20 -s 1"
 # --- host tests
 run_check userlib "make -C userlib check (host checks)" "" \
 	make -C userlib check
-run_tap host-tests make -C tests check
+# Built in parallel first, then run one program at a time.
+host_tests()
+{
+	make -j"$JOBS" -C tests all >/dev/null && make -C tests check
+}
+run_tap host-tests host_tests
 
 # --- the other kernels people run: Debian's 6.12 LTS and the newest
 # (scripts/kernels.sh): W=1 and sparse clean, and the vm2 boot on each.
