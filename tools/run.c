@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,6 +91,26 @@ static bool result_values(struct run_ctx *r, const struct run_target *t,
 	}
 }
 
+/*
+ * @count elements at an L1 target: its first and last byte must lie in
+ * the same tile's L1 (the parser checked; this keeps a stale layout from
+ * reaching the next tile or past the mapping).
+ */
+static void *l1_range(const struct run_target *t, unsigned int count)
+{
+	uint32_t len = count * t->width;
+	void *first, *last;
+
+	if (!t->surf->s || !len ||
+	    vatom_noc_l1(t->surf->s, t->x, t->y, (uint32_t)t->offset, &first) ||
+	    t->offset + len - 1 > UINT32_MAX ||
+	    vatom_noc_l1(t->surf->s, t->x, t->y,
+			 (uint32_t)(t->offset + len - 1), &last) ||
+	    (uint8_t *)last - (uint8_t *)first != (ptrdiff_t)len - 1)
+		return NULL;
+	return first;
+}
+
 static bool memory_values(const struct run_target *t, unsigned int count,
 			  uint64_t *v)
 {
@@ -105,10 +126,9 @@ static bool memory_values(const struct run_target *t, unsigned int count,
 		base = (uint8_t *)p + t->offset;
 		break;
 	case RUN_T_L1:
-		if (!t->surf->s || vatom_noc_l1(t->surf->s, t->x, t->y,
-						 (uint32_t)t->offset, &p))
+		base = l1_range(t, count);
+		if (!base)
 			return false;
-		base = p;
 		break;
 	case RUN_T_COUNTER: {
 		uint32_t c[DRM_VATOM_NOC_NIU_COUNTERS];
@@ -291,10 +311,8 @@ static int create_surfaces(struct run_ctx *r, struct vatom_device *dev)
 		if (e->t.kind == RUN_T_MEMORY && !vatom_surface_map(e->t.surf->s, &p) &&
 		    e->t.offset + (uint64_t)e->n * e->t.width <= e->t.surf->size)
 			base = (uint8_t *)p + e->t.offset;
-		else if (e->t.kind == RUN_T_L1 &&
-			 !vatom_noc_l1(e->t.surf->s, e->t.x, e->t.y,
-				       (uint32_t)e->t.offset, &p))
-			base = p;
+		else if (e->t.kind == RUN_T_L1)
+			base = l1_range(&e->t, e->n);
 		if (!base) {
 			fprintf(stderr, "%s:%u: error: cannot initialise %s\n",
 				r->f.path, e->line, e->text);

@@ -95,6 +95,7 @@ struct run_file {
 	struct run_expect *inits;
 	unsigned int ninits;
 	unsigned int errors;		/* diagnostics printed */
+	const char *text;		/* the line being read, for columns */
 };
 
 int run_file_read(struct run_file *f, FILE *in, struct vatom_asm *a);

@@ -32,7 +32,16 @@ diag(struct run_file *f, unsigned int line, unsigned int col,
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\n");
+	/* the line and a caret under the column, as compilers show it */
+	if (col && f->text)
+		fprintf(stderr, "  %s\n  %*s^\n", f->text, (int)col - 1, "");
 	f->errors++;
+}
+
+/* The 1-based column of @p in the line being read. */
+static unsigned int col_of(const struct run_file *f, const char *p)
+{
+	return (unsigned int)(p - f->text) + 1;
 }
 
 static const char *skip_ws(const char *p)
@@ -157,21 +166,42 @@ static const struct {
 	{ "slv_posted_atomic_received", DRM_VATOM_NOC_SLV_POSTED_ATOMIC_RECEIVED },
 };
 
+#define TYPES_LIST "u8, u16, u32, u64, s8, s16, s32, s64, f16, bf16, f32 or f64"
+
+/* A decimal or 0x number at @p; NULL (and no value) if there is none. */
+static const char *number(const char *p, uint64_t *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*p))
+		return NULL;
+	errno = 0;
+	*v = strtoull(p, &end, 0);
+	if (errno || isalnum((unsigned char)*end) || *end == '_')
+		return NULL;
+	return end;
+}
+
 /*
  * A memory target: surf+off:type, grid(x,y)+off:type or
- * grid(x,y)[.noc1].counter; else a result name. Returns the rest.
+ * grid(x,y)[.noc1].counter; else a result name. Returns the rest, or
+ * NULL after a diagnostic.
  */
 static const char *target(struct run_file *f, unsigned int line,
 			  const char *p, struct run_target *t)
 {
-	const char *s = skip_ws(p), *e = s;
+	const char *s = skip_ws(p), *e = s, *q;
 	char type[8], cname[48];
 	unsigned int i;
-	char *end;
+	uint64_t v;
 
 	memset(t, 0, sizeof(*t));
 	while (isalnum((unsigned char)*e) || *e == '_' || *e == '%' || *e == '$')
 		e++;
+	if (e == s) {
+		diag(f, line, col_of(f, s), "expected a result name, surf+offset:type, grid(x,y)+offset:type or grid(x,y).counter");
+		return NULL;
+	}
 	t->surf = find_surf(f, s, (size_t)(e - s));
 	if (!t->surf) {
 		t->kind = RUN_T_RESULT;
@@ -179,19 +209,31 @@ static const char *target(struct run_file *f, unsigned int line,
 		return e;
 	}
 	if (*e == '(') {
-		t->x = (unsigned int)strtoul(e + 1, &end, 0);
-		if (*end != ',')
+		if (t->surf->kind != RUN_GRID) {
+			diag(f, line, col_of(f, e), "'%s' is not a tile grid: write %s+offset:type",
+			     t->surf->name, t->surf->name);
 			return NULL;
-		t->y = (unsigned int)strtoul(end + 1, &end, 0);
-		if (*end != ')')
+		}
+		q = number(skip_ws(e + 1), &v);
+		if (q && v < 64) {
+			t->x = (unsigned int)v;
+			q = skip_ws(q);
+		}
+		if (q && v < 64 && *q == ',' && (q = number(skip_ws(q + 1), &v)) &&
+		    v < 64)
+			t->y = (unsigned int)v;
+		if (!q || v >= 64 || *(q = skip_ws(q)) != ')') {
+			diag(f, line, col_of(f, e), "expected a tile (x,y), x and y 0 to 63");
 			return NULL;
-		e = end + 1;
+		}
+		e = q + 1;
 		if (*e == '.') {
 			e++;
 			if (!strncmp(e, "noc1.", 5)) {
 				t->noc = 1;
 				e += 5;
 			}
+			q = e;
 			for (i = 0; isalnum((unsigned char)e[i]) || e[i] == '_' ||
 			     e[i] == '[' || e[i] == ']'; i++)
 				if (i + 1 < sizeof(cname))
@@ -201,8 +243,14 @@ static const char *target(struct run_file *f, unsigned int line,
 			t->kind = RUN_T_COUNTER;
 			t->width = 4;
 			if (!strncmp(cname, "outstanding[", 12)) {
-				t->offset = DRM_VATOM_NOC_MST_REQS_OUTSTANDING_ID(
-					strtoul(cname + 12, NULL, 0));
+				const char *r = number(cname + 12, &v);
+
+				/* one 8-bit counter per transaction ID, 0 to 15 */
+				if (!r || v > 15 || strcmp(r, "]")) {
+					diag(f, line, col_of(f, q), "expected outstanding[ID], ID 0 to 15");
+					return NULL;
+				}
+				t->offset = DRM_VATOM_NOC_MST_REQS_OUTSTANDING_ID(v);
 				return e;
 			}
 			for (i = 0; i < ARRAY_SIZE(counters); i++)
@@ -210,22 +258,110 @@ static const char *target(struct run_file *f, unsigned int line,
 					t->offset = counters[i].index;
 					return e;
 				}
-			diag(f, line, 0, "unknown counter '%s' (e.g. atomic_resp_received, outstanding[2])",
+			diag(f, line, col_of(f, q), "unknown counter '%s' (e.g. atomic_resp_received, outstanding[2]; docs/vatom-run.md lists them)",
 			     cname);
 			return NULL;
 		}
 		t->kind = RUN_T_L1;
+	} else if (t->surf->kind == RUN_GRID) {
+		diag(f, line, col_of(f, e), "expected a tile after grid '%s': %s(x,y)+offset:type or %s(x,y).counter",
+		     t->surf->name, t->surf->name, t->surf->name);
+		return NULL;
 	} else {
 		t->kind = RUN_T_MEMORY;
 	}
 	t->offset = 0;
-	if (*e == '+')
-		t->offset = strtoull(e + 1, &end, 0), e = end;
-	if (*e != ':')
+	if (*e == '+') {
+		q = number(e + 1, &t->offset);
+		if (!q) {
+			diag(f, line, col_of(f, e + 1), "expected an offset after '+'");
+			return NULL;
+		}
+		e = q;
+	}
+	if (*e != ':') {
+		diag(f, line, col_of(f, e), "expected ':' and the element type (" TYPES_LIST "), e.g. %.*s:u32",
+		     (int)(e - s), s);
 		return NULL;
-	e = word(e + 1, type, sizeof(type));
+	}
+	q = e + 1;
+	for (i = 0; isalnum((unsigned char)q[i]) && i + 1 < sizeof(type); i++)
+		type[i] = q[i];
+	type[i] = '\0';
 	t->width = width_of(type);
-	return t->width ? e : NULL;
+	if (!t->width || isalnum((unsigned char)q[i])) {
+		diag(f, line, col_of(f, q), "unknown element type '%.*s' (expected " TYPES_LIST ")",
+		     (int)strcspn(q, " \t="), q);
+		return NULL;
+	}
+	return q + i;
+}
+
+/* The profiles' L1 sizes, as userlib/noc.c (spec/noc-atomics.md section 7). */
+static uint32_t l1_size(const struct run_surf *s, uint8_t type)
+{
+	static const uint32_t l1[2][2] = {
+		[DRM_VATOM_NOC_PROFILE_WORMHOLE] = { 1464 * 1024, 256 * 1024 },
+		[DRM_VATOM_NOC_PROFILE_BLACKHOLE] = { 1536 * 1024, 512 * 1024 },
+	};
+
+	if (type != DRM_VATOM_TILE_TENSIX && type != DRM_VATOM_TILE_ETHERNET)
+		return 0;
+	return s->grid.l1_size[type] ? s->grid.l1_size[type] :
+	       l1[s->grid.profile][type];
+}
+
+/*
+ * @n elements at @t must lie in one buffer or one tile's L1: the tile
+ * L1s lie back to back in the grid's mapping, so a range past one L1
+ * would write the next tile (or past the mapping). Checked here, before
+ * anything runs, so that the error has the file's line.
+ */
+static int check_range(struct run_file *f, unsigned int line,
+		       unsigned int col, const struct run_target *t,
+		       unsigned int n)
+{
+	static const char *const tname[] = { "Tensix", "Ethernet", "DRAM", "PCIe" };
+	const struct run_surf *s = t->surf;
+	uint64_t end = t->offset + (uint64_t)n * t->width, size;
+	uint8_t type;
+
+	if (t->kind == RUN_T_RESULT)
+		return 0;
+	if (t->kind == RUN_T_MEMORY) {
+		if (s->kind != RUN_BUFFER) {
+			diag(f, line, col, "'%s' is not a buffer: write %s(x,y)+offset:type for an L1, buffers take %s+offset:type",
+			     s->name, s->name, s->name);
+			return -EINVAL;
+		}
+		if (end > s->size) {
+			diag(f, line, col, "%u x %u bytes at +0x%" PRIx64 " end at 0x%" PRIx64 ", past the end of '%s' (%" PRIu64 " bytes)",
+			     n, t->width, t->offset, end, s->name, s->size);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (t->x >= s->grid.width || t->y >= s->grid.height) {
+		diag(f, line, col, "tile (%u,%u) is outside grid '%s' (%u x %u tiles: x 0 to %u, y 0 to %u)",
+		     t->x, t->y, s->name, s->grid.width, s->grid.height,
+		     s->grid.width - 1, s->grid.height - 1);
+		return -EINVAL;
+	}
+	if (t->kind == RUN_T_COUNTER)
+		return 0;
+	type = s->types[t->y * s->grid.width + t->x];
+	size = l1_size(s, type);
+	if (!size) {
+		diag(f, line, col, "tile (%u,%u) of '%s' is a %s tile: it has no L1",
+		     t->x, t->y, s->name, tname[type & 3]);
+		return -EINVAL;
+	}
+	if (end > size) {
+		diag(f, line, col, "%u x %u bytes at +0x%" PRIx64 " end at 0x%" PRIx64 ", past the end of tile (%u,%u)'s L1 (0x%" PRIx64 " bytes)",
+		     n, t->width, t->offset, end, t->x, t->y, size);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* The last packet that named this result, in the current step. */
@@ -280,26 +416,24 @@ static int expect_line(struct run_file *f, unsigned int line, const char *p,
 	const char *rest;
 
 	rest = target(f, line, p, &e.t);
-	if (!rest) {
-		diag(f, line, 0, "expected a result name, surf+offset:type, grid(x,y)+offset:type or grid(x,y).counter");
+	if (!rest)
 		return -EINVAL;
-	}
 	snprintf(e.text, sizeof(e.text), "%.*s", (int)strcspn(skip_ws(p), "\n"),
 		 skip_ws(p));
 	if (e.t.kind == RUN_T_RESULT) {
 		if (init) {
-			diag(f, line, 0, "init needs memory: surf+offset:type = values");
+			diag(f, line, col_of(f, skip_ws(p)), "init needs memory: surf+offset:type = values");
 			return -EINVAL;
 		}
 		if (bind_result(f, &e.t)) {
-			diag(f, line, 0, "no instruction above (since the last submit) has a result named '%s'",
+			diag(f, line, col_of(f, skip_ws(p)), "no instruction above (since the last submit) has a result named '%s'",
 			     e.t.name);
 			return -EINVAL;
 		}
 	}
 	rest = skip_ws(rest);
 	if (*rest != '=') {
-		diag(f, line, (unsigned int)(rest - p) + 1, "expected '='");
+		diag(f, line, col_of(f, rest), "expected '='");
 		return -EINVAL;
 	}
 	/* Result widths are known at run time: parse floats as f32 then. */
@@ -309,6 +443,8 @@ static int expect_line(struct run_file *f, unsigned int line, const char *p,
 		diag(f, line, 0, "expected a value or {v, v, ...} after '='");
 		return -EINVAL;
 	}
+	if (check_range(f, line, col_of(f, skip_ws(p)), &e.t, e.n))
+		return -EINVAL;
 	if (init) {
 		if (grow((void **)&f->inits, f->ninits, sizeof(e)))
 			return -ENOMEM;
@@ -459,7 +595,7 @@ static int declare(struct run_file *f, struct vatom_asm *a, unsigned int line,
 	}
 	s->slot = take_slot(f, &p);
 	if (*skip_ws(p) && *skip_ws(p) != '#') {
-		diag(f, line, (unsigned int)0, "unexpected '%s'", skip_ws(p));
+		diag(f, line, col_of(f, skip_ws(p)), "unexpected '%s'", skip_ws(p));
 		return -EINVAL;
 	}
 	f->nsurf++;
@@ -484,7 +620,7 @@ static int symbol(struct run_file *f, struct vatom_asm *a, unsigned int line,
 	snprintf(name, sizeof(name), "%.*s", (int)(e - p), p);
 	e = skip_ws(e);
 	if (*e != '=' || !*name) {
-		diag(f, line, (unsigned int)(e - p) + 1, "expected: %s NAME = ...", kw);
+		diag(f, line, col_of(f, e), "expected: %s NAME = ...", kw);
 		return -EINVAL;
 	}
 	e = skip_ws(e + 1);
@@ -521,13 +657,18 @@ static int print_line(struct run_file *f, unsigned int line, const char *p)
 	struct run_print pr = { .line = line, .step = f->nsteps - 1 };
 	const char *rest = target(f, line, p, &pr.t);
 
-	if (!rest || pr.t.kind == RUN_T_RESULT) {
-		diag(f, line, 0, "expected: print surf+offset:type [COUNT]");
+	if (!rest)
+		return -EINVAL;
+	if (pr.t.kind == RUN_T_RESULT) {
+		diag(f, line, col_of(f, skip_ws(p)), "expected: print surf+offset:type [COUNT] (or grid(x,y)+offset:type, grid(x,y).counter)");
 		return -EINVAL;
 	}
 	pr.count = (unsigned int)strtoul(rest, NULL, 0);
 	if (!pr.count)
 		pr.count = 1;
+	if (check_range(f, line, col_of(f, skip_ws(p)), &pr.t,
+			pr.count < 256 ? pr.count : 256))
+		return -EINVAL;
 	if (grow((void **)&f->prints, f->nprints, sizeof(pr)))
 		return -ENOMEM;
 	f->prints[f->nprints++] = pr;
@@ -548,9 +689,7 @@ static int isa_line(struct run_file *f, struct vatom_asm *a,
 		return 0;
 	if (ret < 0) {
 		msg = vatom_asm_error(a, &col);
-		diag(f, line, col, "%s", msg ? msg : strerror(-ret));
-		if (msg)
-			fprintf(stderr, "  %s\n  %*s^\n", text, (int)col - 1, "");
+		diag(f, line, msg ? col : 0, "%s", msg ? msg : strerror(-ret));
 		return ret;
 	}
 	if (grow((void **)&f->pkts, f->npkts, sizeof(*pk)))
@@ -578,6 +717,7 @@ int run_file_read(struct run_file *f, FILE *in, struct vatom_asm *a)
 	while (fgets(buf, sizeof(buf), in)) {
 		line++;
 		buf[strcspn(buf, "\r\n")] = '\0';
+		f->text = buf;
 		p = skip_ws(buf);
 		if (!*p || *p == '#' || (p[0] == '/' && p[1] == '/'))
 			continue;
