@@ -62,7 +62,10 @@ static const char *word(const char *p, char *buf, size_t len)
 	return p;
 }
 
-/* A literal in the element's format: ints/hex are bits, 1.5 a float. */
+/*
+ * A literal in the element's format: integers (C's and PTX's forms: 0x,
+ * 0b, 0-led octal, decimal, a U suffix) are bits, 1.5 a float.
+ */
 static int one_value(const char *s, unsigned int width, uint64_t *v,
 		     const char **end)
 {
@@ -76,11 +79,24 @@ static int one_value(const char *s, unsigned int width, uint64_t *v,
 	    isxdigit((unsigned char)s[2])) {
 		*v = strtoull(s + 2, &e, 16);
 	} else {
+		const char *q = s + (*s == '-');
+
 		errno = 0;
-		*v = strtoull(s, &e, 0);
-		if (*s == '-')
-			*v = (uint64_t)strtoll(s, &e, 0);
-		if (*e == '.' || *e == 'e' || *e == 'E' || e == s) {
+		if (q[0] == '0' && (q[1] == 'b' || q[1] == 'B') &&
+		    (q[2] == '0' || q[2] == '1')) {
+			/* 0b binary, as the assembler reads it */
+			*v = strtoull(q + 2, &e, 2);
+			if (*s == '-')
+				*v = (uint64_t)0 - *v;
+		} else {
+			*v = strtoull(s, &e, 0);
+			if (*s == '-')
+				*v = (uint64_t)strtoll(s, &e, 0);
+		}
+		/* PTX's unsigned suffix, as the assembler takes it */
+		if (e != s && *e == 'U')
+			e++;
+		else if (*e == '.' || *e == 'e' || *e == 'E' || e == s) {
 			d = strtod(s, &e);
 			if (e == s)
 				return -EINVAL;
@@ -705,10 +721,38 @@ static int isa_line(struct run_file *f, struct vatom_asm *a,
 	return 0;
 }
 
+/*
+ * Blank out slash-star comments, which may span lines (as in PTX and C),
+ * keeping the columns; @open is the line where one is still open, or 0.
+ */
+static void blank_comments(char *p, unsigned int line, unsigned int *open)
+{
+	char *e;
+
+	while (*p) {
+		if (*open) {
+			e = strstr(p, "*/");
+			memset(p, ' ', e ? (size_t)(e + 2 - p) : strlen(p));
+			if (!e)
+				return;
+			*open = 0;
+			p = e + 2;
+		} else if (*p == '#' || (p[0] == '/' && p[1] == '/')) {
+			return;
+		} else if (p[0] == '/' && p[1] == '*') {
+			*open = line;
+			p[0] = p[1] = ' ';
+			p += 2;
+		} else {
+			p++;
+		}
+	}
+}
+
 int run_file_read(struct run_file *f, FILE *in, struct vatom_asm *a)
 {
 	char buf[4096], kw[16];
-	unsigned int line = 0;
+	unsigned int line = 0, open = 0;
 	const char *p, *rest;
 
 	f->next_slot = 1;
@@ -717,6 +761,7 @@ int run_file_read(struct run_file *f, FILE *in, struct vatom_asm *a)
 	while (fgets(buf, sizeof(buf), in)) {
 		line++;
 		buf[strcspn(buf, "\r\n")] = '\0';
+		blank_comments(buf, line, &open);
 		f->text = buf;
 		p = skip_ws(buf);
 		if (!*p || *p == '#' || (p[0] == '/' && p[1] == '/'))
@@ -739,6 +784,9 @@ int run_file_read(struct run_file *f, FILE *in, struct vatom_asm *a)
 		} else
 			isa_line(f, a, line, buf);
 	}
+	f->text = NULL;
+	if (open)
+		diag(f, open, 0, "unterminated /* comment");
 	return f->errors ? -EINVAL : 0;
 }
 

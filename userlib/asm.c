@@ -40,12 +40,14 @@ static bool valid_name(const char *name)
 {
 	const char *p = name;
 
+	/* as the lexer reads them: PTX's identifiers ('%' first only) */
 	if (!name || !*name || strlen(name) >= ASM_NAME_MAX ||
-	    !(isalpha((unsigned char)*p) || *p == '_' || *p == '%' || *p == '$'))
+	    !(isalpha((unsigned char)*p) || *p == '_' || *p == '%' || *p == '$') ||
+	    (!isalpha((unsigned char)*p) && !p[1]))
 		return false;
-	for (; *p; p++)
-		if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '%' ||
-		      *p == '$' || (*p == '-' && isalpha((unsigned char)p[1]))))
+	for (p++; *p; p++)
+		if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '$' ||
+		      (*p == '-' && isalpha((unsigned char)p[1]))))
 			return false;
 	return true;
 }
@@ -177,6 +179,12 @@ static int assemble(struct vatom_asm *a, struct vatom_batch *b,
 	a->err_col = 0;
 	a->err_msg[0] = '\0';
 	a->nres = 0;
+	/* a comment that runs on would hide the rest of the line */
+	p = asm_open_comment(line);
+	if (p) {
+		c.p = p;
+		return asm_err(&c, "unterminated /* comment (it must end on its line: */)");
+	}
 	if (asm_eol(&c))
 		return -ENODATA;
 	p = c.p;

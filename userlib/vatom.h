@@ -1501,7 +1501,8 @@ VATOM_API void vatom_asm_destroy(struct vatom_asm *a);
 /**
  * vatom_asm_define_values() - define (or redefine) a value symbol
  * @a: the assembler
- * @name: [A-Za-z_%$][A-Za-z0-9_%$]*, e.g. "offs", "%r0", "P1"
+ * @name: a PTX identifier, [A-Za-z][A-Za-z0-9_$]* or [_$%][A-Za-z0-9_$]+
+ *	('-' may join words), e.g. "offs", "%r0", "P1"
  * @values: the elements (one per lane, vector element, or one scalar)
  * @count: 1 .. %VATOM_ASM_MAX_VALUES
  *
