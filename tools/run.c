@@ -282,6 +282,33 @@ static void show_packet(struct run_ctx *r, unsigned int idx, bool ran)
 	}
 }
 
+/* A print line: text, a TAP comment (no test), or a JSON item. */
+static void show_print(struct run_ctx *r, const struct run_print *pr)
+{
+	unsigned int n = pr->count < 256 ? pr->count : 256;
+	uint64_t v[256];
+	bool have;
+
+	have = memory_values(&pr->t, n, v);
+	if (r->out == OUT_JSON) {
+		printf("%s{\"kind\":\"print\",\"line\":%u,\"print\":",
+		       r->json_first ? "" : ",", pr->line);
+		r->json_first = false;
+		json_str(pr->text);
+		printf(",\"values\":");
+		json_vals(v, have ? n : 0);
+		printf("}");
+		return;
+	}
+	printf("%s%s:%u: %s = ", r->out == OUT_TAP ? "# " : "", r->f.path,
+	       pr->line, pr->text);
+	if (have)
+		print_vals(stdout, v, n);
+	else
+		printf("(cannot read it)");
+	printf("\n");
+}
+
 static int create_surfaces(struct run_ctx *r, struct vatom_device *dev)
 {
 	unsigned int i;
@@ -357,19 +384,9 @@ static int run_steps(struct run_ctx *r)
 			show_packet(r, st->first_pkt + j, true);
 		for (j = 0; j < st->nexpects; j++)
 			check(r, &st->expects[j]);
-		for (k = 0; r->out == OUT_TEXT && k < r->f.nprints; k++) {
-			const struct run_print *pr = &r->f.prints[k];
-			uint64_t v[256];
-			unsigned int n = pr->count < 256 ? pr->count : 256;
-
-			if (pr->step != i)
-				continue;
-			if (memory_values(&pr->t, n, v)) {
-				printf("%s:%u: ", r->f.path, pr->line);
-				print_vals(stdout, v, n);
-				printf("\n");
-			}
-		}
+		for (k = 0; k < r->f.nprints; k++)
+			if (r->f.prints[k].step == i)
+				show_print(r, &r->f.prints[k]);
 	}
 	return ret;
 }

@@ -23,6 +23,7 @@ enum run_surf_kind { RUN_BUFFER, RUN_TYPED, RUN_GRID };
 
 struct run_surf {
 	char name[RUN_NAME];
+	unsigned int line;			/* where it was declared */
 	enum run_surf_kind kind;
 	unsigned int slot;
 	uint64_t size;				/* buffers */
@@ -77,6 +78,7 @@ struct run_print {
 	unsigned int step;
 	struct run_target t;
 	unsigned int count;
+	char text[160];
 };
 
 struct run_file {

@@ -380,6 +380,34 @@ static int check_range(struct run_file *f, unsigned int line,
 	return 0;
 }
 
+/*
+ * How many values an expectation of result @t lists, as run.c reads
+ * them back: every lane of a vISA packet (its Exec_size: disabled lanes
+ * read 0), each vector element of a PTX d, or all of them under one
+ * name; a b128 is {low, high}.
+ */
+static unsigned int result_count(const struct run_file *f,
+				 const struct run_target *t, bool *visa)
+{
+	const struct run_pkt *pk = &f->pkts[t->packet];
+	const struct drm_vatom_packet *hdr;
+	const struct drm_vatom_ptx *x;
+
+	hdr = vatom_batch_packet(f->steps[pk->step].b, pk->res, NULL);
+	if (!hdr)
+		return 0;
+	*visa = hdr->type == DRM_VATOM_PACKET_VISA;
+	if (*visa)
+		return 1u << (((const struct drm_vatom_visa *)hdr)->exec_size &
+			      DRM_VATOM_VISA_EXEC_SIZE_MASK);
+	if (hdr->type != DRM_VATOM_PACKET_PTX)
+		return 0;
+	x = (const void *)hdr;
+	if (x->type == DRM_VATOM_PTX_TYPE_B128)
+		return 2;
+	return pk->nnames > 1 || !x->vec ? 1 : x->vec;
+}
+
 /* The last packet that named this result, in the current step. */
 static int bind_result(struct run_file *f, struct run_target *t)
 {
@@ -461,6 +489,19 @@ static int expect_line(struct run_file *f, unsigned int line, const char *p,
 	}
 	if (check_range(f, line, col_of(f, skip_ws(p)), &e.t, e.n))
 		return -EINVAL;
+	if (e.t.kind == RUN_T_RESULT) {
+		bool visa;
+		unsigned int want = result_count(f, &e.t, &visa);
+
+		if (want && e.n != want) {
+			diag(f, line, col_of(f, skip_ws(p)), "'%s' has %u value%s, the expectation lists %u (%s)",
+			     e.t.name, want, want == 1 ? "" : "s", e.n,
+			     want == 1 ? "write one value" : visa ?
+			     "{v, v, ...}: one per lane of the Exec_size; disabled lanes read 0" :
+			     "{v, v, ...}: one per element");
+			return -EINVAL;
+		}
+	}
 	if (init) {
 		if (grow((void **)&f->inits, f->ninits, sizeof(e)))
 			return -ENOMEM;
@@ -532,9 +573,10 @@ static const char *tile_types(struct run_surf *s, const char *p)
 static int declare(struct run_file *f, struct vatom_asm *a, unsigned int line,
 		   const char *kw, const char *p)
 {
-	struct run_surf *s;
+	struct run_surf *s, *dup;
 	char name[RUN_NAME], arg[32];
 	unsigned long w, h = 1, d = 1, v;
+	const char *q;
 	char *end;
 
 	if (f->nsurf == RUN_MAX_SURF) {
@@ -543,8 +585,17 @@ static int declare(struct run_file *f, struct vatom_asm *a, unsigned int line,
 	}
 	s = &f->surf[f->nsurf];
 	memset(s, 0, sizeof(*s));
+	q = skip_ws(p);
 	p = word(p, name, sizeof(name));
+	/* a second declaration would silently replace the first */
+	dup = find_surf(f, name, strlen(name));
+	if (*name && dup) {
+		diag(f, line, col_of(f, q), "'%s' is already declared, at line %u",
+		     name, dup->line);
+		return -EINVAL;
+	}
 	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->line = line;
 	if (!strcmp(kw, "buffer")) {
 		s->kind = RUN_BUFFER;
 		s->size = strtoull(p, &end, 0);
@@ -679,6 +730,8 @@ static int print_line(struct run_file *f, unsigned int line, const char *p)
 		diag(f, line, col_of(f, skip_ws(p)), "expected: print surf+offset:type [COUNT] (or grid(x,y)+offset:type, grid(x,y).counter)");
 		return -EINVAL;
 	}
+	snprintf(pr.text, sizeof(pr.text), "%.*s", (int)sizeof(pr.text) - 1,
+		 skip_ws(p));
 	pr.count = (unsigned int)strtoul(rest, NULL, 0);
 	if (!pr.count)
 		pr.count = 1;
