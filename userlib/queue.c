@@ -43,6 +43,7 @@ struct vatom_queue {
 	uint32_t tail;			/* our producer position */
 	uint64_t submitted;		/* jobs committed: the last seqno */
 	bool polling;			/* a kernel thread consumes */
+	uint32_t syncobj;		/* the kernel adds point n at job n */
 };
 
 VATOM_API void vatom_queue_destroy(struct vatom_queue *q)
@@ -177,6 +178,7 @@ VATOM_API int vatom_queue_create_ext(struct vatom_device *dev,
 		args.syncobj = ext->syncobj;
 		args.eventfd = ext->eventfd;
 		q->polling = ext->flags & VATOM_QUEUE_POLL;
+		q->syncobj = ext->syncobj;
 	}
 	ret = vatom__ioctl(dev->fd, DRM_IOCTL_VATOM_QUEUE_CREATE, &args);
 	if (ret)
@@ -284,6 +286,36 @@ static int64_t now_ns(void)
 /* Busy polls of the completed count before the first kick, then sleeps. */
 #define QUEUE_SPINS	64
 
+/*
+ * Block until job @seqno completes: a timeline wait for point @seqno of
+ * the queue's syncobj, which the kernel adds once the batch holding the
+ * job is complete (docs/queues.md); WAIT_FOR_SUBMIT, since the point does
+ * not exist before. The eventfd is not used: reading it would take the
+ * count from the caller's own poll() loop.
+ */
+static int wait_syncobj(struct vatom_queue *q, uint64_t seqno,
+			int64_t timeout_ns)
+{
+	uint32_t handle = q->syncobj;
+	uint64_t point = seqno;
+	struct drm_syncobj_timeline_wait w = {
+		.handles = (uintptr_t)&handle,
+		.points = (uintptr_t)&point,
+		.count_handles = 1,
+		.timeout_nsec = INT64_MAX,
+		.flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT,
+	};
+	int ret;
+
+	if (timeout_ns >= 0 && now_ns() < INT64_MAX - timeout_ns)
+		w.timeout_nsec = now_ns() + timeout_ns;
+	ret = vatom__ioctl(q->dev->fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, &w);
+	/* completed is the truth; the wait only saves the polling */
+	if (ret && vatom_queue_completed(q) >= seqno)
+		return 0;
+	return ret;
+}
+
 VATOM_API int vatom_queue_wait(struct vatom_queue *q, uint64_t seqno,
 			       int64_t timeout_ns)
 {
@@ -306,6 +338,11 @@ VATOM_API int vatom_queue_wait(struct vatom_queue *q, uint64_t seqno,
 	ret = vatom_queue_kick(q);
 	if (ret && ret != -EINTR)
 		return ret;
+	if (vatom_queue_completed(q) >= seqno)
+		return 0;
+	/* The kernel signals this queue: sleep on it rather than poll. */
+	if (q->syncobj)
+		return wait_syncobj(q, seqno, timeout_ns);
 	if (timeout_ns >= 0)
 		deadline = now_ns() + timeout_ns;
 	while (vatom_queue_completed(q) < seqno) {

@@ -1782,9 +1782,12 @@ VATOM_API uint64_t vatom_queue_completed(const struct vatom_queue *q);
  * @seqno: a sequence number vatom_queue_commit() returned
  * @timeout_ns: relative timeout, or a negative value for none
  *
- * Polls the completed count a few times, kicks when the kernel needs it,
- * then sleeps in growing steps (up to 1 ms) while another thread's kick
- * consumes.
+ * Polls the completed count a few times and kicks when the kernel needs
+ * it. Then, when the queue was created with a syncobj, blocks on it (a
+ * timeline wait for point @seqno, which the kernel adds once the job is
+ * complete); otherwise sleeps in growing steps (up to 1 ms) while another
+ * thread's kick or the poller consumes. The eventfd, if any, is left to
+ * the caller.
  *
  * Return: 0; -EINVAL for a @seqno not committed; -ETIME on timeout; or
  * vatom_queue_kick()'s error.
