@@ -126,11 +126,15 @@ int run_parse_values(const char *s, unsigned int width, uint64_t *v,
 	if (brace)
 		s++;
 	*n = 0;
+	/* on failure too, @end says where: the caller's column */
+	*end = s;
 	do {
+		*end = skip_ws(s);
 		if (*n == max || one_value(s, width, &v[*n], &s))
 			return -EINVAL;
 		(*n)++;
 		s = skip_ws(s);
+		*end = s;
 	} while (brace && *s == ',' && s++);
 	if (brace) {
 		if (*s != '}')
@@ -484,7 +488,7 @@ static int expect_line(struct run_file *f, unsigned int line, const char *p,
 	if (run_parse_values(rest + 1, e.t.width ? e.t.width : 4, e.want,
 			     RUN_MAX_VALS, &e.n, &rest) ||
 	    (*skip_ws(rest) && *skip_ws(rest) != '#')) {
-		diag(f, line, 0, "expected a value or {v, v, ...} after '='");
+		diag(f, line, col_of(f, skip_ws(rest)), "expected a value or {v, v, ...} after '='");
 		return -EINVAL;
 	}
 	if (check_range(f, line, col_of(f, skip_ws(p)), &e.t, e.n))
@@ -576,17 +580,18 @@ static int declare(struct run_file *f, struct vatom_asm *a, unsigned int line,
 	struct run_surf *s, *dup;
 	char name[RUN_NAME], arg[32];
 	unsigned long w, h = 1, d = 1, v;
-	const char *q;
+	const char *q, *after;
 	char *end;
 
 	if (f->nsurf == RUN_MAX_SURF) {
-		diag(f, line, 0, "more than %d surfaces", RUN_MAX_SURF);
+		diag(f, line, col_of(f, skip_ws(f->text)), "more than %d surfaces", RUN_MAX_SURF);
 		return -E2BIG;
 	}
 	s = &f->surf[f->nsurf];
 	memset(s, 0, sizeof(*s));
 	q = skip_ws(p);
 	p = word(p, name, sizeof(name));
+	after = skip_ws(p);
 	/* a second declaration would silently replace the first */
 	dup = find_surf(f, name, strlen(name));
 	if (*name && dup) {
@@ -600,7 +605,7 @@ static int declare(struct run_file *f, struct vatom_asm *a, unsigned int line,
 		s->kind = RUN_BUFFER;
 		s->size = strtoull(p, &end, 0);
 		if (end == p || !s->size) {
-			diag(f, line, 0, "expected: buffer NAME SIZE [at T<slot>]");
+			diag(f, line, col_of(f, after), "expected: buffer NAME SIZE [at T<slot>]");
 			return -EINVAL;
 		}
 		p = end;
@@ -614,7 +619,7 @@ static int declare(struct run_file *f, struct vatom_asm *a, unsigned int line,
 			;
 		w = strtoul(p, &end, 0);
 		if (v == ARRAY_SIZE(dims) || end == p) {
-			diag(f, line, 0, "expected: typed NAME 1d|1d_array|2d|2d_array|3d W[xH[xD]] [array N] [levels N] [at T<slot>]");
+			diag(f, line, col_of(f, after), "expected: typed NAME 1d|1d_array|2d|2d_array|3d W[xH[xD]] [array N] [levels N] [at T<slot>]");
 			return -EINVAL;
 		}
 		if (*end == 'x')
@@ -649,7 +654,7 @@ static int declare(struct run_file *f, struct vatom_asm *a, unsigned int line,
 		if (p)
 			p = tile_types(s, p);
 		if (!p) {
-			diag(f, line, 0, "expected: grid NAME wormhole|blackhole ROWS (tiles T, E, D, P; rows split by /, e.g. TTE/TDT) [l1 BYTES] [at T<slot>]");
+			diag(f, line, col_of(f, after), "expected: grid NAME wormhole|blackhole ROWS (tiles T, E, D, P; rows split by /, e.g. TTE/TDT) [l1 BYTES] [at T<slot>]");
 			return -EINVAL;
 		}
 		p = skip_ws(p);
@@ -699,21 +704,28 @@ static int symbol(struct run_file *f, struct vatom_asm *a, unsigned int line,
 		while (isalnum((unsigned char)*e) || *e == '_')
 			e++;
 		s = find_surf(f, b, (size_t)(e - b));
+		if (!s) {
+			diag(f, line, col_of(f, b), "expected: address NAME = SURFACE[+OFFSET], found '%.*s' (not a surface)",
+			     (int)strcspn(b, " \t+"), b);
+			return -EINVAL;
+		}
 		if (*e == '+')
 			off = strtoull(e + 1, &end, 0), e = end;
-		if (!s) {
-			diag(f, line, 0, "expected: address NAME = SURFACE[+OFFSET]");
+		if (*skip_ws(e) && *skip_ws(e) != '#') {
+			diag(f, line, col_of(f, skip_ws(e)), "unexpected '%s' after the address",
+			     skip_ws(e));
 			return -EINVAL;
 		}
 		return vatom_asm_define_address(a, name, s->slot, off);
 	}
 	if (run_parse_values(e, 4, v, RUN_MAX_VALS, &n, &e) ||
 	    (*skip_ws(e) && *skip_ws(e) != '#')) {
-		diag(f, line, 0, "expected: values NAME = v | {v, v, ...}");
+		diag(f, line, col_of(f, skip_ws(e)), "expected: values NAME = v | {v, v, ...}");
 		return -EINVAL;
 	}
 	if (vatom_asm_define_values(a, name, v, n)) {
-		diag(f, line, 0, "bad symbol name '%s'", name);
+		diag(f, line, col_of(f, p), "bad symbol name '%s' (a PTX identifier: a letter, or _, $ or %% and more, then letters, digits, _ or $)",
+		     name);
 		return -EINVAL;
 	}
 	return 0;
@@ -778,9 +790,10 @@ static int isa_line(struct run_file *f, struct vatom_asm *a,
  * Blank out slash-star comments, which may span lines (as in PTX and C),
  * keeping the columns; @open is the line where one is still open, or 0.
  */
-static void blank_comments(char *p, unsigned int line, unsigned int *open)
+static void blank_comments(char *p, unsigned int line, unsigned int *open,
+			   unsigned int *open_col)
 {
-	char *e;
+	char *line_start = p, *e;
 
 	while (*p) {
 		if (*open) {
@@ -794,6 +807,7 @@ static void blank_comments(char *p, unsigned int line, unsigned int *open)
 			return;
 		} else if (p[0] == '/' && p[1] == '*') {
 			*open = line;
+			*open_col = (unsigned int)(p - line_start) + 1;
 			p[0] = p[1] = ' ';
 			p += 2;
 		} else {
@@ -805,7 +819,7 @@ static void blank_comments(char *p, unsigned int line, unsigned int *open)
 int run_file_read(struct run_file *f, FILE *in, struct vatom_asm *a)
 {
 	char buf[4096], kw[16];
-	unsigned int line = 0, open = 0;
+	unsigned int line = 0, open = 0, open_col = 0;
 	const char *p, *rest;
 
 	f->next_slot = 1;
@@ -814,7 +828,7 @@ int run_file_read(struct run_file *f, FILE *in, struct vatom_asm *a)
 	while (fgets(buf, sizeof(buf), in)) {
 		line++;
 		buf[strcspn(buf, "\r\n")] = '\0';
-		blank_comments(buf, line, &open);
+		blank_comments(buf, line, &open, &open_col);
 		f->text = buf;
 		p = skip_ws(buf);
 		if (!*p || *p == '#' || (p[0] == '/' && p[1] == '/'))
@@ -839,7 +853,7 @@ int run_file_read(struct run_file *f, FILE *in, struct vatom_asm *a)
 	}
 	f->text = NULL;
 	if (open)
-		diag(f, open, 0, "unterminated /* comment");
+		diag(f, open, open_col, "unterminated /* comment");
 	return f->errors ? -EINVAL : 0;
 }
 
