@@ -300,6 +300,12 @@ static int symbolic(struct asm_cur *c, const char *variant,
 		if (!strcmp(variant, vatom_noc_variant_name(i)))
 			o.variant = (int)i;
 	if (o.variant < 0)
+		c->p -= strlen(variant);	/* errors point at the variant */
+	for (i = 0; o.variant < 0 && i < VATOM_NOC_VARIANTS; i++)
+		if (!strcasecmp(variant, vatom_noc_variant_name(i)))
+			return asm_err(c, "mnemonics are case-sensitive: write 'noc.%s'",
+				       vatom_noc_variant_name(i));
+	if (o.variant < 0)
 		return asm_err(c, "unknown NoC atomic '%s' (expected incr, cas, swap, swap6, swap7, swap10, acc or amoadd..amomaxu)",
 			       variant);
 	at = c->p;
