@@ -33,6 +33,7 @@
 
 #include "vatom_engine.h"
 #include "tile_grid.h"
+#include "vt_host.h"
 
 #define SLOT		1		/* binding slot of the buffer */
 #define BUF_BYTES	(64 * 1024)	/* surface: L2-resident, like the native loop */
@@ -40,60 +41,12 @@
 #define MAX_REPS	64
 #define MXCSR_FTZ_DAZ	0x8040		/* flush-to-zero, denormals-are-zero */
 
-/* A growable byte buffer for streams. */
-struct sbuf {
-	u8 *p;
-	size_t len, cap;
-};
-
-static void *sb_put(struct sbuf *s, size_t n)
-{
-	void *q;
-
-	if (s->len + n > s->cap) {
-		size_t cap = s->cap ? s->cap : 4096;
-
-		while (cap < s->len + n)
-			cap *= 2;
-		/* aligned_alloc + copy keeps the 8-byte alignment the API asks for */
-		q = aligned_alloc(64, cap);
-		if (!q) {
-			perror("aligned_alloc");
-			exit(2);
-		}
-		if (s->len)
-			memcpy(q, s->p, s->len);
-		free(s->p);
-		s->p = q;
-		s->cap = cap;
-	}
-	q = s->p + s->len;
-	memset(q, 0, n);
-	s->len += n;
-	return q;
-}
-
-static size_t al8(size_t v)
-{
-	return (v + 7) & ~(size_t)7;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Deterministic operands. */
 static u64 rng_state = 0x9e3779b97f4a7c15ull;
 
 static u64 rng(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
+	rng_state = vt_xorshift64(rng_state);
 	return rng_state;
 }
 
@@ -384,17 +337,17 @@ static void init_buffer(const struct bcase *c, u8 *buf)
 }
 
 static void build_stream(const struct bcase *c, const struct opdata *d,
-			 struct sbuf *s)
+			 struct vt_sbuf *s)
 {
 	u32 ew = c->w == 8 ? 8 : 4;
 
 	s->len = 0;
 	if (c->family == VATOM_FAMILY_VISA) {
-		size_t sz = sizeof(struct drm_vatom_visa) + al8(4 * LANES) +
-			    al8((size_t)ew * LANES) * (c->src1 ? 2 : 1);
+		size_t sz = sizeof(struct drm_vatom_visa) + vt_align8(4 * LANES) +
+			    vt_align8((size_t)ew * LANES) * (c->src1 ? 2 : 1);
 
 		for (u32 p = 0; p < d->n / LANES; p++) {
-			struct drm_vatom_visa *v = sb_put(s, sz);
+			struct drm_vatom_visa *v = vt_sb_put(s, sz);
 			u8 *q = (u8 *)(v + 1);
 			size_t first = (size_t)p * LANES;
 
@@ -412,9 +365,9 @@ static void build_stream(const struct bcase *c, const struct opdata *d,
 				v->operands |= DRM_VATOM_VISA_OPND_SRC1;
 			v->emask = 0xffff;
 			memcpy(q, &d->offs[first], 4 * LANES);
-			q += al8(4 * LANES);
+			q += vt_align8(4 * LANES);
 			memcpy(q, d->src0 + first * ew, (size_t)ew * LANES);
-			q += al8((size_t)ew * LANES);
+			q += vt_align8((size_t)ew * LANES);
 			if (c->src1)
 				memcpy(q, d->src1 + first * ew,
 				       (size_t)ew * LANES);
@@ -423,7 +376,7 @@ static void build_stream(const struct bcase *c, const struct opdata *d,
 		u32 per = c->vec ? c->vec : 1;
 
 		for (u32 i = 0; i < d->n; i += per) {
-			struct drm_vatom_ptx *x = sb_put(s, sizeof(*x));
+			struct drm_vatom_ptx *x = vt_sb_put(s, sizeof(*x));
 
 			x->hdr.type = DRM_VATOM_PACKET_PTX;
 			x->hdr.size = sizeof(*x);
@@ -439,7 +392,7 @@ static void build_stream(const struct bcase *c, const struct opdata *d,
 	} else {
 		/* posted unicast from tile (0, 0) to tile (1, 0) of a 2 x 1 grid */
 		for (u32 i = 0; i < d->n; i += 4) {
-			struct drm_vatom_noc *x = sb_put(s, sizeof(*x));
+			struct drm_vatom_noc *x = vt_sb_put(s, sizeof(*x));
 
 			x->hdr.type = DRM_VATOM_PACKET_NOC;
 			x->hdr.size = sizeof(*x);
@@ -546,7 +499,7 @@ static void run_case(const struct bcase *c, u32 n, int reps, struct row *row)
 	struct vatom_stream_error err = { 0, 0 };
 	struct vatom_stats st;
 	struct opdata d;
-	struct sbuf s = { NULL, 0, 0 };
+	struct vt_sbuf s = { NULL, 0, 0 };
 	u8 *init, *surf, *bufe, *bufn, *rese, *resn;
 	double te[MAX_REPS], tn[MAX_REPS], tr[MAX_REPS], t0;
 	u64 need = 0, want;
@@ -577,9 +530,9 @@ static void run_case(const struct bcase *c, u32 n, int reps, struct row *row)
 	init_buffer(c, init);
 	b.slot[SLOT] = &view;
 
-	t0 = now_s();
+	t0 = vt_now_s();
 	ret = vatom_stream_validate(s.p, s.len, &b, &need, &err);
-	row->validate_ns = (now_s() - t0) * 1e9 / n;
+	row->validate_ns = (vt_now_s() - t0) * 1e9 / n;
 	if (ret) {
 		snprintf(row->why, sizeof(row->why),
 			 "not run: validate returned %d (packet %u, reason %u)",
@@ -619,14 +572,14 @@ static void run_case(const struct bcase *c, u32 n, int reps, struct row *row)
 	for (int r = 0; r < reps; r++) {
 		memcpy(bufe, init, BUF_BYTES);
 		memset(&st, 0, sizeof(st));
-		t0 = now_s();
+		t0 = vt_now_s();
 		vatom_stream_execute(s.p, s.len, &b, rese, &st);
-		te[r] = n / (now_s() - t0) / 1e6;
+		te[r] = n / (vt_now_s() - t0) / 1e6;
 
 		memcpy(bufn, init, BUF_BYTES);
-		t0 = now_s();
+		t0 = vt_now_s();
 		native_run(c, bufn, &d, resn);
-		tn[r] = n / (now_s() - t0) / 1e6;
+		tn[r] = n / (vt_now_s() - t0) / 1e6;
 		tr[r] = te[r] / tn[r];
 	}
 	row->eng = summarize(te, reps);

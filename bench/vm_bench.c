@@ -50,6 +50,7 @@
 #include <xmmintrin.h>
 
 #include "drm/vatom_drm.h"
+#include "vt_host.h"
 
 typedef uint8_t u8;
 typedef uint16_t u16;
@@ -93,21 +94,11 @@ static void die(const char *what, int err)
 	exit(1);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static u64 rng_state = 0x9e3779b97f4a7c15ull;
 
 static u64 rng(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
+	rng_state = vt_xorshift64(rng_state);
 	return rng_state;
 }
 
@@ -670,15 +661,15 @@ static bool compare_run(int fd, enum kind k, u32 packets, bool rsurf,
 
 	for (i = 0; i < (u32)reps; i++) {
 		memcpy(mem, init, BUF_BYTES);
-		t0 = now_s();
+		t0 = vt_now_s();
 		submit_all(fd, &w, packets, s.handle, (u8 *)res_dev,
 			   rsurf ? &rs : NULL);
-		td[i] = w.elems / (now_s() - t0);
+		td[i] = w.elems / (vt_now_s() - t0);
 
 		memcpy(mem, init, BUF_BYTES);
-		t0 = now_s();
+		t0 = vt_now_s();
 		native_run(mem, &w, res_dev);
-		tn[i] = w.elems / (now_s() - t0);
+		tn[i] = w.elems / (vt_now_s() - t0);
 		tr[i] = td[i] / tn[i];
 	}
 	row->dev = summarize(td, reps);
@@ -771,11 +762,11 @@ static void trace_overhead(int fd)
 	for (b = 0; b < blocks; b++) {
 		for (k = 0; k < 2; k++) {
 			vatom_tracing(k);
-			t0 = now_s();
+			t0 = vt_now_s();
 			for (i = 0; i < per; i++)
 				if (submit(fd, &x, sizeof(x), s.handle, res, 8))
 					exit(1);
-			(k ? on : off)[b] = (now_s() - t0) / per;
+			(k ? on : off)[b] = (vt_now_s() - t0) / per;
 		}
 		vatom_tracing(false);
 		r1[b] = on[b] / off[b];
@@ -822,38 +813,38 @@ static void p2_latency(int fd)
 	/* one 16-lane vISA packet too, for comparison */
 	work_build(&w, K_INT, 1);
 	for (b = 0; b < blocks; b++) {
-		t0 = now_s();
+		t0 = vt_now_s();
 		for (i = 0; i < per; i++)
 			get_param(fd, DRM_VATOM_PARAM_UAPI_VERSION);
-		tg[b] = (now_s() - t0) / per;
+		tg[b] = (vt_now_s() - t0) / per;
 
-		t0 = now_s();
+		t0 = vt_now_s();
 		for (i = 0; i < per; i++)
 			if (submit(fd, &x, sizeof(x), s.handle, res, 8))
 				exit(1);
-		ts[b] = (now_s() - t0) / per;
+		ts[b] = (vt_now_s() - t0) / per;
 
-		t0 = now_s();
+		t0 = vt_now_s();
 		for (i = 0; i < per; i++)
 			if (submit(fd, w.stream, w.stream_size, s.handle, res,
 				   64))
 				exit(1);
-		tv[b] = (now_s() - t0) / per;
+		tv[b] = (vt_now_s() - t0) / per;
 		tr[b] = ts[b] / tg[b];
 
 		/* Where the time goes: the same call with less to do. */
-		t0 = now_s();
+		t0 = vt_now_s();
 		for (i = 0; i < per; i++)
 			if (xioctl(fd, DRM_IOCTL_VATOM_SUBMIT, &empty))
 				exit(1);
-		te[b] = (now_s() - t0) / per;
+		te[b] = (vt_now_s() - t0) / per;
 
-		t0 = now_s();
+		t0 = vt_now_s();
 		for (i = 0; i < per; i++)
 			if (submit_to(fd, &x, sizeof(x), s.handle, NULL, 8,
 				      rs.handle, 0))
 				exit(1);
-		tx[b] = (now_s() - t0) / per;
+		tx[b] = (vt_now_s() - t0) / per;
 	}
 	g = summarize(tg, blocks);
 	sp = summarize(ts, blocks);
@@ -1095,23 +1086,23 @@ static void queue_throughput(int fd, struct surface *s, u32 pkts,
 	qb_init(fd, &q, s->handle, stream, pkts * sizeof(x), pkts * 8, false);
 	qb_init(fd, &qp, s->handle, stream, pkts * sizeof(x), pkts * 8, true);
 	for (b = 0; b < blocks; b++) {
-		t0 = now_s();
+		t0 = vt_now_s();
 		for (i = 0; i < per; i += 32)
 			qb_run(fd, &q, 32);
-		tq[b] = per / (now_s() - t0);
+		tq[b] = per / (vt_now_s() - t0);
 
-		t0 = now_s();
+		t0 = vt_now_s();
 		qb_poll_run(fd, &qp, per);
-		tp[b] = per / (now_s() - t0);
+		tp[b] = per / (vt_now_s() - t0);
 
-		t0 = now_s();
+		t0 = vt_now_s();
 		for (i = 0; i < per; i++)
 			if (submit(fd, stream, pkts * sizeof(x), s->handle, res,
 				   pkts * 8))
 				exit(1);
-		tsy[b] = per / (now_s() - t0);
+		tsy[b] = per / (vt_now_s() - t0);
 
-		t0 = now_s();
+		t0 = vt_now_s();
 		for (i = 0; i < per; i++) {
 			submit_async(fd, stream, pkts * sizeof(x), s->handle,
 				     rs.handle, pkts * 8,
@@ -1119,7 +1110,7 @@ static void queue_throughput(int fd, struct surface *s, u32 pkts,
 			if (i % 32 == 31)
 				syncobj_wait(fd, sc.handle);
 		}
-		tas[b] = per / (now_s() - t0);
+		tas[b] = per / (vt_now_s() - t0);
 	}
 	out4[0] = summarize(tq, blocks);
 	out4[1] = summarize(tsy, blocks);
@@ -1150,19 +1141,19 @@ static void queue_bench(int fd)
 	qb_init(fd, &q, s.handle, &x, sizeof(x), 8, false);
 	qb_init(fd, &qp, s.handle, &x, sizeof(x), 8, true);
 	for (b = 0; b < blocks; b++) {
-		t0 = now_s();
+		t0 = vt_now_s();
 		for (i = 0; i < per; i++)
 			get_param(fd, DRM_VATOM_PARAM_UAPI_VERSION);
-		tg[b] = (now_s() - t0) / per;
-		t0 = now_s();
+		tg[b] = (vt_now_s() - t0) / per;
+		t0 = vt_now_s();
 		for (i = 0; i < per; i++)
 			qb_run(fd, &q, 1);
-		tq[b] = (now_s() - t0) / per;
+		tq[b] = (vt_now_s() - t0) / per;
 		tr[b] = tq[b] / tg[b];
-		t0 = now_s();
+		t0 = vt_now_s();
 		for (i = 0; i < per; i++)
 			qb_poll_run(fd, &qp, 1);
-		tp[b] = (now_s() - t0) / per;
+		tp[b] = (vt_now_s() - t0) / per;
 		trp[b] = tp[b] / tg[b];
 	}
 	qb_fini(fd, &qp);
@@ -1252,12 +1243,12 @@ static void *thr_main(void *arg)
 		   t->w->res_size))
 		exit(1);
 	pthread_barrier_wait(t->bar);
-	t0 = now_s();
+	t0 = vt_now_s();
 	for (u32 i = 0; i < t->submits; i++)
 		if (submit(fd, t->w->stream, t->w->stream_size, s.handle, res,
 			   t->w->res_size))
 			exit(1);
-	t->t = now_s() - t0;
+	t->t = vt_now_s() - t0;
 	munmap(s.map, s.size);
 	free(res);
 	close(fd);
@@ -1279,10 +1270,10 @@ static void *nat_thr_main(void *arg)
 	init_memory(mem, false);
 	native_int(mem, t->w, res, true);
 	pthread_barrier_wait(t->bar);
-	t0 = now_s();
+	t0 = vt_now_s();
 	for (u32 i = 0; i < t->submits; i++)
 		native_int(mem, t->w, res, true);
-	t->t = now_s() - t0;
+	t->t = vt_now_s() - t0;
 	free(mem);
 	free(res);
 	return NULL;
@@ -1420,7 +1411,7 @@ static void sweep(int fd, const char *dat_path)
 			}
 			results = xmalloc(w.res_size + 8);
 			for (r = 0; r < reps; r++) {
-				double t0 = now_s(), t;
+				double t0 = vt_now_s(), t;
 				u64 n = 0;
 
 				do {
@@ -1429,7 +1420,7 @@ static void sweep(int fd, const char *dat_path)
 						   w.res_size))
 						exit(1);
 					n += w.elems;
-					t = now_s() - t0;
+					t = vt_now_s() - t0;
 				} while (t < min_time);
 				v[r] = n / t;
 			}

@@ -39,6 +39,7 @@
 #include "vatom_engine.h"
 #include "tile_grid.h"
 #include "typed.h"
+#include "vt_host.h"
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 
@@ -196,9 +197,7 @@ static u64 gen_rng = 0x243f6a8885a308d3ull;
 
 static u64 rnd(void)
 {
-	gen_rng ^= gen_rng << 13;
-	gen_rng ^= gen_rng >> 7;
-	gen_rng ^= gen_rng << 17;
+	gen_rng = vt_xorshift64(gen_rng);
 	return gen_rng;
 }
 

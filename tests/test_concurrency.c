@@ -35,6 +35,7 @@
 #include <sched.h>
 #include <string.h>
 
+#include "vt_host.h"
 #include "vt_test.h"
 #include "vatom_engine.h"
 #include "tile_grid.h"
@@ -74,50 +75,6 @@ struct u128 {
 	u64 lo, hi;
 };
 
-/* ---- byte buffer ------------------------------------------------------ */
-
-struct sbuf {
-	u8 *p;
-	size_t len, cap;
-};
-
-static void *sb_put(struct sbuf *s, size_t n)
-{
-	void *q;
-
-	if (s->len + n > s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 4096;
-
-		while (cap < s->len + n)
-			cap *= 2;
-		q = aligned_alloc(16, cap);
-		if (!q)
-			abort();
-		if (s->len)
-			memcpy(q, s->p, s->len);
-		free(s->p);
-		s->p = q;
-		s->cap = cap;
-	}
-	q = s->p + s->len;
-	memset(q, 0, n);
-	s->len += n;
-	return q;
-}
-
-static size_t al8(size_t v)
-{
-	return (v + 7) & ~(size_t)7;
-}
-
-static u64 rng_next(u64 *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 /* ---- the model -------------------------------------------------------- */
 
 static u64 wmask(u32 bits)
@@ -128,38 +85,6 @@ static u64 wmask(u32 bits)
 static s64 sext(u64 v, u32 bits)
 {
 	return bits >= 64 ? (s64)v : (s64)(v << (64 - bits)) >> (64 - bits);
-}
-
-static u32 f2u(float f)
-{
-	u32 u;
-
-	memcpy(&u, &f, 4);
-	return u;
-}
-
-static float u2f(u32 u)
-{
-	float f;
-
-	memcpy(&f, &u, 4);
-	return f;
-}
-
-static u64 d2u(double d)
-{
-	u64 u;
-
-	memcpy(&u, &d, 8);
-	return u;
-}
-
-static double u2d(u64 u)
-{
-	double d;
-
-	memcpy(&d, &u, 8);
-	return d;
 }
 
 /*
@@ -222,10 +147,10 @@ static struct u128 model(u32 m, u32 bits, struct u128 old, struct u128 a,
 		r = (o == 0 || o > x) ? x : o - 1;
 		break;
 	case M_FADD32:
-		r = f2u(u2f((u32)o) + u2f((u32)x));
+		r = vt_f32_bits(vt_bits_f32((u32)o) + vt_bits_f32((u32)x));
 		break;
 	case M_FADD64:
-		r = d2u(u2d(o) + u2d(x));
+		r = vt_f64_bits(vt_bits_f64(o) + vt_bits_f64(x));
 		break;
 	case M_NOC_INC: {
 		u32 im = (2u << (u32)b.lo) - 1u, ov = (u32)o;
@@ -331,7 +256,7 @@ struct rec {
 struct job {
 	const struct tcase *c;
 	int t;
-	struct sbuf s;
+	struct vt_sbuf s;
 	struct rec *r;
 	size_t nr, cap;
 	u64 rn;		/* result bytes of the stream */
@@ -428,12 +353,12 @@ static void emit_visa(struct job *j, const struct tcase *c, struct rec *lane)
 	bool s0 = m != M_INC && m != M_DEC && m != M_PREDEC;
 	bool s1 = m == M_CAS;
 	u32 ew = is64 ? 8 : 4;
-	size_t arr = al8((size_t)ew * LANES);
-	size_t sz = sizeof(struct drm_vatom_visa) + al8(4 * LANES) +
+	size_t arr = vt_align8((size_t)ew * LANES);
+	size_t sz = sizeof(struct drm_vatom_visa) + vt_align8(4 * LANES) +
 		    (s0 ? arr : 0) + (s1 ? arr : 0);
-	struct drm_vatom_visa *v = sb_put(&j->s, sz);
+	struct drm_vatom_visa *v = vt_sb_put(&j->s, sz);
 	u32 *offs = (u32 *)(v + 1);
-	u8 *src0 = (u8 *)offs + al8(4 * LANES);
+	u8 *src0 = (u8 *)offs + vt_align8(4 * LANES);
 	u8 *src1 = src0 + (s0 ? arr : 0);
 
 	v->hdr.type = DRM_VATOM_PACKET_VISA;
@@ -497,7 +422,7 @@ static u8 ptx_op(u32 m)
 
 static void emit_ptx(struct job *j, const struct tcase *c, struct rec *r)
 {
-	struct drm_vatom_ptx *x = sb_put(&j->s, sizeof(*x));
+	struct drm_vatom_ptx *x = vt_sb_put(&j->s, sizeof(*x));
 
 	x->hdr.type = DRM_VATOM_PACKET_PTX;
 	x->hdr.size = sizeof(*x);
@@ -516,7 +441,7 @@ static void emit_ptx(struct job *j, const struct tcase *c, struct rec *r)
 		x->b[1] = c->bits == 128 ? r->a.hi : 0;
 	}
 	r->res_off = j->rn;
-	j->rn += al8(word_bytes(c));
+	j->rn += vt_align8(word_bytes(c));
 }
 
 /* Tile grid of the NoC tests: 2 x 2 Tensix tiles with NOC_L1 bytes each. */
@@ -577,7 +502,7 @@ static u32 noc_at(const struct tcase *c, const struct rec *r)
 static void emit_noc(struct job *j, const struct tcase *c,
 		     const struct env *e, struct rec *r, u32 idx)
 {
-	struct drm_vatom_noc *p = sb_put(&j->s, sizeof(*p));
+	struct drm_vatom_noc *p = vt_sb_put(&j->s, sizeof(*p));
 	bool wh = c->fam == F_NOC_WH;
 	u32 it = j->ntile, tt = 3;	/* target: tile (1, 1) */
 	u32 ret = NOC_RET_BASE + (j->t / 4) * 0x4000 + 4 * idx;
@@ -645,7 +570,7 @@ static void gen(const struct tcase *c, int t, u32 e, u32 pkt, u64 *rs,
 	u64 step = (u64)pkt * NTHREADS + t;	/* rises over time, per thread */
 	u64 span = c->fam == F_VISA ? VISA_PACKETS : c->fam == F_PTX ?
 		   PTX_PACKETS : NOC_PACKETS;
-	u64 x = rng_next(rs);
+	u64 x = (*rs = vt_xorshift64(*rs));
 
 	if (c->owner) {
 		u32 k = owner_k(c), q = e % k;
@@ -680,7 +605,7 @@ static void gen(const struct tcase *c, int t, u32 e, u32 pkt, u64 *rs,
 		break;
 	case M_XCHG:
 		r->a.lo = x & mk;
-		r->a.hi = bits == 128 ? rng_next(rs) : 0;
+		r->a.hi = bits == 128 ? (*rs = vt_xorshift64(*rs)) : 0;
 		if (c->fam == F_NOC_BH || c->fam == F_NOC_WH)
 			r->a.lo &= 0xffffffffu;
 		break;
@@ -697,10 +622,10 @@ static void gen(const struct tcase *c, int t, u32 e, u32 pkt, u64 *rs,
 		r->a.lo = c->param;
 		break;
 	case M_FADD32:	/* multiples of 1/4: every partial sum is exact */
-		r->a.lo = f2u((float)(1 + x % 8) * 0.25f);
+		r->a.lo = vt_f32_bits((float)(1 + x % 8) * 0.25f);
 		break;
 	case M_FADD64:
-		r->a.lo = d2u((double)(1 + x % 8) * 0.125);
+		r->a.lo = vt_f64_bits((double)(1 + x % 8) * 0.125);
 		break;
 	case M_NOC_INC:
 		r->a.lo = 1 + x % 50;
@@ -1309,14 +1234,14 @@ static void test_ptx_fadd_totals(void)
 				job_mark_chunk(j);
 			r = job_rec(j);
 			r->m = M_FADD32;
-			r->a.lo = f2u(0.75f);
+			r->a.lo = vt_f32_bits(0.75f);
 			emit_ptx(j, &c, r);
 		}
 		ok &= validate_job(j, &e);
 	}
 	if (ok) {
 		run_threads(thr_stream, jobs, NTHREADS, &e);
-		VT_EXPECT_EQ(((u32 *)e.surf)[0], f2u(want));
+		VT_EXPECT_EQ(((u32 *)e.surf)[0], vt_f32_bits(want));
 		check_case(&c, jobs, NTHREADS, &e);
 	}
 	for (int t = 0; t < NTHREADS; t++)
@@ -1381,7 +1306,7 @@ static void test_cpu_mixed(void)
 
 				r->m = M_ADD;
 				r->word = i % 4;
-				r->a.lo = 1 + rng_next(&rs) % 100;
+				r->a.lo = 1 + (rs = vt_xorshift64(rs)) % 100;
 				r->res_off = 4 * i;
 				sum[r->word] += r->a.lo;
 			}
@@ -1398,7 +1323,7 @@ static void test_cpu_mixed(void)
 
 				r->m = M_ADD;
 				r->word = (i + t) % 4;
-				r->a.lo = 1 + rng_next(&rs) % 100;
+				r->a.lo = 1 + (rs = vt_xorshift64(rs)) % 100;
 				sum[r->word] += r->a.lo;
 			}
 			emit_visa(j, &c, &j->r[first]);

@@ -16,6 +16,7 @@
  */
 #include <pthread.h>
 #include <stdlib.h>
+#include "vt_host.h"
 #include "vt_test.h"
 #include "vatom_engine.h"
 #include "tile_grid.h"
@@ -1020,9 +1021,7 @@ static u64 run_rng = 0x9e3779b97f4a7c15ull;
 
 static u32 run_rand(u32 n)
 {
-	run_rng ^= run_rng << 13;
-	run_rng ^= run_rng >> 7;
-	run_rng ^= run_rng << 17;
+	run_rng = vt_xorshift64(run_rng);
 	return (u32)(run_rng >> 32) % n;
 }
 

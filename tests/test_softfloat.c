@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "softfloat.h"
+#include "vt_host.h"
 #include "vt_test.h"
 
 #ifdef VT_SANITIZED
@@ -685,12 +686,7 @@ static void gen_pair(struct fmt t, u64 *pa, u64 *pb)
 	}
 }
 
-/* Host views of bit patterns. */
-static inline float f32_of(u32 x) { float v; memcpy(&v, &x, 4); return v; }
-static inline u32 bits_of_f32(float v) { u32 x; memcpy(&x, &v, 4); return x; }
-static inline double f64_of(u64 x) { double v; memcpy(&v, &x, 8); return v; }
-static inline u64 bits_of_f64(double v) { u64 x; memcpy(&x, &v, 8); return x; }
-
+/* Host views of bit patterns (f32 and f64: vt_host.h). */
 static inline double f16_to_double(u16 x)
 {
 	_Float16 h;
@@ -710,7 +706,7 @@ static inline u16 f16_from_double(double d)
 
 static inline double bf16_to_double(u16 x)
 {
-	return (double)f32_of((u32)x << 16);
+	return (double)vt_bits_f32((u32)x << 16);
 }
 
 /*
@@ -729,13 +725,13 @@ static u16 ref_bf16_from_double(double d)
 	if (isnan(d))
 		return 0x7fff;
 	if (isinf(d) || d == 0)
-		return (u16)(bits_of_f32((float)d) >> 16);
+		return (u16)(vt_f32_bits((float)d) >> 16);
 	frexp(d, &e);			/* d = m * 2^e, 0.5 <= |m| < 1 */
 	e = (e - 1 < -126 ? -126 : e - 1) - 7;
 	q = ldexp(rint(ldexp(d, -e)), e);
 	if (fabs(q) >= 0x1p128)
 		return d < 0 ? 0xff80 : 0x7f80;
-	return (u16)(bits_of_f32((float)q) >> 16);
+	return (u16)(vt_f32_bits((float)q) >> 16);
 }
 
 /* Flush a host value below @min_normal in magnitude to a signed zero. */
@@ -787,7 +783,7 @@ static u64 ref_bf16_add(u64 a, u64 b, bool ftz)
 
 static u64 ref_f32_add(u64 a, u64 b, bool ftz)
 {
-	float x = f32_of((u32)a), y = f32_of((u32)b), r;
+	float x = vt_bits_f32((u32)a), y = vt_bits_f32((u32)b), r;
 
 	if (ftz) {
 		x = flushf(x);
@@ -798,14 +794,14 @@ static u64 ref_f32_add(u64 a, u64 b, bool ftz)
 		return 0x7fffffff;
 	if (ftz)
 		r = flushf(r);
-	return bits_of_f32(r);
+	return vt_f32_bits(r);
 }
 
 static u64 ref_f64_add(u64 a, u64 b, bool ftz)
 {
-	double r = f64_of(a) + f64_of(b);
+	double r = vt_bits_f64(a) + vt_bits_f64(b);
 
-	return isnan(r) ? 0x7fffffffffffffffull : bits_of_f64(r);
+	return isnan(r) ? 0x7fffffffffffffffull : vt_f64_bits(r);
 }
 
 /*
@@ -857,13 +853,13 @@ static u64 ref_bf16_max(u64 a, u64 b, bool ftz)
 
 static u64 ref_f32_min(u64 a, u64 b, bool ftz)
 {
-	return ref_minmax(a, b, f32_of((u32)a), f32_of((u32)b), false,
+	return ref_minmax(a, b, vt_bits_f32((u32)a), vt_bits_f32((u32)b), false,
 			  0x7fffffff);
 }
 
 static u64 ref_f32_max(u64 a, u64 b, bool ftz)
 {
-	return ref_minmax(a, b, f32_of((u32)a), f32_of((u32)b), true,
+	return ref_minmax(a, b, vt_bits_f32((u32)a), vt_bits_f32((u32)b), true,
 			  0x7fffffff);
 }
 
@@ -874,7 +870,7 @@ static u64 ref_f16_eq(u64 a, u64 b, bool ftz)
 
 static u64 ref_f32_eq(u64 a, u64 b, bool ftz)
 {
-	return f32_of((u32)a) == f32_of((u32)b);
+	return vt_bits_f32((u32)a) == vt_bits_f32((u32)b);
 }
 
 /* The engine's functions behind one signature. */

@@ -15,6 +15,7 @@
 
 #include "vatom_engine.h"
 #include "typed.h"
+#include "vt_host.h"
 #include "vt_test.h"
 
 /* The packet table overrides the defaults of its row macros. */
@@ -51,11 +52,6 @@ struct pk {
 	const u32 *addr, *v, *r, *lod;
 	const void *src0, *src1;
 };
-
-static u32 align8(u32 v)
-{
-	return (v + 7) & ~7u;
-}
 
 /* Operand data: all zero (coordinates 0, sources 0), offsets 8-aligned. */
 static const u64 Z[128];	/* enough for 128 lanes (exec code 7) */
@@ -109,9 +105,9 @@ static u32 put(u8 *buf, u32 *pos, const struct pk *k)
 	if (k->operands & (bits)) {				\
 		const void *from = (src);			\
 								\
-		memset(p + at, 0, align8(bytes));		\
+		memset(p + at, 0, (u32)vt_align8(bytes));		\
 		memcpy(p + at, from ? from : Z, (bytes));	\
-		at += align8(bytes);				\
+		at += (u32)vt_align8(bytes);				\
 	}							\
 } while (0)
 	ARR(OPND(ADDR), k->addr ? k->addr : A, 4 * n);

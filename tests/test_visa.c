@@ -10,6 +10,7 @@
 
 #include "vatom_engine.h"
 #include "typed.h"
+#include "vt_host.h"
 #include "vt_test.h"
 
 #define OPND(x)	DRM_VATOM_VISA_OPND_##x
@@ -35,11 +36,6 @@ struct pk {
 	const void *src0, *src1;
 };
 
-static u32 align8(u32 v)
-{
-	return (v + 7) & ~7u;
-}
-
 /* Append @k to @buf at *pos as a packet; returns its size. */
 static u32 put(u8 *buf, u32 *pos, const struct pk *k)
 {
@@ -62,9 +58,9 @@ static u32 put(u8 *buf, u32 *pos, const struct pk *k)
 	h.flags = k->flags;
 #define ARR(bits, src, bytes) do {				\
 	if (k->operands & (bits)) {				\
-		memset(p + at, 0, align8(bytes));		\
+		memset(p + at, 0, (u32)vt_align8(bytes));		\
 		memcpy(p + at, (src), (bytes));			\
-		at += align8(bytes);				\
+		at += (u32)vt_align8(bytes);				\
 	}							\
 } while (0)
 	ARR(OPND(ADDR), k->addr, 4 * n);
@@ -681,7 +677,7 @@ static void check_add_lanes(u8 exec, u32 emask, u32 pred, u32 flags,
 		s0[i] = i + 1;
 		wr32(mem, addr[i], 0x1000 + i);
 	}
-	run1(&k, align8(4 * n));
+	run1(&k, (u32)vt_align8(4 * n));
 	for (i = 0; i < n; i++) {
 		bool on = want & (1u << i);
 
@@ -693,7 +689,7 @@ static void check_add_lanes(u8 exec, u32 emask, u32 pred, u32 flags,
 				 "%s lane %u", what, i);
 	}
 	/* Nothing past the packet's result region. */
-	VT_EXPECT_EQ_MSG(rd32(res, align8(4 * n)), FILL, "%s", what);
+	VT_EXPECT_EQ_MSG(rd32(res, (u32)vt_align8(4 * n)), FILL, "%s", what);
 	VT_EXPECT_EQ_MSG(rd32(mem, 60), 0, "%s", what);
 	VT_EXPECT_EQ_MSG(rd32(mem, 64 + 4 * n), 0, "%s", what);
 	VT_EXPECT_EQ_MSG(stats.elements[VATOM_FAMILY_VISA], ran, "%s", what);
@@ -995,7 +991,7 @@ static void test_addc(void)
 
 	/* Every size: the carry region follows the dst region rounded to 8. */
 	for (c = 0; c <= 5; c++) {
-		u32 n = 1u << c, half = align8(4 * n);
+		u32 n = 1u << c, half = (u32)vt_align8(4 * n);
 		char what[32];
 
 		snprintf(what, sizeof(what), "exec %u", n);

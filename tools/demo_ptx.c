@@ -399,7 +399,7 @@ int demo_ptx(const struct tool_opts *o, int argc, char **argv)
 	struct vatom_batch *b = NULL;
 	int res[NINSN], ret;
 	uint32_t idx, reason;
-	char text[256];
+	char text[4096];	/* vatom_disasm() writes every operand value */
 	uint8_t *mem;
 	size_t size;
 
@@ -475,7 +475,7 @@ int demo_ptx(const struct tool_opts *o, int argc, char **argv)
 		uint8_t got[16];
 		bool bad;
 
-		disasm_packet(pkt, size, text, sizeof(text));
+		vatom_disasm(pkt, size, text, sizeof(text));
 		printf("\n#%u %s\n", k, text);
 		print_row("before", a, init + a->addr, init + a->addr, false);
 

@@ -154,7 +154,7 @@ int demo_visa(const struct tool_opts *o, int argc, char **argv)
 	unsigned int k, i, mismatches = 0, checked = 0;
 	uint32_t *mem, idx, reason;
 	int res[NINSN], ret;
-	char text[256];
+	char text[4096];	/* vatom_disasm() writes every operand value */
 	size_t size;
 
 	(void)argc;
@@ -217,7 +217,7 @@ int demo_visa(const struct tool_opts *o, int argc, char **argv)
 		const struct demo_insn *in = &insns[k];
 		const void *pkt = vatom_batch_packet(b, res[k], &size);
 
-		disasm_packet(pkt, size, text, sizeof(text));
+		vatom_disasm(pkt, size, text, sizeof(text));
 		printf("\n#%u %s\n", k, text);
 		printf("  lane  ChEn  offset  src0        src1        dst         expected\n");
 		for (i = 0; i < in->ex.size; i++) {

@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,6 +91,26 @@ static bool result_values(struct run_ctx *r, const struct run_target *t,
 	}
 }
 
+/*
+ * @count elements at an L1 target: its first and last byte must lie in
+ * the same tile's L1 (the parser checked; this keeps a stale layout from
+ * reaching the next tile or past the mapping).
+ */
+static void *l1_range(const struct run_target *t, unsigned int count)
+{
+	uint32_t len = count * t->width;
+	void *first, *last;
+
+	if (!t->surf->s || !len ||
+	    vatom_noc_l1(t->surf->s, t->x, t->y, (uint32_t)t->offset, &first) ||
+	    t->offset + len - 1 > UINT32_MAX ||
+	    vatom_noc_l1(t->surf->s, t->x, t->y,
+			 (uint32_t)(t->offset + len - 1), &last) ||
+	    (uint8_t *)last - (uint8_t *)first != (ptrdiff_t)len - 1)
+		return NULL;
+	return first;
+}
+
 static bool memory_values(const struct run_target *t, unsigned int count,
 			  uint64_t *v)
 {
@@ -105,10 +126,9 @@ static bool memory_values(const struct run_target *t, unsigned int count,
 		base = (uint8_t *)p + t->offset;
 		break;
 	case RUN_T_L1:
-		if (!t->surf->s || vatom_noc_l1(t->surf->s, t->x, t->y,
-						 (uint32_t)t->offset, &p))
+		base = l1_range(t, count);
+		if (!base)
 			return false;
-		base = p;
 		break;
 	case RUN_T_COUNTER: {
 		uint32_t c[DRM_VATOM_NOC_NIU_COUNTERS];
@@ -262,6 +282,33 @@ static void show_packet(struct run_ctx *r, unsigned int idx, bool ran)
 	}
 }
 
+/* A print line: text, a TAP comment (no test), or a JSON item. */
+static void show_print(struct run_ctx *r, const struct run_print *pr)
+{
+	unsigned int n = pr->count < 256 ? pr->count : 256;
+	uint64_t v[256];
+	bool have;
+
+	have = memory_values(&pr->t, n, v);
+	if (r->out == OUT_JSON) {
+		printf("%s{\"kind\":\"print\",\"line\":%u,\"print\":",
+		       r->json_first ? "" : ",", pr->line);
+		r->json_first = false;
+		json_str(pr->text);
+		printf(",\"values\":");
+		json_vals(v, have ? n : 0);
+		printf("}");
+		return;
+	}
+	printf("%s%s:%u: %s = ", r->out == OUT_TAP ? "# " : "", r->f.path,
+	       pr->line, pr->text);
+	if (have)
+		print_vals(stdout, v, n);
+	else
+		printf("(cannot read it)");
+	printf("\n");
+}
+
 static int create_surfaces(struct run_ctx *r, struct vatom_device *dev)
 {
 	unsigned int i;
@@ -291,10 +338,8 @@ static int create_surfaces(struct run_ctx *r, struct vatom_device *dev)
 		if (e->t.kind == RUN_T_MEMORY && !vatom_surface_map(e->t.surf->s, &p) &&
 		    e->t.offset + (uint64_t)e->n * e->t.width <= e->t.surf->size)
 			base = (uint8_t *)p + e->t.offset;
-		else if (e->t.kind == RUN_T_L1 &&
-			 !vatom_noc_l1(e->t.surf->s, e->t.x, e->t.y,
-				       (uint32_t)e->t.offset, &p))
-			base = p;
+		else if (e->t.kind == RUN_T_L1)
+			base = l1_range(&e->t, e->n);
 		if (!base) {
 			fprintf(stderr, "%s:%u: error: cannot initialise %s\n",
 				r->f.path, e->line, e->text);
@@ -339,19 +384,9 @@ static int run_steps(struct run_ctx *r)
 			show_packet(r, st->first_pkt + j, true);
 		for (j = 0; j < st->nexpects; j++)
 			check(r, &st->expects[j]);
-		for (k = 0; r->out == OUT_TEXT && k < r->f.nprints; k++) {
-			const struct run_print *pr = &r->f.prints[k];
-			uint64_t v[256];
-			unsigned int n = pr->count < 256 ? pr->count : 256;
-
-			if (pr->step != i)
-				continue;
-			if (memory_values(&pr->t, n, v)) {
-				printf("%s:%u: ", r->f.path, pr->line);
-				print_vals(stdout, v, n);
-				printf("\n");
-			}
-		}
+		for (k = 0; k < r->f.nprints; k++)
+			if (r->f.prints[k].step == i)
+				show_print(r, &r->f.prints[k]);
 	}
 	return ret;
 }

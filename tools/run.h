@@ -23,6 +23,7 @@ enum run_surf_kind { RUN_BUFFER, RUN_TYPED, RUN_GRID };
 
 struct run_surf {
 	char name[RUN_NAME];
+	unsigned int line;			/* where it was declared */
 	enum run_surf_kind kind;
 	unsigned int slot;
 	uint64_t size;				/* buffers */
@@ -77,6 +78,7 @@ struct run_print {
 	unsigned int step;
 	struct run_target t;
 	unsigned int count;
+	char text[160];
 };
 
 struct run_file {
@@ -95,6 +97,7 @@ struct run_file {
 	struct run_expect *inits;
 	unsigned int ninits;
 	unsigned int errors;		/* diagnostics printed */
+	const char *text;		/* the line being read, for columns */
 };
 
 int run_file_read(struct run_file *f, FILE *in, struct vatom_asm *a);

@@ -32,7 +32,16 @@ diag(struct run_file *f, unsigned int line, unsigned int col,
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\n");
+	/* the line and a caret under the column, as compilers show it */
+	if (col && f->text)
+		fprintf(stderr, "  %s\n  %*s^\n", f->text, (int)col - 1, "");
 	f->errors++;
+}
+
+/* The 1-based column of @p in the line being read. */
+static unsigned int col_of(const struct run_file *f, const char *p)
+{
+	return (unsigned int)(p - f->text) + 1;
 }
 
 static const char *skip_ws(const char *p)
@@ -53,7 +62,10 @@ static const char *word(const char *p, char *buf, size_t len)
 	return p;
 }
 
-/* A literal in the element's format: ints/hex are bits, 1.5 a float. */
+/*
+ * A literal in the element's format: integers (C's and PTX's forms: 0x,
+ * 0b, 0-led octal, decimal, a U suffix) are bits, 1.5 a float.
+ */
 static int one_value(const char *s, unsigned int width, uint64_t *v,
 		     const char **end)
 {
@@ -67,11 +79,24 @@ static int one_value(const char *s, unsigned int width, uint64_t *v,
 	    isxdigit((unsigned char)s[2])) {
 		*v = strtoull(s + 2, &e, 16);
 	} else {
+		const char *q = s + (*s == '-');
+
 		errno = 0;
-		*v = strtoull(s, &e, 0);
-		if (*s == '-')
-			*v = (uint64_t)strtoll(s, &e, 0);
-		if (*e == '.' || *e == 'e' || *e == 'E' || e == s) {
+		if (q[0] == '0' && (q[1] == 'b' || q[1] == 'B') &&
+		    (q[2] == '0' || q[2] == '1')) {
+			/* 0b binary, as the assembler reads it */
+			*v = strtoull(q + 2, &e, 2);
+			if (*s == '-')
+				*v = (uint64_t)0 - *v;
+		} else {
+			*v = strtoull(s, &e, 0);
+			if (*s == '-')
+				*v = (uint64_t)strtoll(s, &e, 0);
+		}
+		/* PTX's unsigned suffix, as the assembler takes it */
+		if (e != s && *e == 'U')
+			e++;
+		else if (*e == '.' || *e == 'e' || *e == 'E' || e == s) {
 			d = strtod(s, &e);
 			if (e == s)
 				return -EINVAL;
@@ -101,11 +126,15 @@ int run_parse_values(const char *s, unsigned int width, uint64_t *v,
 	if (brace)
 		s++;
 	*n = 0;
+	/* on failure too, @end says where: the caller's column */
+	*end = s;
 	do {
+		*end = skip_ws(s);
 		if (*n == max || one_value(s, width, &v[*n], &s))
 			return -EINVAL;
 		(*n)++;
 		s = skip_ws(s);
+		*end = s;
 	} while (brace && *s == ',' && s++);
 	if (brace) {
 		if (*s != '}')
@@ -157,21 +186,42 @@ static const struct {
 	{ "slv_posted_atomic_received", DRM_VATOM_NOC_SLV_POSTED_ATOMIC_RECEIVED },
 };
 
+#define TYPES_LIST "u8, u16, u32, u64, s8, s16, s32, s64, f16, bf16, f32 or f64"
+
+/* A decimal or 0x number at @p; NULL (and no value) if there is none. */
+static const char *number(const char *p, uint64_t *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*p))
+		return NULL;
+	errno = 0;
+	*v = strtoull(p, &end, 0);
+	if (errno || isalnum((unsigned char)*end) || *end == '_')
+		return NULL;
+	return end;
+}
+
 /*
  * A memory target: surf+off:type, grid(x,y)+off:type or
- * grid(x,y)[.noc1].counter; else a result name. Returns the rest.
+ * grid(x,y)[.noc1].counter; else a result name. Returns the rest, or
+ * NULL after a diagnostic.
  */
 static const char *target(struct run_file *f, unsigned int line,
 			  const char *p, struct run_target *t)
 {
-	const char *s = skip_ws(p), *e = s;
+	const char *s = skip_ws(p), *e = s, *q;
 	char type[8], cname[48];
 	unsigned int i;
-	char *end;
+	uint64_t v;
 
 	memset(t, 0, sizeof(*t));
 	while (isalnum((unsigned char)*e) || *e == '_' || *e == '%' || *e == '$')
 		e++;
+	if (e == s) {
+		diag(f, line, col_of(f, s), "expected a result name, surf+offset:type, grid(x,y)+offset:type or grid(x,y).counter");
+		return NULL;
+	}
 	t->surf = find_surf(f, s, (size_t)(e - s));
 	if (!t->surf) {
 		t->kind = RUN_T_RESULT;
@@ -179,19 +229,31 @@ static const char *target(struct run_file *f, unsigned int line,
 		return e;
 	}
 	if (*e == '(') {
-		t->x = (unsigned int)strtoul(e + 1, &end, 0);
-		if (*end != ',')
+		if (t->surf->kind != RUN_GRID) {
+			diag(f, line, col_of(f, e), "'%s' is not a tile grid: write %s+offset:type",
+			     t->surf->name, t->surf->name);
 			return NULL;
-		t->y = (unsigned int)strtoul(end + 1, &end, 0);
-		if (*end != ')')
+		}
+		q = number(skip_ws(e + 1), &v);
+		if (q && v < 64) {
+			t->x = (unsigned int)v;
+			q = skip_ws(q);
+		}
+		if (q && v < 64 && *q == ',' && (q = number(skip_ws(q + 1), &v)) &&
+		    v < 64)
+			t->y = (unsigned int)v;
+		if (!q || v >= 64 || *(q = skip_ws(q)) != ')') {
+			diag(f, line, col_of(f, e), "expected a tile (x,y), x and y 0 to 63");
 			return NULL;
-		e = end + 1;
+		}
+		e = q + 1;
 		if (*e == '.') {
 			e++;
 			if (!strncmp(e, "noc1.", 5)) {
 				t->noc = 1;
 				e += 5;
 			}
+			q = e;
 			for (i = 0; isalnum((unsigned char)e[i]) || e[i] == '_' ||
 			     e[i] == '[' || e[i] == ']'; i++)
 				if (i + 1 < sizeof(cname))
@@ -201,8 +263,14 @@ static const char *target(struct run_file *f, unsigned int line,
 			t->kind = RUN_T_COUNTER;
 			t->width = 4;
 			if (!strncmp(cname, "outstanding[", 12)) {
-				t->offset = DRM_VATOM_NOC_MST_REQS_OUTSTANDING_ID(
-					strtoul(cname + 12, NULL, 0));
+				const char *r = number(cname + 12, &v);
+
+				/* one 8-bit counter per transaction ID, 0 to 15 */
+				if (!r || v > 15 || strcmp(r, "]")) {
+					diag(f, line, col_of(f, q), "expected outstanding[ID], ID 0 to 15");
+					return NULL;
+				}
+				t->offset = DRM_VATOM_NOC_MST_REQS_OUTSTANDING_ID(v);
 				return e;
 			}
 			for (i = 0; i < ARRAY_SIZE(counters); i++)
@@ -210,22 +278,138 @@ static const char *target(struct run_file *f, unsigned int line,
 					t->offset = counters[i].index;
 					return e;
 				}
-			diag(f, line, 0, "unknown counter '%s' (e.g. atomic_resp_received, outstanding[2])",
+			diag(f, line, col_of(f, q), "unknown counter '%s' (e.g. atomic_resp_received, outstanding[2]; docs/vatom-run.md lists them)",
 			     cname);
 			return NULL;
 		}
 		t->kind = RUN_T_L1;
+	} else if (t->surf->kind == RUN_GRID) {
+		diag(f, line, col_of(f, e), "expected a tile after grid '%s': %s(x,y)+offset:type or %s(x,y).counter",
+		     t->surf->name, t->surf->name, t->surf->name);
+		return NULL;
 	} else {
 		t->kind = RUN_T_MEMORY;
 	}
 	t->offset = 0;
-	if (*e == '+')
-		t->offset = strtoull(e + 1, &end, 0), e = end;
-	if (*e != ':')
+	if (*e == '+') {
+		q = number(e + 1, &t->offset);
+		if (!q) {
+			diag(f, line, col_of(f, e + 1), "expected an offset after '+'");
+			return NULL;
+		}
+		e = q;
+	}
+	if (*e != ':') {
+		diag(f, line, col_of(f, e), "expected ':' and the element type (" TYPES_LIST "), e.g. %.*s:u32",
+		     (int)(e - s), s);
 		return NULL;
-	e = word(e + 1, type, sizeof(type));
+	}
+	q = e + 1;
+	for (i = 0; isalnum((unsigned char)q[i]) && i + 1 < sizeof(type); i++)
+		type[i] = q[i];
+	type[i] = '\0';
 	t->width = width_of(type);
-	return t->width ? e : NULL;
+	if (!t->width || isalnum((unsigned char)q[i])) {
+		diag(f, line, col_of(f, q), "unknown element type '%.*s' (expected " TYPES_LIST ")",
+		     (int)strcspn(q, " \t="), q);
+		return NULL;
+	}
+	return q + i;
+}
+
+/* The profiles' L1 sizes, as userlib/noc.c (spec/noc-atomics.md section 7). */
+static uint32_t l1_size(const struct run_surf *s, uint8_t type)
+{
+	static const uint32_t l1[2][2] = {
+		[DRM_VATOM_NOC_PROFILE_WORMHOLE] = { 1464 * 1024, 256 * 1024 },
+		[DRM_VATOM_NOC_PROFILE_BLACKHOLE] = { 1536 * 1024, 512 * 1024 },
+	};
+
+	if (type != DRM_VATOM_TILE_TENSIX && type != DRM_VATOM_TILE_ETHERNET)
+		return 0;
+	return s->grid.l1_size[type] ? s->grid.l1_size[type] :
+	       l1[s->grid.profile][type];
+}
+
+/*
+ * @n elements at @t must lie in one buffer or one tile's L1: the tile
+ * L1s lie back to back in the grid's mapping, so a range past one L1
+ * would write the next tile (or past the mapping). Checked here, before
+ * anything runs, so that the error has the file's line.
+ */
+static int check_range(struct run_file *f, unsigned int line,
+		       unsigned int col, const struct run_target *t,
+		       unsigned int n)
+{
+	static const char *const tname[] = { "Tensix", "Ethernet", "DRAM", "PCIe" };
+	const struct run_surf *s = t->surf;
+	uint64_t end = t->offset + (uint64_t)n * t->width, size;
+	uint8_t type;
+
+	if (t->kind == RUN_T_RESULT)
+		return 0;
+	if (t->kind == RUN_T_MEMORY) {
+		if (s->kind != RUN_BUFFER) {
+			diag(f, line, col, "'%s' is not a buffer: write %s(x,y)+offset:type for an L1, buffers take %s+offset:type",
+			     s->name, s->name, s->name);
+			return -EINVAL;
+		}
+		if (end > s->size) {
+			diag(f, line, col, "%u x %u bytes at +0x%" PRIx64 " end at 0x%" PRIx64 ", past the end of '%s' (%" PRIu64 " bytes)",
+			     n, t->width, t->offset, end, s->name, s->size);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (t->x >= s->grid.width || t->y >= s->grid.height) {
+		diag(f, line, col, "tile (%u,%u) is outside grid '%s' (%u x %u tiles: x 0 to %u, y 0 to %u)",
+		     t->x, t->y, s->name, s->grid.width, s->grid.height,
+		     s->grid.width - 1, s->grid.height - 1);
+		return -EINVAL;
+	}
+	if (t->kind == RUN_T_COUNTER)
+		return 0;
+	type = s->types[t->y * s->grid.width + t->x];
+	size = l1_size(s, type);
+	if (!size) {
+		diag(f, line, col, "tile (%u,%u) of '%s' is a %s tile: it has no L1",
+		     t->x, t->y, s->name, tname[type & 3]);
+		return -EINVAL;
+	}
+	if (end > size) {
+		diag(f, line, col, "%u x %u bytes at +0x%" PRIx64 " end at 0x%" PRIx64 ", past the end of tile (%u,%u)'s L1 (0x%" PRIx64 " bytes)",
+		     n, t->width, t->offset, end, t->x, t->y, size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * How many values an expectation of result @t lists, as run.c reads
+ * them back: every lane of a vISA packet (its Exec_size: disabled lanes
+ * read 0), each vector element of a PTX d, or all of them under one
+ * name; a b128 is {low, high}.
+ */
+static unsigned int result_count(const struct run_file *f,
+				 const struct run_target *t, bool *visa)
+{
+	const struct run_pkt *pk = &f->pkts[t->packet];
+	const struct drm_vatom_packet *hdr;
+	const struct drm_vatom_ptx *x;
+
+	hdr = vatom_batch_packet(f->steps[pk->step].b, pk->res, NULL);
+	if (!hdr)
+		return 0;
+	*visa = hdr->type == DRM_VATOM_PACKET_VISA;
+	if (*visa)
+		return 1u << (((const struct drm_vatom_visa *)hdr)->exec_size &
+			      DRM_VATOM_VISA_EXEC_SIZE_MASK);
+	if (hdr->type != DRM_VATOM_PACKET_PTX)
+		return 0;
+	x = (const void *)hdr;
+	if (x->type == DRM_VATOM_PTX_TYPE_B128)
+		return 2;
+	return pk->nnames > 1 || !x->vec ? 1 : x->vec;
 }
 
 /* The last packet that named this result, in the current step. */
@@ -280,34 +464,47 @@ static int expect_line(struct run_file *f, unsigned int line, const char *p,
 	const char *rest;
 
 	rest = target(f, line, p, &e.t);
-	if (!rest) {
-		diag(f, line, 0, "expected a result name, surf+offset:type, grid(x,y)+offset:type or grid(x,y).counter");
+	if (!rest)
 		return -EINVAL;
-	}
 	snprintf(e.text, sizeof(e.text), "%.*s", (int)strcspn(skip_ws(p), "\n"),
 		 skip_ws(p));
 	if (e.t.kind == RUN_T_RESULT) {
 		if (init) {
-			diag(f, line, 0, "init needs memory: surf+offset:type = values");
+			diag(f, line, col_of(f, skip_ws(p)), "init needs memory: surf+offset:type = values");
 			return -EINVAL;
 		}
 		if (bind_result(f, &e.t)) {
-			diag(f, line, 0, "no instruction above (since the last submit) has a result named '%s'",
+			diag(f, line, col_of(f, skip_ws(p)), "no instruction above (since the last submit) has a result named '%s'",
 			     e.t.name);
 			return -EINVAL;
 		}
 	}
 	rest = skip_ws(rest);
 	if (*rest != '=') {
-		diag(f, line, (unsigned int)(rest - p) + 1, "expected '='");
+		diag(f, line, col_of(f, rest), "expected '='");
 		return -EINVAL;
 	}
 	/* Result widths are known at run time: parse floats as f32 then. */
 	if (run_parse_values(rest + 1, e.t.width ? e.t.width : 4, e.want,
 			     RUN_MAX_VALS, &e.n, &rest) ||
 	    (*skip_ws(rest) && *skip_ws(rest) != '#')) {
-		diag(f, line, 0, "expected a value or {v, v, ...} after '='");
+		diag(f, line, col_of(f, skip_ws(rest)), "expected a value or {v, v, ...} after '='");
 		return -EINVAL;
+	}
+	if (check_range(f, line, col_of(f, skip_ws(p)), &e.t, e.n))
+		return -EINVAL;
+	if (e.t.kind == RUN_T_RESULT) {
+		bool visa;
+		unsigned int want = result_count(f, &e.t, &visa);
+
+		if (want && e.n != want) {
+			diag(f, line, col_of(f, skip_ws(p)), "'%s' has %u value%s, the expectation lists %u (%s)",
+			     e.t.name, want, want == 1 ? "" : "s", e.n,
+			     want == 1 ? "write one value" : visa ?
+			     "{v, v, ...}: one per lane of the Exec_size; disabled lanes read 0" :
+			     "{v, v, ...}: one per element");
+			return -EINVAL;
+		}
 	}
 	if (init) {
 		if (grow((void **)&f->inits, f->ninits, sizeof(e)))
@@ -380,24 +577,35 @@ static const char *tile_types(struct run_surf *s, const char *p)
 static int declare(struct run_file *f, struct vatom_asm *a, unsigned int line,
 		   const char *kw, const char *p)
 {
-	struct run_surf *s;
+	struct run_surf *s, *dup;
 	char name[RUN_NAME], arg[32];
 	unsigned long w, h = 1, d = 1, v;
+	const char *q, *after;
 	char *end;
 
 	if (f->nsurf == RUN_MAX_SURF) {
-		diag(f, line, 0, "more than %d surfaces", RUN_MAX_SURF);
+		diag(f, line, col_of(f, skip_ws(f->text)), "more than %d surfaces", RUN_MAX_SURF);
 		return -E2BIG;
 	}
 	s = &f->surf[f->nsurf];
 	memset(s, 0, sizeof(*s));
+	q = skip_ws(p);
 	p = word(p, name, sizeof(name));
+	after = skip_ws(p);
+	/* a second declaration would silently replace the first */
+	dup = find_surf(f, name, strlen(name));
+	if (*name && dup) {
+		diag(f, line, col_of(f, q), "'%s' is already declared, at line %u",
+		     name, dup->line);
+		return -EINVAL;
+	}
 	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->line = line;
 	if (!strcmp(kw, "buffer")) {
 		s->kind = RUN_BUFFER;
 		s->size = strtoull(p, &end, 0);
 		if (end == p || !s->size) {
-			diag(f, line, 0, "expected: buffer NAME SIZE [at T<slot>]");
+			diag(f, line, col_of(f, after), "expected: buffer NAME SIZE [at T<slot>]");
 			return -EINVAL;
 		}
 		p = end;
@@ -411,7 +619,7 @@ static int declare(struct run_file *f, struct vatom_asm *a, unsigned int line,
 			;
 		w = strtoul(p, &end, 0);
 		if (v == ARRAY_SIZE(dims) || end == p) {
-			diag(f, line, 0, "expected: typed NAME 1d|1d_array|2d|2d_array|3d W[xH[xD]] [array N] [levels N] [at T<slot>]");
+			diag(f, line, col_of(f, after), "expected: typed NAME 1d|1d_array|2d|2d_array|3d W[xH[xD]] [array N] [levels N] [at T<slot>]");
 			return -EINVAL;
 		}
 		if (*end == 'x')
@@ -446,7 +654,7 @@ static int declare(struct run_file *f, struct vatom_asm *a, unsigned int line,
 		if (p)
 			p = tile_types(s, p);
 		if (!p) {
-			diag(f, line, 0, "expected: grid NAME wormhole|blackhole ROWS (tiles T, E, D, P; rows split by /, e.g. TTE/TDT) [l1 BYTES] [at T<slot>]");
+			diag(f, line, col_of(f, after), "expected: grid NAME wormhole|blackhole ROWS (tiles T, E, D, P; rows split by /, e.g. TTE/TDT) [l1 BYTES] [at T<slot>]");
 			return -EINVAL;
 		}
 		p = skip_ws(p);
@@ -459,7 +667,7 @@ static int declare(struct run_file *f, struct vatom_asm *a, unsigned int line,
 	}
 	s->slot = take_slot(f, &p);
 	if (*skip_ws(p) && *skip_ws(p) != '#') {
-		diag(f, line, (unsigned int)0, "unexpected '%s'", skip_ws(p));
+		diag(f, line, col_of(f, skip_ws(p)), "unexpected '%s'", skip_ws(p));
 		return -EINVAL;
 	}
 	f->nsurf++;
@@ -484,7 +692,7 @@ static int symbol(struct run_file *f, struct vatom_asm *a, unsigned int line,
 	snprintf(name, sizeof(name), "%.*s", (int)(e - p), p);
 	e = skip_ws(e);
 	if (*e != '=' || !*name) {
-		diag(f, line, (unsigned int)(e - p) + 1, "expected: %s NAME = ...", kw);
+		diag(f, line, col_of(f, e), "expected: %s NAME = ...", kw);
 		return -EINVAL;
 	}
 	e = skip_ws(e + 1);
@@ -496,21 +704,28 @@ static int symbol(struct run_file *f, struct vatom_asm *a, unsigned int line,
 		while (isalnum((unsigned char)*e) || *e == '_')
 			e++;
 		s = find_surf(f, b, (size_t)(e - b));
+		if (!s) {
+			diag(f, line, col_of(f, b), "expected: address NAME = SURFACE[+OFFSET], found '%.*s' (not a surface)",
+			     (int)strcspn(b, " \t+"), b);
+			return -EINVAL;
+		}
 		if (*e == '+')
 			off = strtoull(e + 1, &end, 0), e = end;
-		if (!s) {
-			diag(f, line, 0, "expected: address NAME = SURFACE[+OFFSET]");
+		if (*skip_ws(e) && *skip_ws(e) != '#') {
+			diag(f, line, col_of(f, skip_ws(e)), "unexpected '%s' after the address",
+			     skip_ws(e));
 			return -EINVAL;
 		}
 		return vatom_asm_define_address(a, name, s->slot, off);
 	}
 	if (run_parse_values(e, 4, v, RUN_MAX_VALS, &n, &e) ||
 	    (*skip_ws(e) && *skip_ws(e) != '#')) {
-		diag(f, line, 0, "expected: values NAME = v | {v, v, ...}");
+		diag(f, line, col_of(f, skip_ws(e)), "expected: values NAME = v | {v, v, ...}");
 		return -EINVAL;
 	}
 	if (vatom_asm_define_values(a, name, v, n)) {
-		diag(f, line, 0, "bad symbol name '%s'", name);
+		diag(f, line, col_of(f, p), "bad symbol name '%s' (a PTX identifier: a letter, or _, $ or %% and more, then letters, digits, _ or $)",
+		     name);
 		return -EINVAL;
 	}
 	return 0;
@@ -521,13 +736,20 @@ static int print_line(struct run_file *f, unsigned int line, const char *p)
 	struct run_print pr = { .line = line, .step = f->nsteps - 1 };
 	const char *rest = target(f, line, p, &pr.t);
 
-	if (!rest || pr.t.kind == RUN_T_RESULT) {
-		diag(f, line, 0, "expected: print surf+offset:type [COUNT]");
+	if (!rest)
+		return -EINVAL;
+	if (pr.t.kind == RUN_T_RESULT) {
+		diag(f, line, col_of(f, skip_ws(p)), "expected: print surf+offset:type [COUNT] (or grid(x,y)+offset:type, grid(x,y).counter)");
 		return -EINVAL;
 	}
+	snprintf(pr.text, sizeof(pr.text), "%.*s", (int)sizeof(pr.text) - 1,
+		 skip_ws(p));
 	pr.count = (unsigned int)strtoul(rest, NULL, 0);
 	if (!pr.count)
 		pr.count = 1;
+	if (check_range(f, line, col_of(f, skip_ws(p)), &pr.t,
+			pr.count < 256 ? pr.count : 256))
+		return -EINVAL;
 	if (grow((void **)&f->prints, f->nprints, sizeof(pr)))
 		return -ENOMEM;
 	f->prints[f->nprints++] = pr;
@@ -548,9 +770,7 @@ static int isa_line(struct run_file *f, struct vatom_asm *a,
 		return 0;
 	if (ret < 0) {
 		msg = vatom_asm_error(a, &col);
-		diag(f, line, col, "%s", msg ? msg : strerror(-ret));
-		if (msg)
-			fprintf(stderr, "  %s\n  %*s^\n", text, (int)col - 1, "");
+		diag(f, line, msg ? col : 0, "%s", msg ? msg : strerror(-ret));
 		return ret;
 	}
 	if (grow((void **)&f->pkts, f->npkts, sizeof(*pk)))
@@ -566,10 +786,40 @@ static int isa_line(struct run_file *f, struct vatom_asm *a,
 	return 0;
 }
 
+/*
+ * Blank out slash-star comments, which may span lines (as in PTX and C),
+ * keeping the columns; @open is the line where one is still open, or 0.
+ */
+static void blank_comments(char *p, unsigned int line, unsigned int *open,
+			   unsigned int *open_col)
+{
+	char *line_start = p, *e;
+
+	while (*p) {
+		if (*open) {
+			e = strstr(p, "*/");
+			memset(p, ' ', e ? (size_t)(e + 2 - p) : strlen(p));
+			if (!e)
+				return;
+			*open = 0;
+			p = e + 2;
+		} else if (*p == '#' || (p[0] == '/' && p[1] == '/')) {
+			return;
+		} else if (p[0] == '/' && p[1] == '*') {
+			*open = line;
+			*open_col = (unsigned int)(p - line_start) + 1;
+			p[0] = p[1] = ' ';
+			p += 2;
+		} else {
+			p++;
+		}
+	}
+}
+
 int run_file_read(struct run_file *f, FILE *in, struct vatom_asm *a)
 {
 	char buf[4096], kw[16];
-	unsigned int line = 0;
+	unsigned int line = 0, open = 0, open_col = 0;
 	const char *p, *rest;
 
 	f->next_slot = 1;
@@ -578,6 +828,8 @@ int run_file_read(struct run_file *f, FILE *in, struct vatom_asm *a)
 	while (fgets(buf, sizeof(buf), in)) {
 		line++;
 		buf[strcspn(buf, "\r\n")] = '\0';
+		blank_comments(buf, line, &open, &open_col);
+		f->text = buf;
 		p = skip_ws(buf);
 		if (!*p || *p == '#' || (p[0] == '/' && p[1] == '/'))
 			continue;
@@ -599,6 +851,9 @@ int run_file_read(struct run_file *f, FILE *in, struct vatom_asm *a)
 		} else
 			isa_line(f, a, line, buf);
 	}
+	f->text = NULL;
+	if (open)
+		diag(f, open, open_col, "unterminated /* comment");
 	return f->errors ? -EINVAL : 0;
 }
 

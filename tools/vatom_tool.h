@@ -57,14 +57,4 @@ int cmd_disasm(const struct tool_opts *o, int argc, char **argv);
 int cmd_bench_async(const struct tool_opts *o, int argc, char **argv);
 void demo_list(void);
 
-/*
- * The text form of one packet, in its ISA's own syntax, e.g.
- * "(P1) DWORD_ATOMIC.ADD (M1, 16) T255 offsets src0 V0 dst". Operand
- * arrays are named, not listed. Returns snprintf()'s count.
- */
-int disasm_packet(const void *pkt, size_t size, char *buf, size_t len);
-
-/* "T0", "T255" or "T<slot>" for a vISA surface index. */
-const char *visa_surface_name(unsigned int slot, char *buf, size_t len);
-
 #endif /* _VATOM_TOOL_H_ */

@@ -40,12 +40,14 @@ static bool valid_name(const char *name)
 {
 	const char *p = name;
 
+	/* as the lexer reads them: PTX's identifiers ('%' first only) */
 	if (!name || !*name || strlen(name) >= ASM_NAME_MAX ||
-	    !(isalpha((unsigned char)*p) || *p == '_' || *p == '%' || *p == '$'))
+	    !(isalpha((unsigned char)*p) || *p == '_' || *p == '%' || *p == '$') ||
+	    (!isalpha((unsigned char)*p) && !p[1]))
 		return false;
-	for (; *p; p++)
-		if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '%' ||
-		      *p == '$' || (*p == '-' && isalpha((unsigned char)p[1]))))
+	for (p++; *p; p++)
+		if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '$' ||
+		      (*p == '-' && isalpha((unsigned char)p[1]))))
 			return false;
 	return true;
 }
@@ -168,15 +170,33 @@ VATOM_API int vatom_asm_line(struct vatom_asm *a, struct vatom_batch *b,
 	return ret;
 }
 
+static const struct {
+	const char *name;
+	int (*parse)(struct asm_cur *c, struct vatom_batch *b);
+} mnemonics[] = {
+	{ "DWORD_ATOMIC", vatom__asm_visa },
+	{ "TYPED_ATOMIC", vatom__asm_visa },
+	{ "ADDC", vatom__asm_visa },
+	{ "atom", vatom__asm_ptx },
+	{ "noc", vatom__asm_noc },
+};
+
 static int assemble(struct vatom_asm *a, struct vatom_batch *b,
 		    const char *line)
 {
 	struct asm_cur c = { a, line, line };
+	unsigned int i;
 	const char *p;
 
 	a->err_col = 0;
 	a->err_msg[0] = '\0';
 	a->nres = 0;
+	/* a comment that runs on would hide the rest of the line */
+	p = asm_open_comment(line);
+	if (p) {
+		c.p = p;
+		return asm_err(&c, "unterminated /* comment (it must end on its line: */)");
+	}
 	if (asm_eol(&c))
 		return -ENODATA;
 	p = c.p;
@@ -189,13 +209,17 @@ static int assemble(struct vatom_asm *a, struct vatom_batch *b,
 	} else if (*p == '@') {
 		return vatom__asm_ptx(&c, b);
 	}
-	if (starts_with_word(p, "DWORD_ATOMIC") ||
-	    starts_with_word(p, "TYPED_ATOMIC") || starts_with_word(p, "ADDC"))
-		return vatom__asm_visa(&c, b);
-	if (starts_with_word(p, "atom"))
-		return vatom__asm_ptx(&c, b);
-	if (starts_with_word(p, "noc"))
-		return vatom__asm_noc(&c, b);
+	for (i = 0; i < ARRAY_SIZE(mnemonics); i++) {
+		if (!starts_with_word(p, mnemonics[i].name))
+			continue;
+		/* case-sensitive, as the ISA documents and ptxas have them */
+		if (strncmp(p, mnemonics[i].name, strlen(mnemonics[i].name))) {
+			c.p = p;
+			return asm_err(&c, "mnemonics are case-sensitive: write '%s'",
+				       mnemonics[i].name);
+		}
+		return mnemonics[i].parse(&c, b);
+	}
 	return asm_expected(&c, "DWORD_ATOMIC, TYPED_ATOMIC, ADDC, atom or noc");
 }
 

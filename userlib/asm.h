@@ -69,6 +69,7 @@ int asm_err(struct asm_cur *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int asm_expected(struct asm_cur *c, const char *what);
 void asm_ws(struct asm_cur *c);
+const char *asm_open_comment(const char *p);
 bool asm_eol(struct asm_cur *c);
 bool asm_lit(struct asm_cur *c, const char *s);
 bool asm_ilit(struct asm_cur *c, const char *s);

@@ -5,11 +5,15 @@
  * says what was expected and what was found there, so that a caller can
  * print `file:line:col: error: expected X, found 'Y'`.
  *
- * Literals: decimal and 0x/0b integers (a leading '-' is two's complement),
- * PTX's 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX float bit patterns, and decimal
- * floats (1.5, -2e3, inf, nan) encoded in the operand's float format. An
- * integer literal is always the raw bits, so a disassembly in hex reads
- * back unchanged.
+ * Literals follow PTX's lexical rules (PTX ISA, "Integer Constants" and
+ * "Floating-Point Constants"), which are C's: integers are 0x hex, 0b
+ * binary, 0-led octal (020 is 16) or decimal, each with an optional U
+ * suffix; a leading '-' is two's complement. Floats are PTX's exact
+ * 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX bit patterns, or decimal (1.5, 1.,
+ * -2e3, and inf, nan) encoded in the operand's float format, with no
+ * suffix. An integer literal is always the raw bits, so a disassembly in
+ * hex reads back unchanged. Comments are //, # and one-line slash-star
+ * ones, which count as white space.
  *
  * Copyright (C) 2026 The vatom developers
  */
@@ -53,9 +57,34 @@ int asm_expected(struct asm_cur *c, const char *what)
 
 void asm_ws(struct asm_cur *c)
 {
-	while (*c->p == ' ' || *c->p == '\t' || *c->p == '\r' ||
-	       *c->p == '\n')
-		c->p++;
+	const char *e;
+
+	for (;;) {
+		while (*c->p == ' ' || *c->p == '\t' || *c->p == '\r' ||
+		       *c->p == '\n')
+			c->p++;
+		/* vatom_asm_line() refused an unterminated one */
+		if (c->p[0] != '/' || c->p[1] != '*' ||
+		    !(e = strstr(c->p + 2, "*/")))
+			return;
+		c->p = e + 2;
+	}
+}
+
+/* An unterminated slash-star comment, before a // or # one. */
+const char *asm_open_comment(const char *p)
+{
+	const char *e;
+
+	for (; *p && *p != '#' && !(p[0] == '/' && p[1] == '/'); p++) {
+		if (p[0] != '/' || p[1] != '*')
+			continue;
+		e = strstr(p + 2, "*/");
+		if (!e)
+			return p;
+		p = e + 1;
+	}
+	return NULL;
 }
 
 /* End of the line: nothing left but a // or # comment. */
@@ -99,23 +128,27 @@ static bool ident_start(char ch)
 	       ch == '$';
 }
 
+/* PTX's followsym: '%' only starts a name (%r1), as in ptxas. */
 static bool ident_char(char ch)
 {
-	return isalnum((unsigned char)ch) || ch == '_' || ch == '%' ||
-	       ch == '$';
+	return isalnum((unsigned char)ch) || ch == '_' || ch == '$';
 }
 
-/* A name: [A-Za-z_%$][A-Za-z0-9_%$]*. Returns its length or -EINVAL. */
+/*
+ * A name, PTX's identifier: [A-Za-z]{followsym}* or [_$%]{followsym}+.
+ * Returns its length or -EINVAL.
+ */
 int asm_ident(struct asm_cur *c, char *buf, size_t len)
 {
 	const char *s;
 	size_t n;
 
 	asm_ws(c);
-	if (!ident_start(*c->p))
+	if (!ident_start(*c->p) ||
+	    (!isalpha((unsigned char)*c->p) && !ident_char(c->p[1])))
 		return asm_expected(c, "a name");
 	/* '-' joins words (PTX's cache-policy), never before a digit. */
-	for (s = c->p; ident_char(*c->p) ||
+	for (s = c->p++; ident_char(*c->p) ||
 	     (*c->p == '-' && isalpha((unsigned char)c->p[1])); c->p++)
 		;
 	n = (size_t)(c->p - s);
@@ -225,6 +258,15 @@ static int hex_digits(struct asm_cur *c, unsigned int max, uint64_t *v)
 	return 0;
 }
 
+/* inf, infinity or nan as a whole word: a symbol may be called "info". */
+static bool inf_nan(const char *p)
+{
+	if (!strncasecmp(p, "infinity", 8))
+		return !ident_char(p[8]);
+	return (!strncasecmp(p, "inf", 3) || !strncasecmp(p, "nan", 3)) &&
+	       !ident_char(p[3]);
+}
+
 /* One literal; see the file comment. */
 int asm_number(struct asm_cur *c, enum asm_fmt fmt, uint64_t *v)
 {
@@ -245,9 +287,21 @@ int asm_number(struct asm_cur *c, enum asm_fmt fmt, uint64_t *v)
 			       c->p[1] == 'd' || c->p[1] == 'D') &&
 	    isxdigit((unsigned char)c->p[2])) {
 		bool dbl = c->p[1] == 'd' || c->p[1] == 'D';
+		int n = 0;
 
 		c->p += 2;
+		while (ident_char(c->p[n]))
+			n++;
+		/* PTX: exactly 8 or 16 digits, a whole word */
+		if (n != (dbl ? 16 : 8)) {
+			c->p = s;
+			return asm_err(c, "%s takes exactly %d hex digits (the %s bits)",
+				       dbl ? "0d" : "0f", dbl ? 16 : 8,
+				       dbl ? "f64" : "f32");
+		}
 		ret = hex_digits(c, dbl ? 16 : 8, &x);
+		if (!ret && ident_char(*c->p))
+			ret = asm_expected(c, "hexadecimal digits");
 		if (ret)
 			return ret;
 		if (neg)
@@ -263,9 +317,8 @@ int asm_number(struct asm_cur *c, enum asm_fmt fmt, uint64_t *v)
 		for (c->p += 2; *c->p == '0' || *c->p == '1'; c->p++)
 			x = x << 1 | (uint64_t)(*c->p - '0');
 		ret = 0;
-	} else if (isdigit((unsigned char)*c->p) || !strncasecmp(c->p, "inf", 3) ||
-		   !strncasecmp(c->p, "nan", 3)) {
-		/* Decimal: an integer unless it has a point or an exponent. */
+	} else if (isdigit((unsigned char)*c->p) || inf_nan(c->p)) {
+		/* An integer unless it has a point or an exponent. */
 		errno = 0;
 		x = strtoull(c->p, &end, 10);
 		if (*end == '.' || *end == 'e' || *end == 'E' || end == c->p) {
@@ -275,8 +328,27 @@ int asm_number(struct asm_cur *c, enum asm_fmt fmt, uint64_t *v)
 			}
 			d = strtod(s, &end);
 			c->p = end;
+			if (ident_char(*c->p))
+				return asm_err(c, "a floating-point literal takes no suffix (PTX: write 0f%08X for these f32 bits)",
+					       (unsigned int)float_bits(d, ASM_F32));
 			*v = float_bits(d, fmt);
 			return 0;
+		}
+		if (c->p[0] == '0' && end - c->p > 1) {
+			/* 0-led: octal, as in PTX and C */
+			const char *digits = c->p;
+
+			for (x = 0, c->p++; isdigit((unsigned char)*c->p); c->p++) {
+				if (*c->p > '7')
+					return asm_err(c, "digit '%c' in the octal literal '%.*s' (a leading 0 makes it octal)",
+						       *c->p, (int)(end - digits), digits);
+				if (x >> 61) {
+					c->p = s;
+					return asm_err(c, "number too large");
+				}
+				x = x << 3 | (uint64_t)(*c->p - '0');
+			}
+			errno = 0;
 		}
 		if (errno) {
 			c->p = s;
@@ -290,6 +362,11 @@ int asm_number(struct asm_cur *c, enum asm_fmt fmt, uint64_t *v)
 	}
 	if (ret)
 		return ret;
+	/* PTX's unsigned suffix: the bits are the same */
+	if (*c->p == 'U' && !ident_char(c->p[1]))
+		c->p++;
+	else if (*c->p == 'u' && !ident_char(c->p[1]))
+		return asm_err(c, "PTX's unsigned suffix is an upper-case U");
 	if (ident_char(*c->p)) {
 		c->p = s;
 		return asm_expected(c, "a number");
@@ -313,7 +390,7 @@ static bool number_start(struct asm_cur *c)
 {
 	asm_ws(c);
 	return isdigit((unsigned char)*c->p) || *c->p == '-' || *c->p == '+' ||
-	       !strncasecmp(c->p, "inf", 3) || !strncasecmp(c->p, "nan", 3);
+	       inf_nan(c->p);
 }
 
 /* One scalar: a literal or a one-element value symbol. */

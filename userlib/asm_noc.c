@@ -132,7 +132,7 @@ static int register_image(struct asm_cur *c, struct vatom_noc_req *r)
 
 	while (!asm_eol(c)) {
 		at = c->p;
-		if (asm_ilit(c, "noc=")) {
+		if (asm_lit(c, "noc=")) {
 			if (u32_value(c, "noc", 1, &v))
 				return -EINVAL;
 			r->noc = (uint8_t)v;
@@ -143,6 +143,12 @@ static int register_image(struct asm_cur *c, struct vatom_noc_req *r)
 		for (i = 0; i < ARRAY_SIZE(regs); i++)
 			if (!strcasecmp(name, regs[i]))
 				break;
+		/* the document's names, case-sensitive as mnemonics are */
+		if (i < ARRAY_SIZE(regs) && strcmp(name, regs[i])) {
+			c->p = at;
+			return asm_err(c, "register names are case-sensitive: write '%s'",
+				       regs[i]);
+		}
 		if (i == ARRAY_SIZE(regs)) {
 			c->p = at;
 			return asm_err(c, "unknown register '%s' (expected NOC_TARG_ADDR_LO/MID/HI, NOC_RET_ADDR_LO/MID/HI, NOC_PACKET_TAG, NOC_CTRL, NOC_AT_LEN_BE or NOC_AT_DATA)",
@@ -207,6 +213,15 @@ static int option(struct asm_cur *c, struct noc_opts *o, struct vatom_noc_req *r
 				o->has_fmt = true;
 				return 0;
 			}
+		}
+		if (!isdigit((unsigned char)*c->p)) {
+			at = c->p;
+			while (isalnum((unsigned char)*c->p) || *c->p == '_')
+				c->p++;
+			i = (unsigned int)(c->p - at);
+			c->p = at;
+			return asm_err(c, "unknown fmt '%.*s' (expected fp32, fp16, bf16, u32, u8_sat, u8 or a number 0 to 15)",
+				       (int)i, at);
 		}
 		if (u32_value(c, "fmt", 15, &o->fmt))
 			return -EINVAL;
@@ -285,9 +300,29 @@ static int symbolic(struct asm_cur *c, const char *variant,
 		if (!strcmp(variant, vatom_noc_variant_name(i)))
 			o.variant = (int)i;
 	if (o.variant < 0)
+		c->p -= strlen(variant);	/* errors point at the variant */
+	for (i = 0; o.variant < 0 && i < VATOM_NOC_VARIANTS; i++)
+		if (!strcasecmp(variant, vatom_noc_variant_name(i)))
+			return asm_err(c, "mnemonics are case-sensitive: write 'noc.%s'",
+				       vatom_noc_variant_name(i));
+	if (o.variant < 0)
 		return asm_err(c, "unknown NoC atomic '%s' (expected incr, cas, swap, swap6, swap7, swap10, acc or amoadd..amomaxu)",
 			       variant);
-	if (grid(c, r, &profile) || coords(c, &x, &y))
+	at = c->p;
+	if (grid(c, r, &profile))
+		return -EINVAL;
+	/*
+	 * Wormhole decodes opcodes 1, 3, 4, 6 and 7 only (noc-atomics.md
+	 * 1.2, 1.4): say so here rather than leave it to the device.
+	 */
+	if (profile == DRM_VATOM_NOC_PROFILE_WORMHOLE &&
+	    (o.variant == VATOM_NOC_VAR_SWAP_INDEX10 ||
+	     o.variant >= VATOM_NOC_VAR_ACC)) {
+		c->p = at - strlen(variant);
+		return asm_err(c, "noc.%s is Blackhole only: a Wormhole grid takes incr, cas, swap, swap6 and swap7",
+			       variant);
+	}
+	if (coords(c, &x, &y))
 		return -EINVAL;
 	r->x = (uint8_t)x;
 	r->y = (uint8_t)y;
@@ -343,14 +378,14 @@ int vatom__asm_noc(struct asm_cur *c, struct vatom_batch *b)
 
 	if (asm_word(c, w, sizeof(w)) < 0)
 		return -EINVAL;
-	if (!strcasecmp(w, "noc")) {
+	if (!strcmp(w, "noc")) {
 		if (grid(c, &r, &profile) || coords(c, &x, &y))
 			return -EINVAL;
 		r.x = (uint8_t)x;
 		r.y = (uint8_t)y;
 		if (register_image(c, &r))
 			return -EINVAL;
-	} else if (!strncasecmp(w, "noc.", 4)) {
+	} else if (!strncmp(w, "noc.", 4)) {
 		if (symbolic(c, w + 4, &r))
 			return -EINVAL;
 	} else {

@@ -104,8 +104,18 @@ static int qualifiers(struct asm_cur *c, struct vatom_ptx_atom *a)
 			*next++ = '\0';
 		c->p = start + (q - w);
 		if (lookup(q, &ql)) {
+			char low[64];
+			size_t i;
+
 			if (!strcmp(q, "b16x2"))
 				return asm_err(c, "type .b16x2 has no encoding in the vatom UAPI (expected .f16x2 or .bf16x2)");
+			/* ptxas is case-sensitive: say so for .ADD, .GLOBAL */
+			for (i = 0; q[i] && i + 1 < sizeof(low); i++)
+				low[i] = (char)tolower((unsigned char)q[i]);
+			low[i] = '\0';
+			if (strcmp(low, q) && !lookup(low, &ql))
+				return asm_err(c, "qualifiers are case-sensitive, as in ptxas: write '.%s'",
+					       ql.name);
 			return asm_err(c, "unknown qualifier '.%s' (expected .sem, .scope, .space, .op, .noftz, .L2::cache_hint, .v2/.v4/.v8 or .type)",
 				       q);
 		}

@@ -12,12 +12,15 @@
  * [M1..M8[_NM], ]<lanes>; a lane count that is not a power of two (5)
  * rounds the size up and leaves the extra lanes out of the execution mask
  * (vatom_visa_exec_lanes()); so does TYPED_ATOMIC below 8, its only size. <P> is a value symbol or a literal lane mask.
- * Operands are V0 (or null), a value symbol, {v, v, ...} with one value
- * per lane, or one literal (every lane; an immediate for ADDC). Dst and
+ * Operands are V0 (or null), a value symbol, {v, v, ...} with exactly one
+ * value per lane, or one literal or one-value symbol (every lane; an
+ * immediate for ADDC). Mnemonics and type names are case-sensitive, as
+ * in the documents. Dst and
  * Carry are names: they label the results (vatom_asm_result_name()).
  *
  * Copyright (C) 2026 The vatom developers
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +35,8 @@ struct visa_line {
 	struct vatom_visa_exec ex;
 	unsigned int lanes;
 	unsigned int slot;
+	const char *type_at;	/* where type= is, for its errors */
+	const char *op_at;	/* the Op, for .16 errors */
 };
 
 static const struct {
@@ -81,14 +86,22 @@ static int attributes(struct asm_cur *c, struct visa_line *l, bool *emask_set)
 			if (asm_ident(&at, name, sizeof(name)) < 0)
 				return asm_expected(&at, "a type (UD, D, F, UQ, Q, UW, W, HF)");
 			for (i = 0; i < ARRAY_SIZE(visa_types); i++)
-				if (!strcasecmp(name, visa_types[i].name))
+				if (!strcmp(name, visa_types[i].name))
 					break;
 			if (i == ARRAY_SIZE(visa_types)) {
 				at.p = w + 5;
-				return asm_expected(&at, "a type (UD, D, F, UQ, Q, UW, W, HF)");
+				return asm_expected(&at, "a type (UD, D, F, UQ, Q, UW, W, HF; upper case)");
+			}
+			/* there is no 16-bit form of a 64-bit type */
+			if (l->is16 && (visa_types[i].type == DRM_VATOM_VISA_TYPE_UQ ||
+					visa_types[i].type == DRM_VATOM_VISA_TYPE_Q)) {
+				at.p = w;
+				return asm_err(&at, ".16 selects 16-bit data, type=%s is 64-bit (drop .16, or use type=UW, W or HF)",
+					       name);
 			}
 			l->type = visa_types[i].type;
 			l->is16 |= visa_types[i].is16;
+			l->type_at = w;
 		} else if (!strncmp(w, "emask=", 6)) {
 			at.p = w + 6;
 			if (asm_number(&at, ASM_INT, &v))
@@ -134,21 +147,23 @@ static int opcode(struct asm_cur *c, struct visa_line *l)
 	if (asm_word(c, w, sizeof(w)) < 0)
 		return -EINVAL;
 	end = c->p;
-	if (!strcasecmp(w, "ADDC")) {
+	/* vatom_asm_line() refused a mnemonic in the wrong case */
+	if (!strcmp(w, "ADDC")) {
 		l->opcode = DRM_VATOM_VISA_ADDC;
 		return 0;
 	}
 	op = strchr(w, '.');
 	if (op)
 		*op++ = '\0';
-	if (!strcasecmp(w, "DWORD_ATOMIC"))
+	if (!strcmp(w, "DWORD_ATOMIC"))
 		l->opcode = DRM_VATOM_VISA_DWORD_ATOMIC;
-	else if (!strcasecmp(w, "TYPED_ATOMIC"))
+	else if (!strcmp(w, "TYPED_ATOMIC"))
 		l->opcode = DRM_VATOM_VISA_TYPED_ATOMIC;
 	if (!op || !*op) {
 		return asm_err(c, "expected .<Op> after %s (ADD, SUB, ..., FCMPWR)", w);
 	}
 	c->p = start + (op - w);	/* errors point at the op */
+	l->op_at = c->p;
 	dot = strchr(op, '.');
 	if (dot) {
 		*dot++ = '\0';
@@ -160,11 +175,14 @@ static int opcode(struct asm_cur *c, struct visa_line *l)
 	for (i = 0; i <= DRM_VATOM_VISA_OP_MASK; i++) {
 		const char *n = vatom_visa_op_name(i);
 
-		if (n && !strcasecmp(n, op)) {
+		if (n && !strcmp(n, op)) {
 			l->op = i;
 			c->p = end;
 			return 0;
 		}
+		if (n && !strcasecmp(n, op))
+			return asm_err(c, "mnemonics are case-sensitive, as in the vISA documents: write '%s'",
+				       n);
 	}
 	return asm_err(c, "unknown operation '%s' (expected ADD, SUB, INC, DEC, MIN, MAX, XCHG, CMPXCHG, AND, OR, XOR, IMIN, IMAX, PREDEC, FMAX, FMIN or FCMPWR)",
 		       op);
@@ -183,11 +201,20 @@ static int exec_size(struct asm_cur *c, struct visa_line *l, bool emask_set)
 	if (!asm_lit(c, "("))
 		return asm_expected(c, "'(' and the execution size, e.g. (M1, 16)");
 	asm_ws(c);
-	if ((c->p[0] == 'M' || c->p[0] == 'm') && c->p[1] >= '1' &&
-	    c->p[1] <= '8') {
-		ctrl = (unsigned int)(c->p[1] - '1');
-		c->p += 2;
-		if (asm_ilit(c, "_NM"))
+	if ((c->p[0] == 'M' || c->p[0] == 'm') && isdigit((unsigned char)c->p[1])) {
+		at = c->p;
+		n = strtoul(c->p + 1, (char **)&c->p, 10);
+		if (at[0] != 'M' || n < 1 || n > 8 ||
+		    (*c->p != '_' && *c->p != ',' && *c->p != ' ' &&
+		     *c->p != '\t')) {
+			c->p = at;
+			return asm_err(c, "mask control '%.*s': expected M1 to M8, or M1_NM to M8_NM",
+				       (int)strcspn(at, ", \t)"), at);
+		}
+		ctrl = (unsigned int)n - 1;
+		if (*c->p == '_' && !asm_lit(c, "_NM"))
+			return asm_expected(c, "_NM or ','");
+		if (c->p[-1] == 'M')
 			ctrl |= VATOM_NM;
 		if (!asm_lit(c, ","))
 			return asm_expected(c, "',' and the lane count");
@@ -256,11 +283,20 @@ static int vector(struct asm_cur *c, struct visa_line *l, const char *what,
 	at = c->p;
 	if (asm_values(c, what, value_fmt(l), v, ASM_MAX_VALUES, &n, &literal))
 		return -EINVAL;
-	if (n == 1) {
+	/*
+	 * One rule: a scalar (a literal or a one-value symbol) fills every
+	 * lane; {...} lists one value per lane, so {16} on 4 lanes is
+	 * refused as {1, 2} is.
+	 */
+	if (n == 1 && (*at != '{' || l->lanes == 1)) {
 		if (imm)
 			*imm = literal;
 		for (i = 1; i < l->ex.size; i++)
 			v[i] = v[0];
+	} else if (n == 1) {
+		c->p = at;
+		return asm_err(c, "%s has 1 value in braces, the instruction has %u lanes (braces list one value per lane; a value without braces fills every lane)",
+			       what, l->lanes);
 	} else if (n != l->lanes && n != l->ex.size) {
 		c->p = at;
 		return asm_err(c, "%s has %u values, the instruction has %u lanes",

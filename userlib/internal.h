@@ -81,6 +81,10 @@ static inline uint64_t vatom__align8(uint64_t v)
 }
 
 int vatom__ioctl(int fd, unsigned long request, void *arg);
+/* surface.c: a GEM handle's close and mapping, for objects that are not surfaces */
+void vatom__gem_close(struct vatom_device *dev, uint32_t handle);
+int vatom__gem_map(struct vatom_device *dev, uint32_t handle, size_t len,
+		   void **ptr);
 int vatom__submit(struct vatom_batch *b, struct vatom_surface *rs,
 		  uint64_t offset, const struct drm_vatom_sync *in,
 		  unsigned int nin, const struct drm_vatom_sync *out,

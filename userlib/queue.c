@@ -43,26 +43,8 @@ struct vatom_queue {
 	uint32_t tail;			/* our producer position */
 	uint64_t submitted;		/* jobs committed: the last seqno */
 	bool polling;			/* a kernel thread consumes */
+	uint32_t syncobj;		/* the kernel adds point n at job n */
 };
-
-static void *map_handle(int fd, uint32_t handle, size_t len)
-{
-	struct drm_vatom_surface_mmap_offset mo = { .handle = handle };
-	void *p;
-
-	if (drmIoctl(fd, DRM_IOCTL_VATOM_SURFACE_MMAP_OFFSET, &mo))
-		return NULL;
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, mo.offset);
-	return p == MAP_FAILED ? NULL : p;
-}
-
-static void gem_close(int fd, uint32_t handle)
-{
-	struct drm_gem_close c = { .handle = handle };
-
-	if (handle)
-		drmIoctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
-}
 
 VATOM_API void vatom_queue_destroy(struct vatom_queue *q)
 {
@@ -72,14 +54,14 @@ VATOM_API void vatom_queue_destroy(struct vatom_queue *q)
 		return;
 	if (q->id) {
 		d = (struct drm_vatom_queue_destroy){ .queue_id = q->id };
-		drmIoctl(q->dev->fd, DRM_IOCTL_VATOM_QUEUE_DESTROY, &d);
+		vatom__ioctl(q->dev->fd, DRM_IOCTL_VATOM_QUEUE_DESTROY, &d);
 	}
 	if (q->ring)
 		munmap(q->ring, q->ring_len);
 	if (q->ctl)
-		munmap(q->ctl, 4096);
-	gem_close(q->dev->fd, q->ring_handle);
-	gem_close(q->dev->fd, q->ctl_handle);
+		munmap(q->ctl, DRM_VATOM_QUEUE_CTL_SIZE);
+	vatom__gem_close(q->dev, q->ring_handle);
+	vatom__gem_close(q->dev, q->ctl_handle);
 	vatom_surface_destroy(q->streams);
 	vatom_surface_destroy(q->results);
 	free(q);
@@ -196,21 +178,24 @@ VATOM_API int vatom_queue_create_ext(struct vatom_device *dev,
 		args.syncobj = ext->syncobj;
 		args.eventfd = ext->eventfd;
 		q->polling = ext->flags & VATOM_QUEUE_POLL;
+		q->syncobj = ext->syncobj;
 	}
-	if (drmIoctl(dev->fd, DRM_IOCTL_VATOM_QUEUE_CREATE, &args)) {
-		ret = -errno;
+	ret = vatom__ioctl(dev->fd, DRM_IOCTL_VATOM_QUEUE_CREATE, &args);
+	if (ret)
 		goto fail;
-	}
 	q->id = args.queue_id;
 	q->ring_handle = args.ring_handle;
 	q->ctl_handle = args.ctl_handle;
-	q->ring_len = ((size_t)p->entries * sizeof(*q->ring) + 4095) & ~(size_t)4095;
-	q->ring = map_handle(dev->fd, q->ring_handle, q->ring_len);
-	q->ctl = map_handle(dev->fd, q->ctl_handle, 4096);
-	if (!q->ring || !q->ctl) {
-		ret = -ENOMEM;
+	/* mmap() and munmap() round the length to pages themselves */
+	q->ring_len = (size_t)p->entries * sizeof(*q->ring);
+	ret = vatom__gem_map(dev, q->ring_handle, q->ring_len, &map);
+	if (ret)
 		goto fail;
-	}
+	q->ring = map;
+	ret = vatom__gem_map(dev, q->ctl_handle, DRM_VATOM_QUEUE_CTL_SIZE, &map);
+	if (ret)
+		goto fail;
+	q->ctl = map;
 	*qp = q;
 	return 0;
 fail:
@@ -287,7 +272,7 @@ VATOM_API int vatom_queue_kick(struct vatom_queue *q)
 	if (!(__atomic_load_n(&q->ctl->flags, __ATOMIC_ACQUIRE) &
 	      DRM_VATOM_QUEUE_CTL_NEED_WAKEUP))
 		return 0;
-	return drmIoctl(q->dev->fd, DRM_IOCTL_VATOM_QUEUE_KICK, &k) ? -errno : 0;
+	return vatom__ioctl(q->dev->fd, DRM_IOCTL_VATOM_QUEUE_KICK, &k);
 }
 
 static int64_t now_ns(void)
@@ -300,6 +285,36 @@ static int64_t now_ns(void)
 
 /* Busy polls of the completed count before the first kick, then sleeps. */
 #define QUEUE_SPINS	64
+
+/*
+ * Block until job @seqno completes: a timeline wait for point @seqno of
+ * the queue's syncobj, which the kernel adds once the batch holding the
+ * job is complete (docs/queues.md); WAIT_FOR_SUBMIT, since the point does
+ * not exist before. The eventfd is not used: reading it would take the
+ * count from the caller's own poll() loop.
+ */
+static int wait_syncobj(struct vatom_queue *q, uint64_t seqno,
+			int64_t timeout_ns)
+{
+	uint32_t handle = q->syncobj;
+	uint64_t point = seqno;
+	struct drm_syncobj_timeline_wait w = {
+		.handles = (uintptr_t)&handle,
+		.points = (uintptr_t)&point,
+		.count_handles = 1,
+		.timeout_nsec = INT64_MAX,
+		.flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT,
+	};
+	int ret;
+
+	if (timeout_ns >= 0 && now_ns() < INT64_MAX - timeout_ns)
+		w.timeout_nsec = now_ns() + timeout_ns;
+	ret = vatom__ioctl(q->dev->fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, &w);
+	/* completed is the truth; the wait only saves the polling */
+	if (ret && vatom_queue_completed(q) >= seqno)
+		return 0;
+	return ret;
+}
 
 VATOM_API int vatom_queue_wait(struct vatom_queue *q, uint64_t seqno,
 			       int64_t timeout_ns)
@@ -323,6 +338,11 @@ VATOM_API int vatom_queue_wait(struct vatom_queue *q, uint64_t seqno,
 	ret = vatom_queue_kick(q);
 	if (ret && ret != -EINTR)
 		return ret;
+	if (vatom_queue_completed(q) >= seqno)
+		return 0;
+	/* The kernel signals this queue: sleep on it rather than poll. */
+	if (q->syncobj)
+		return wait_syncobj(q, seqno, timeout_ns);
 	if (timeout_ns >= 0)
 		deadline = now_ns() + timeout_ns;
 	while (vatom_queue_completed(q) < seqno) {

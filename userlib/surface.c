@@ -14,11 +14,31 @@
 
 #include "internal.h"
 
-static void gem_close(struct vatom_device *dev, uint32_t handle)
+void vatom__gem_close(struct vatom_device *dev, uint32_t handle)
 {
 	struct drm_gem_close gc = { .handle = handle };
 
-	vatom__ioctl(dev->fd, DRM_IOCTL_GEM_CLOSE, &gc);
+	if (handle)
+		vatom__ioctl(dev->fd, DRM_IOCTL_GEM_CLOSE, &gc);
+}
+
+/* Map @len bytes of GEM object @handle (a surface, a queue's ring or page). */
+int vatom__gem_map(struct vatom_device *dev, uint32_t handle, size_t len,
+		   void **ptr)
+{
+	struct drm_vatom_surface_mmap_offset req = { .handle = handle };
+	void *map;
+	int ret;
+
+	ret = vatom__ioctl(dev->fd, DRM_IOCTL_VATOM_SURFACE_MMAP_OFFSET, &req);
+	if (ret)
+		return ret;
+	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, dev->fd,
+		   req.offset);
+	if (map == MAP_FAILED)
+		return -errno;
+	*ptr = map;
+	return 0;
 }
 
 /* Under dev->lock. */
@@ -73,7 +93,7 @@ static int surface_create(struct vatom_device *dev, uint32_t kind,
 	pthread_mutex_lock(&dev->lock);
 	s = surface_new(dev, req.handle, kind, req.size);
 	if (!s)
-		gem_close(dev, req.handle);
+		vatom__gem_close(dev, req.handle);
 	pthread_mutex_unlock(&dev->lock);
 	if (!s)
 		return -ENOMEM;
@@ -143,7 +163,6 @@ VATOM_API int vatom_surface_info(struct vatom_surface *s,
 VATOM_API int vatom_surface_map(struct vatom_surface *s, void **ptr)
 {
 	struct vatom_device *dev;
-	struct drm_vatom_surface_mmap_offset req = { 0 };
 	struct vatom_surface_info info;
 	void *map;
 	int ret = 0;
@@ -158,16 +177,9 @@ VATOM_API int vatom_surface_map(struct vatom_surface *s, void **ptr)
 	ret = surface_query(dev, s->handle, &info);
 	if (ret)
 		goto out;
-	req.handle = s->handle;
-	ret = vatom__ioctl(dev->fd, DRM_IOCTL_VATOM_SURFACE_MMAP_OFFSET, &req);
+	ret = vatom__gem_map(dev, s->handle, info.mmap_size, &map);
 	if (ret)
 		goto out;
-	map = mmap(NULL, info.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		   dev->fd, req.offset);
-	if (map == MAP_FAILED) {
-		ret = -errno;
-		goto out;
-	}
 	s->map = map;
 	s->mmap_size = info.mmap_size;
 out:
@@ -227,12 +239,12 @@ VATOM_API int vatom_surface_import(struct vatom_device *dev, int fd,
 	}
 	ret = surface_query(dev, handle, &info);
 	if (ret) {
-		gem_close(dev, handle);
+		vatom__gem_close(dev, handle);
 		goto out;
 	}
 	s = surface_new(dev, handle, info.kind, info.size);
 	if (!s) {
-		gem_close(dev, handle);
+		vatom__gem_close(dev, handle);
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -263,7 +275,7 @@ VATOM_API void vatom_surface_destroy(struct vatom_surface *s)
 	}
 	if (s->map)
 		munmap(s->map, s->mmap_size);
-	gem_close(dev, s->handle);
+	vatom__gem_close(dev, s->handle);
 	pthread_mutex_unlock(&dev->lock);
 	free(s->grid);
 	free(s);

@@ -1048,6 +1048,9 @@ struct drm_vatom_queue_job {
 /* Bits of struct drm_vatom_queue_ctl.flags. */
 #define DRM_VATOM_QUEUE_CTL_NEED_WAKEUP	(1u << 0) /* KICK to have jobs consumed */
 
+/* Bytes of a queue's control page: its GEM buffer, what to mmap() */
+#define DRM_VATOM_QUEUE_CTL_SIZE	4096
+
 /**
  * struct drm_vatom_queue_ctl - a queue's control page (the first bytes of it)
  *
@@ -1086,8 +1089,9 @@ struct drm_vatom_queue_ctl {
  * struct drm_vatom_queue_create - create a user-mode queue
  *
  * Creates a ring of @entries descriptors (a GEM buffer of @entries * 64
- * bytes, zeroed) and a control page (a GEM buffer of 4096 bytes, zeroed
- * but for %DRM_VATOM_QUEUE_CTL_NEED_WAKEUP), returning a handle to each
+ * bytes, zeroed) and a control page (a GEM buffer of
+ * %DRM_VATOM_QUEUE_CTL_SIZE bytes, zeroed but for
+ * %DRM_VATOM_QUEUE_CTL_NEED_WAKEUP), returning a handle to each
  * for SURFACE_MMAP_OFFSET and mmap(); they are charged to the file like
  * any surface. The binding table is @binding_count struct
  * drm_vatom_binding, as SUBMIT's: the queue holds a reference to each
@@ -1118,7 +1122,12 @@ struct drm_vatom_queue_ctl {
 struct drm_vatom_queue_create {
 	/** @entries: In. Descriptors in the ring, a power of two. */
 	__u32 entries;
-	/** @flags: In. Must be zero. */
+	/**
+	 * @flags: In. DRM_VATOM_QUEUE_CREATE_*: %DRM_VATOM_QUEUE_CREATE_POLL
+	 * (a kernel thread consumes; %DRM_VATOM_CAP_QUEUE_POLL),
+	 * %DRM_VATOM_QUEUE_CREATE_EVENTFD (signal @eventfd;
+	 * %DRM_VATOM_CAP_QUEUE_SIGNAL); other bits must be zero.
+	 */
 	__u32 flags;
 	/** @bindings: In. Pointer to struct drm_vatom_binding[@binding_count]. */
 	__u64 bindings;

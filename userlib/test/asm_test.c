@@ -40,7 +40,8 @@ static void ok(bool pass, const char *fmt, const char *arg)
 static struct vatom_asm *new_asm(void)
 {
 	static const uint64_t offs[4] = { 0, 4, 8, 12 }, p1[1] = { 0x5 },
-		hb[1] = { 0x3c00 }, zero[1] = { 0 }, one[1] = { 1 };
+		hb[1] = { 0x3c00 }, zero[1] = { 0 }, one[1] = { 1 },
+		seven[1] = { 7 };
 	struct vatom_asm *a;
 
 	if (vatom_asm_create(0, &a))
@@ -50,6 +51,7 @@ static struct vatom_asm *new_asm(void)
 	vatom_asm_define_values(a, "hb", hb, 1);
 	vatom_asm_define_values(a, "p", one, 1);
 	vatom_asm_define_values(a, "q", zero, 1);
+	vatom_asm_define_values(a, "info", seven, 1);
 	vatom_asm_define_address(a, "buf", 3, 0);
 	vatom_asm_define_address(a, "gbl", 3, 0x50);
 	vatom_asm_define_grid(a, "bh", 4, DRM_VATOM_NOC_PROFILE_BLACKHOLE);
@@ -146,6 +148,67 @@ static const struct good good[] = {
 	{ "atom.global.v2.f32.add  {%f0, %f1}, [buf+8], {0f3F800000, -2.0};",
 	  { PTX(6, 13, 2, 1, 0, 0, 3, 0, 8, 0),
 	    LE32(0x3f800000), LE32(0xc0000000), LE64(0), LE64(0), LE64(0) }, 72 },
+	/*
+	 * PTX's literal forms (PTX ISA "Integer Constants", "Floating-Point
+	 * Constants"), C's: a leading 0 is octal (020 = 16, 010 = 8), 0b
+	 * binary, a U suffix on any integer form; slash-star comments are
+	 * white space. add = 6, u32 = 5, f32 = 13, f64 = 14; buf = slot 3.
+	 */
+	{ "atom.global.add.u32 d, [buf+020], 010;",
+	  { PTX(6, 5, 0, 1, 0, 0, 3, 0, 16, 0),
+	    LE64(8), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.u32 d, [buf+0x10U], 5U;",
+	  { PTX(6, 5, 0, 1, 0, 0, 3, 0, 0x10, 0),
+	    LE64(5), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.u32 d, [buf+0b100], 0b11U;",
+	  { PTX(6, 5, 0, 1, 0, 0, 3, 0, 4, 0),
+	    LE64(3), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.u32 d, [buf+00], 017U;",
+	  { PTX(6, 5, 0, 1, 0, 0, 3, 0, 0, 0),
+	    LE64(15), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.u32 /* old */ d, /* a */ [buf+8], 1; /* after */",
+	  { PTX(6, 5, 0, 1, 0, 0, 3, 0, 8, 0),
+	    LE64(1), LE64(0), LE64(0), LE64(0) }, 72 },
+	/* 1. is 1.0 = 0x3f800000; -0F3F800000 flips the sign: 0xbf800000 */
+	{ "atom.global.add.f32 d, [buf], 1.;",
+	  { PTX(6, 13, 0, 1, 0, 0, 3, 0, 0, 0),
+	    LE64(0x3f800000), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.f32 d, [buf], -0F3F800000;",
+	  { PTX(6, 13, 0, 1, 0, 0, 3, 0, 0, 0),
+	    LE64(0xbf800000), LE64(0), LE64(0), LE64(0) }, 72 },
+	/* 2.5e-1 = 0.25 = 0x3fd0000000000000 in binary64 */
+	{ "atom.global.add.f64 d, [buf], 2.5e-1;",
+	  { PTX(6, 14, 0, 1, 0, 0, 3, 0, 0, 0),
+	    LE64(0x3fd0000000000000ull), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.f64 d, [buf], 0d3FF0000000000000;",
+	  { PTX(6, 14, 0, 1, 0, 0, 3, 0, 0, 0),
+	    LE64(0x3ff0000000000000ull), LE64(0), LE64(0), LE64(0) }, 72 },
+	/* identifiers: %r1, _d, $x; inf as a whole word only (info is a name) */
+	{ "atom.global.add.u32 %r1, [buf], 1;",
+	  { PTX(6, 5, 0, 1, 0, 0, 3, 0, 0, 0),
+	    LE64(1), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.u32 $x, [buf], info;",
+	  { PTX(6, 5, 0, 1, 0, 0, 3, 0, 0, 0),
+	    LE64(7), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.f32 _d, [buf], -inf;",
+	  { PTX(6, 13, 0, 1, 0, 0, 3, 0, 0, 0),
+	    LE64(0xff800000), LE64(0), LE64(0), LE64(0) }, 72 },
+	/*
+	 * one rule for scalars: a bare literal or a one-value symbol (P1 = 5)
+	 * fills every lane; M2_NM: 0x9 << 4 | 0b010 = 0x92
+	 */
+	{ "DWORD_ATOMIC.ADD (M2_NM, 4) T0 P1 7 V0 V0",
+	  { VISA(64, 0x7d, 0x00, 0x92, 0, 0, 0x11, 0xffffffff, 0, 0),
+	    LE32(5), LE32(5), LE32(5), LE32(5), LE32(7), LE32(7), LE32(7), LE32(7) },
+	  64 },
+	/* the same rules on vISA and NoC lines: 010 lanes = 8 (0b011) */
+	{ "DWORD_ATOMIC.INC (M1, 010) T0 0 V0 V0 V0",
+	  { VISA(64, 0x7d, 0x02, 0x03, 0, 0, 0x01, 0xffffffff, 0, 0),
+	    LE32(0), LE32(0), LE32(0), LE32(0), LE32(0), LE32(0), LE32(0), LE32(0) },
+	  64 },
+	/* 0400 = 0x100, data 010 = 8; REQ_ATOMIC only; AT_LEN_BE 0x107c */
+	{ "noc.incr bh (0,0) -> (1,0)+0400 data=010",
+	  { NOC(4, 0, 0, 0, 0x100, 0, 1, 0, 0, 0, 0, 0x1, 0x107c, 8) }, 64 },
 	/* Blackhole increment: HI = X | Y << 6; ctrl REQ_ATOMIC | RESP_MARKED;
 	 * AT_LEN_BE = 1 << 12 | 31 << 2 | ofs 0; txn 3 << 10 */
 	{ "noc.incr bh (0,0) -> (1,0)+0x100 data=5 ret=(0,0)+0x200 txn=3",
@@ -207,7 +270,7 @@ static const struct bad bad[] = {
 	{ "atom.global.v2.f16.add.noftz {a, b}, [gbl], {1.0};", 45,
 	  "operand b: 1 values, the vector has 2" },
 	{ "@r atom.global.add.u32 d, [gbl], 1;", 2, "predicate 'r' has no value" },
-	{ "noc.frob bh (0,0) -> (1,0)+0", 9, "unknown NoC atomic 'frob'" },
+	{ "noc.frob bh (0,0) -> (1,0)+0", 5, "unknown NoC atomic 'frob'" },
 	{ "noc.incr bh (0,0) (1,0)+0", 19, "expected '->' and the target tile" },
 	{ "noc.incr bh (0,64) -> (1,0)+0", 13, "tile coordinates are 0 to 63" },
 	{ "noc.cas bh (0,0) -> (1,0)+0 cmp=1", 34, "cas needs cmp= and set=" },
@@ -215,6 +278,70 @@ static const struct bad bad[] = {
 	{ "noc.incr wh (0,0) -> (1,0)+0x1000000000", 28,
 	  "the target address does not fit the profile's registers" },
 	{ "noc T3 (0,0) NOC_FOO=1", 14, "unknown register 'NOC_FOO'" },
+	/* literals PTX does not have, or misspelt */
+	{ "atom.global.add.u32 d, [buf], 09;", 32,
+	  "digit '9' in the octal literal '09' (a leading 0 makes it octal)" },
+	{ "atom.global.add.u32 d, [buf+018], 1;", 31,
+	  "digit '8' in the octal literal '018'" },
+	{ "atom.global.add.f32 d, [buf], 1.5f;", 34,
+	  "a floating-point literal takes no suffix (PTX: write 0f3FC00000 for these f32 bits)" },
+	{ "atom.global.add.u32 d, [buf], 5u;", 32,
+	  "PTX's unsigned suffix is an upper-case U" },
+	{ "atom.global.add.u32 d, [buf], 5UL;", 31, "expected a number, found '5UL'" },
+	{ "atom.global.add.f32 d, [buf], 0f3F80;", 31,
+	  "0f takes exactly 8 hex digits (the f32 bits)" },
+	{ "atom.global.add.f64 d, [buf], 0d3FF0000000000000FF;", 31,
+	  "0d takes exactly 16 hex digits (the f64 bits)" },
+	{ "atom.global.add.u32 d, [buf], 1; /* open", 34,
+	  "unterminated /* comment (it must end on its line: */)" },
+	{ "atom.global.add.u32 %, [buf], 1;", 21,
+	  "expected the destination d, found '%'" },
+	{ "atom.global.add.f32 d, [buf], 0f3F80000G;", 40,
+	  "expected hexadecimal digits, found 'G'" },
+	{ "atom.global.add.u32 d, [buf], 0x;", 33, "expected hexadecimal digits" },
+	/* issue 22: errors that name what is wrong */
+	{ "DWORD_ATOMIC.ADD.16 (4) T255 offs 1 V0 V0 type=UQ", 43,
+	  ".16 selects 16-bit data, type=UQ is 64-bit (drop .16, or use type=UW, W or HF)" },
+	{ "DWORD_ATOMIC.ADD.16 (4) T255 offs 1 V0 V0 type=Q", 43,
+	  ".16 selects 16-bit data, type=Q is 64-bit" },
+	{ "DWORD_ATOMIC.ADD (M9, 4) T255 offs 1 V0 V0", 19,
+	  "mask control 'M9': expected M1 to M8, or M1_NM to M8_NM" },
+	{ "DWORD_ATOMIC.ADD (M0_NM, 4) T255 offs 1 V0 V0", 19,
+	  "mask control 'M0_NM': expected M1 to M8" },
+	{ "DWORD_ATOMIC.ADD (M1_XX, 4) T255 offs 1 V0 V0", 21,
+	  "expected _NM or ',', found '_XX'" },
+	{ "DWORD_ATOMIC.ADD (4) T255 offs {16} V0 V0", 32,
+	  "Src0 has 1 value in braces, the instruction has 4 lanes (braces list one value per lane; a value without braces fills every lane)" },
+	{ "dword_atomic.add (4) T255 offs 1 V0 V0", 1,
+	  "mnemonics are case-sensitive: write 'DWORD_ATOMIC'" },
+	{ "DWORD_ATOMIC.add (4) T255 offs 1 V0 V0", 14,
+	  "mnemonics are case-sensitive, as in the vISA documents: write 'ADD'" },
+	{ "Addc (2) s c 1 1", 1, "mnemonics are case-sensitive: write 'ADDC'" },
+	{ "DWORD_ATOMIC.ADD (m1, 4) T255 offs 1 V0 V0", 19,
+	  "mask control 'm1': expected M1 to M8" },
+	{ "DWORD_ATOMIC.ADD (4) T255 offs 1 V0 V0 type=ud", 45,
+	  "expected a type (UD, D, F, UQ, Q, UW, W, HF; upper case), found 'ud'" },
+	{ "ATOM.global.add.u32 d, [gbl], 1;", 1,
+	  "mnemonics are case-sensitive: write 'atom'" },
+	{ "NOC.incr bh (0,0) -> (1,0)+0", 1,
+	  "mnemonics are case-sensitive: write 'noc'" },
+	{ "noc.INCR bh (0,0) -> (1,0)+0", 5,
+	  "mnemonics are case-sensitive: write 'noc.incr'" },
+	{ "atom.global.ADD.u32 d, [gbl], 1;", 13,
+	  "qualifiers are case-sensitive, as in ptxas: write '.add'" },
+	{ "atom.GLOBAL.add.u32 d, [gbl], 1;", 6,
+	  "qualifiers are case-sensitive, as in ptxas: write '.global'" },
+	{ "atom.global.add.U32 d, [gbl], 1;", 17,
+	  "qualifiers are case-sensitive, as in ptxas: write '.u32'" },
+	{ "noc T3 (0,0) noc_ctrl=1", 14,
+	  "register names are case-sensitive: write 'NOC_CTRL'" },
+	{ "noc.amoadd wh (0,0) -> (1,0)+0x10 data=1", 5,
+	  "noc.amoadd is Blackhole only: a Wormhole grid takes incr, cas, swap, swap6 and swap7" },
+	{ "noc.acc wh (0,0) -> (1,0)+0x10 fmt=fp32", 5,
+	  "noc.acc is Blackhole only" },
+	{ "noc.swap10 wh (0,0) -> (1,0)+0x10", 5, "noc.swap10 is Blackhole only" },
+	{ "noc.acc bh (0,0) -> (1,0)+0x10 fmt=fp64", 36,
+	  "unknown fmt 'fp64' (expected fp32, fp16, bf16, u32, u8_sat, u8 or a number 0 to 15)" },
 	{ "frobnicate 1 2 3", 1,
 	  "expected DWORD_ATOMIC, TYPED_ATOMIC, ADDC, atom or noc, found 'frobnicate'" },
 };
@@ -303,6 +430,29 @@ static void test_no_packet(void)
 	vatom_asm_destroy(a);
 }
 
+/* PTX's identifiers: [A-Za-z]{followsym}* or [_$%]{followsym}+ */
+static const struct {
+	const char *name;
+	int ret;
+} names[] = {
+	{ "r1", 0 }, { "%r1", 0 }, { "_x", 0 }, { "$x1", 0 }, { "a_b$c", 0 },
+	{ "evict-last", 0 }, { "%", -EINVAL }, { "_", -EINVAL },
+	{ "$", -EINVAL }, { "a%b", -EINVAL }, { "1a", -EINVAL },
+	{ "a-1", -EINVAL }, { "", -EINVAL },
+};
+
+static void test_names(void)
+{
+	struct vatom_asm *a = new_asm();
+	static const uint64_t v[1] = { 1 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		ok(vatom_asm_define_values(a, names[i].name, v, 1) == names[i].ret,
+		   "symbol name '%s'", names[i].name);
+	vatom_asm_destroy(a);
+}
+
 static void test_helpers(void)
 {
 	struct vatom_visa_exec ex;
@@ -361,6 +511,7 @@ int main(void)
 	test_good();
 	test_bad();
 	test_no_packet();
+	test_names();
 	test_helpers();
 	test_response();
 	printf("1..%d\n", tests);

@@ -2255,6 +2255,63 @@ out:
 	vatom_surface_destroy(t);
 }
 
+/*
+ * vatom_queue_wait() on a queue with a timeline syncobj blocks in the
+ * syncobj's wait: a poller that sleeps after 1 us is woken by the kick
+ * of each wait, and each of 100 jobs "word 0 += i + 1" is complete when
+ * the wait returns 0. Word 0 is then 100 * 101 / 2 = 5050 and the
+ * timeline's last point 100.
+ */
+static void dev_queue_wait_syncobj(void)
+{
+	const struct vatom_queue_params qp = {
+		.entries = 4, .stream_bytes = 256, .results_bytes = 16,
+	};
+	struct vatom_queue_ext ext = {
+		.flags = VATOM_QUEUE_POLL, .poll_idle_us = 1,
+	};
+	struct vatom_visa_exec ex = VATOM_VISA_EXEC(1);
+	uint32_t *tm, addr[1] = { 0 }, src[1], timeline = 0;
+	struct vatom_batch *b = NULL;
+	struct vatom_surface *t = NULL;
+	struct vatom_queue *q = NULL;
+	uint64_t seq = 0, point = 0;
+	int i;
+
+	if (!(vatom_device_caps(dev) & DRM_VATOM_CAP_QUEUE_POLL) ||
+	    !(vatom_device_caps(dev) & DRM_VATOM_CAP_QUEUE_SIGNAL)) {
+		skip("no DRM_VATOM_CAP_QUEUE_POLL and _SIGNAL");
+		return;
+	}
+	REQUIRE(!vatom_surface_create_buffer(dev, 4096, 0, &t));
+	REQUIRE(!vatom_surface_map(t, (void **)&tm));
+	REQUIRE(!vatom_batch_create(dev, 0, &b));
+	REQUIRE(!vatom_batch_bind(b, 7, t));
+	REQUIRE(!drmSyncobjCreate(vatom_device_fd(dev), 0, &timeline));
+	ext.syncobj = timeline;
+	REQUIRE(!vatom_queue_create_ext(dev, &qp, &ext, b, &q));
+	for (i = 0; i < 100; i++) {
+		vatom_batch_reset(b);
+		src[0] = (uint32_t)i + 1;
+		EXPECT(vatom_prep_dword_atomic(b, &ex, VATOM_VISA_ADD, 0, 7, addr,
+					       src, NULL) >= 0);
+		REQUIRE(!vatom_queue_submit_batch(q, b, &seq));
+		EXPECT_EQ(vatom_queue_wait(q, seq, 5000000000LL), 0);
+		EXPECT(vatom_queue_completed(q) >= seq);
+		EXPECT_EQ(vatom_queue_job_status(q, seq, NULL, NULL), 0);
+	}
+	EXPECT_EQ(seq, 100);
+	EXPECT_EQ(tm[0], 5050);
+	EXPECT_EQ(drmSyncobjQuery(vatom_device_fd(dev), &timeline, &point, 1), 0);
+	EXPECT_EQ(point, 100);
+out:
+	vatom_queue_destroy(q);
+	if (timeline)
+		drmSyncobjDestroy(vatom_device_fd(dev), timeline);
+	vatom_batch_destroy(b);
+	vatom_surface_destroy(t);
+}
+
 struct test {
 	const char *name;
 	void (*fn)(void);
@@ -2289,6 +2346,8 @@ static const struct test tests[] = {
 	{ "device: user-mode queue (submit, wait, status, results)", dev_queue, true },
 	{ "device: polling queue with a timeline syncobj and an eventfd",
 	  dev_queue_poll, true },
+	{ "device: vatom_queue_wait() blocks on the queue's syncobj",
+	  dev_queue_wait_syncobj, true },
 	{ "device: rejected packets report index and reason", dev_error_reporting, true },
 	{ "device: batch reuse and reset", dev_batch_reuse, true },
 	{ "device: result-size disagreement is -EPROTO", dev_result_disagreement, true },
