@@ -30,8 +30,10 @@
 # bookworm entry in /etc/apt), through an apt configuration of the
 # project's own under $VATOM_KERNELS (default /var/cache/vatom/kernels,
 # outside any clone: built once per machine): the host's apt sources are
-# left alone. 6.12's headers install on the host like 6.1's; the newest
-# kernel's headers, which need trixie's toolchain, install in the root.
+# left alone. 6.12's headers are extracted, not installed (installing them
+# would install their kernel on the host), and built against on the host;
+# the newest kernel's headers, which need trixie's toolchain, install in
+# the root.
 
 set -euo pipefail
 
@@ -62,7 +64,7 @@ debian_mirror()
 }
 
 # Two apt configurations of ours, each with its own lists: "bookworm"
-# (bookworm and bookworm-backports, to install 6.12's headers on the host)
+# (bookworm and bookworm-backports, to download 6.12's headers and image)
 # and "trixie" (trixie and trixie-backports, to find the newest kernel and
 # download its image). One list holding both would resolve the host's
 # dependencies against trixie.
@@ -137,6 +139,35 @@ download()
 		deb=$(ls "$APT_DIR/archives/${1}_${2//:/%3a}_"*.deb | head -n 1)
 	fi
 	echo "$deb"
+}
+
+# Extract headers package $1 (version $2), with the -common and kbuild
+# packages it depends on, into $3: a tree to build modules against that is
+# not installed. Installing it would also install its kernel image on the
+# host (the headers depend on it), with systemd, udev and an initramfs
+# generated twice: minutes, for a kernel the host never boots. The build
+# runs on the host (bookworm's gcc-12 and libraries, which backports are
+# built for); the one absolute path in the tree, the arch Makefile's
+# include of the common tree, is pointed into $3.
+extract_headers()
+{
+	local hdr=$1 ver=$2 dest=$3 tmp pkg deb
+
+	[ -f "$dest/.complete" ] && return 0
+	rm -rf "$dest"
+	mkdir -p "$(dirname "$dest")"
+	tmp=$(mktemp -d "$dest.XXXXXX")
+	for pkg in "$hdr" $(our_apt_cache depends "$hdr=$ver" |
+		awk '/Depends: linux-(headers-.*-common|kbuild-)/ { print $2 }'); do
+		deb=$(download "$pkg" "$ver")
+		log "extracting $(basename "$deb")"
+		dpkg-deb -x "$deb" "$tmp"
+	done
+	[ -f "$tmp/usr/src/$hdr/Makefile" ] || die "no Makefile in $hdr"
+	sed -i "s|^include /usr/src/|include $dest/usr/src/|" \
+		"$tmp/usr/src/$hdr/Makefile"
+	touch "$tmp/.complete"
+	mv "$tmp" "$dest"
 }
 
 # Extract linux-image-$1[-unsigned] (version $2) into $3, with a
@@ -219,15 +250,10 @@ prepare_612()
 	hdr=$(meta_headers "$meta")
 	kver=${hdr#linux-headers-}
 	ver=$(our_apt_cache show "$hdr" | awk '/^Version:/ { print $2; exit }')
-	if ! dpkg-query -W -f='${Status}' "$hdr" 2>/dev/null | grep -q 'install ok installed'; then
-		log "installing $hdr=$ver (bookworm-backports)"
-		DEBIAN_FRONTEND=noninteractive our_apt_get install \
-			-y --no-install-recommends -t bookworm-backports \
-			"$hdr=$ver" </dev/null >&2
-	fi
+	extract_headers "$hdr" "$ver" "$VATOM_KERNELS/headers/$kver"
 	extract_image "$kver" "$ver" "$VATOM_KERNELS/image/$kver"
 	echo "KVER=$kver"
-	echo "KDIR=/usr/src/linux-headers-$kver"
+	echo "KDIR=$VATOM_KERNELS/headers/$kver/usr/src/$hdr"
 	echo "KIMG=$VATOM_KERNELS/image/$kver"
 	echo "KROOT=/"
 }
