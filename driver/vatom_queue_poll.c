@@ -24,10 +24,8 @@
  */
 
 #include <linux/cgroup.h>
-#include <linux/hrtimer.h>
 #include <linux/kthread.h>
 #include <linux/memcontrol.h>
-#include <linux/minmax.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
@@ -94,38 +92,6 @@ static void vatom_queue_poll_sleep(struct vatom_queue *q)
 
 /* Empty polls between two readings of the clock: it is not cheap in a VM. */
 #define VATOM_POLL_CLOCK_EVERY	64
-/* Idle on a contended CPU for less than this: give way, stay runnable. */
-#define VATOM_POLL_YIELD_NS	(20 * NSEC_PER_USEC)
-/* The longest back-off sleep of an idle poller on a contended CPU. */
-#define VATOM_POLL_BACKOFF_MAX_NS	(50 * NSEC_PER_USEC)
-
-/*
- * An idle poller whose CPU another task wants: give it the CPU. For the
- * first VATOM_POLL_YIELD_NS of idle time, schedule() and stay runnable (a
- * producer sharing this CPU may be about to publish); then back off with a
- * real sleep, off the run queue, as long as it has been idle so far (so
- * each sleep about doubles it), at most VATOM_POLL_BACKOFF_MAX_NS and never
- * past the queue's idle time: many pollers of busy queues on few CPUs then
- * leave those CPUs to the producers between batches instead of taking
- * turns with them. A poller in such a sleep is still awake for the
- * protocol (NEED_WAKEUP clear): a job published meanwhile waits at most
- * the sleep (plus the timer's latency), and a KICK or kthread_stop() ends
- * it at once.
- */
-static void vatom_queue_poll_backoff(struct vatom_queue *q, u64 idle)
-{
-	ktime_t to;
-
-	if (idle < VATOM_POLL_YIELD_NS) {
-		schedule();
-		return;
-	}
-	to = min3(idle, (u64)VATOM_POLL_BACKOFF_MAX_NS, q->idle_ns - idle);
-	set_current_state(TASK_INTERRUPTIBLE);
-	if (READ_ONCE(q->ctl->tail) == q->head && !kthread_should_stop())
-		schedule_hrtimeout_range(&to, to >> 2, HRTIMER_MODE_REL);
-	__set_current_state(TASK_RUNNING);
-}
 
 /*
  * One empty poll of @q. Idle time is wall time since the first empty poll
@@ -135,10 +101,10 @@ static void vatom_queue_poll_backoff(struct vatom_queue *q, u64 idle)
  * the machines that are short of CPU.
  *
  * When another task wants this CPU (maybe the producer, spinning on our
- * completions, or other pollers and their producers) the poller reads the
- * clock on every turn (giving way costs more than the read) and gives way
- * (vatom_queue_poll_backoff()). Otherwise it reads the clock once per
- * VATOM_POLL_CLOCK_EVERY empty polls.
+ * completions: polling would only make it wait for the next tick) the
+ * poller gives way, as KVM's halt polling does, and reads the clock on
+ * every turn: the schedule() costs more than the read. Otherwise it reads
+ * the clock once per VATOM_POLL_CLOCK_EVERY empty polls.
  *
  * Return: true when the poller has been idle for the queue's idle time and
  * should sleep.
@@ -148,19 +114,18 @@ static bool vatom_queue_poll_idle(struct vatom_queue *q, u64 *idle_since,
 {
 	bool busy = !single_task_running();
 	u64 now;
-	s64 idle;
 
 	if (!busy && ++*empty % VATOM_POLL_CLOCK_EVERY)
 		return false;
 	now = local_clock();
-	if (!*idle_since)
+	if (!*idle_since) {
 		*idle_since = now;
-	/* Signed: a clock read on another CPU may be a little behind. */
-	idle = max_t(s64, now - *idle_since, 0);
-	if ((u64)idle >= q->idle_ns)
+	} else if ((s64)(now - *idle_since) >= (s64)q->idle_ns) {
+		/* Signed: a clock read on another CPU may be a little behind. */
 		return true;
+	}
 	if (busy)
-		vatom_queue_poll_backoff(q, idle);
+		schedule();
 	return false;
 }
 
