@@ -43,6 +43,7 @@ what was changed to get here: [README.md](README.md).
 | Q small jobs: 16-packet jobs/s, best queue mode vs async SUBMIT with a fence per 32 | $(field QT16 2) | >= 5 | $(verdict "$(field QT16 2)" 5 ">=") |
 | Q small jobs: 1-packet jobs/s, best queue mode vs sync SUBMIT | $(field QT1 3) | > 1 | $(verdict "$(field QT1 3)" 1.0001 ">=") |
 | Q small jobs: 16-packet jobs/s, best queue mode vs sync SUBMIT | $(field QT16 3) | > 1 | $(verdict "$(field QT16 3)" 1.0001 ">=") |
+| M many queues: aggregate jobs/s of 1 / 2 / 4 / 8 busy polling queues vs as many kick-mode queues | $(val M1) / $(val M2) / $(val M4) / $(val M8) | >= 1 each | $(verdict "$(val M1)" 1 ">=") / $(verdict "$(val M2)" 1 ">=") / $(verdict "$(val M4)" 1 ">=") / $(verdict "$(val M8)" 1 ">=") |
 
 Host engine ratios (no VM, hardware figures) are in the table below; the
 integer forms' target is >= 0.80, the soft-float f32 add's >= 0.50.

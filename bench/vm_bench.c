@@ -13,6 +13,8 @@
  *   Q   user-mode queues: a 1-job round trip (kick mode: tail, KICK,
  *       completed; polling mode: tail, completed) vs the null ioctl;
  *       small jobs/s of both modes vs sync and async SUBMIT
+ *   M   many busy queues: aggregate jobs/s of 1, 2, 4, 8 producer
+ *       threads, each with its own queue, kick mode vs polling mode
  *   P4  scaling: two submitting threads (own file, own surface, pinned to
  *       vCPU 0 and 1) vs one
  *   sweep: element operations/s against packets per submission, for
@@ -1215,6 +1217,190 @@ static void queue_bench(int fd)
 	munmap(s.map, s.size);
 }
 
+/* ---- M: many busy queues at once ---- */
+
+/* Queue counts of the M table; seconds each measurement lasts. */
+static const u32 mq_counts[] = { 1, 2, 4, 8 };
+#define MQ_SECONDS	1.0
+#define MQ_MAX		8
+
+/**
+ * struct mq_thr - one producer of the M table: its own file and queue
+ * @bar: all producers start together
+ * @stop: set by the main thread when the time is up
+ * @poll: a polling queue, else kick mode (32 jobs per KICK)
+ * @jobs: jobs completed; @t0, @t1: when it started and stopped
+ */
+struct mq_thr {
+	pthread_barrier_t *bar;
+	const int *stop;
+	bool poll;
+	u64 jobs;
+	double t0, t1;
+};
+
+/*
+ * Wait for job @seq of polling queue @q as libvatom's vatom_queue_wait()
+ * does: 64 turns of sched_yield(), then KICK and sleep 1 us, doubling up
+ * to 1 ms, with a KICK after each sleep (it only wakes a sleeping poller).
+ */
+static void mq_wait(int fd, const struct qb *q, u32 seq)
+{
+	struct drm_vatom_queue_kick k = { .queue_id = q->id };
+	struct timespec ts = { 0, 1000 };
+	int i;
+
+	for (i = 0; i < 64; i++) {
+		if ((int)((u32)__atomic_load_n(&q->ctl->completed,
+					       __ATOMIC_ACQUIRE) - seq) >= 0)
+			return;
+		sched_yield();
+	}
+	do {
+		if (xioctl(fd, DRM_IOCTL_VATOM_QUEUE_KICK, &k))
+			exit(1);
+		if ((int)((u32)__atomic_load_n(&q->ctl->completed,
+					       __ATOMIC_ACQUIRE) - seq) >= 0)
+			return;
+		nanosleep(&ts, NULL);
+		if (ts.tv_nsec < 1000000)
+			ts.tv_nsec *= 2;
+	} while (1);
+}
+
+/* qb_poll_run() with libvatom's wait (mq_wait()) instead of a spin. */
+static void mq_poll_run(int fd, struct qb *q, u32 n)
+{
+	struct drm_vatom_queue_kick k = { .queue_id = q->id };
+	u32 end = q->tail + n;
+
+	while (q->tail != end) {
+		if (q->tail - (u32)__atomic_load_n(&q->ctl->completed,
+						    __ATOMIC_ACQUIRE) >= q->entries) {
+			mq_wait(fd, q, q->tail - q->entries + 1);
+			continue;
+		}
+		q->tail++;
+		__atomic_store_n(&q->ctl->tail, q->tail, __ATOMIC_RELEASE);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		if (__atomic_load_n(&q->ctl->flags, __ATOMIC_RELAXED) &
+		    DRM_VATOM_QUEUE_CTL_NEED_WAKEUP &&
+		    xioctl(fd, DRM_IOCTL_VATOM_QUEUE_KICK, &k))
+			exit(1);
+	}
+	mq_wait(fd, q, end);
+	qb_check(q);
+}
+
+static void *mq_main(void *arg)
+{
+	struct drm_vatom_ptx x = {
+		.hdr = { DRM_VATOM_PACKET_PTX, sizeof(x) },
+		.op = DRM_VATOM_PTX_OP_ADD, .type = DRM_VATOM_PTX_TYPE_U32,
+		.space = DRM_VATOM_PTX_SPACE_GLOBAL, .slot = SLOT, .b = { 1 },
+	};
+	struct mq_thr *t = arg;
+	int fd = open_device();
+	struct surface s = buffer_create(fd, BUF_BYTES);
+	struct qb q;
+
+	qb_init(fd, &q, s.handle, &x, sizeof(x), 8, t->poll);
+	pthread_barrier_wait(t->bar);
+	t->jobs = 0;
+	t->t0 = now_s();
+	while (!__atomic_load_n(t->stop, __ATOMIC_RELAXED)) {
+		if (t->poll) {
+			mq_poll_run(fd, &q, 256);
+			t->jobs += 256;
+		} else {
+			qb_run(fd, &q, 32);
+			t->jobs += 32;
+		}
+	}
+	t->t1 = now_s();
+	qb_fini(fd, &q);
+	munmap(s.map, s.size);
+	close(fd);
+	return NULL;
+}
+
+/* Aggregate jobs/s of @n producers, each with its own busy queue; 0: EBUSY. */
+static double mq_run(u32 n, bool poll)
+{
+	pthread_t th[MQ_MAX];
+	struct mq_thr t[MQ_MAX];
+	pthread_barrier_t bar;
+	double first = 1e300, last = 0;
+	int stop = 0;
+	u64 jobs = 0;
+	u32 i;
+
+	pthread_barrier_init(&bar, NULL, n + 1);
+	for (i = 0; i < n; i++) {
+		t[i] = (struct mq_thr){ .bar = &bar, .stop = &stop, .poll = poll };
+		if (pthread_create(&th[i], NULL, mq_main, &t[i]))
+			die("pthread_create", errno);
+	}
+	pthread_barrier_wait(&bar);
+	usleep(MQ_SECONDS * 1e6);
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < n; i++) {
+		pthread_join(th[i], NULL);
+		jobs += t[i].jobs;
+		if (t[i].t0 < first)
+			first = t[i].t0;
+		if (t[i].t1 > last)
+			last = t[i].t1;
+	}
+	pthread_barrier_destroy(&bar);
+	return jobs / (last - first);
+}
+
+/*
+ * 1, 2, 4 and 8 producer threads, each with its own file and a busy queue
+ * of 1-packet jobs, all kick mode or all polling: aggregate jobs/s.
+ */
+static void mq_bench(int fd)
+{
+	u64 max_poll = get_param(fd, DRM_VATOM_PARAM_MAX_POLL_QUEUES);
+	double tk[MAX_REPS], tp[MAX_REPS];
+	struct summary k, p;
+	size_t c;
+	int r;
+
+	out("\n### M: many busy queues\n\n"
+	    "N producer threads, each with its own file and queue of 64 "
+	    "entries, publish 1-packet jobs (PTX atom.global.add.u32, 8 bytes "
+	    "of results) for %.1f s: kick mode 32 per KICK, polling mode up "
+	    "to 64 in flight, no system call unless NEED_WAKEUP, waiting "
+	    "for completions as libvatom's vatom_queue_wait() does (64 "
+	    "sched_yield(), then KICK and sleep 1 us, doubling). Aggregate "
+	    "jobs/s (thousands) of all N, %d repetitions, kick and polling "
+	    "alternating; median (min-max). %ld vCPUs; max_poll_queues %llu.\n\n"
+	    "| busy queues | kick mode | polling mode | polling / kick (target >= 1) |\n"
+	    "|---|---|---|---|\n", MQ_SECONDS, reps,
+	    sysconf(_SC_NPROCESSORS_ONLN), (unsigned long long)max_poll);
+	for (c = 0; c < ARRAY_SIZE(mq_counts); c++) {
+		u32 n = mq_counts[c];
+
+		if (n > max_poll) {
+			out("| %u | | EBUSY past max_poll_queues | |\n", n);
+			continue;
+		}
+		for (r = 0; r < reps; r++) {
+			tk[r] = mq_run(n, false);
+			tp[r] = mq_run(n, true);
+		}
+		k = summarize(tk, reps);
+		p = summarize(tp, reps);
+		out("| %u | %.1f (%.1f-%.1f) | %.1f (%.1f-%.1f) | **%.2f**%s |\n",
+		    n, k.med / 1e3, k.min / 1e3, k.max / 1e3, p.med / 1e3,
+		    p.min / 1e3, p.max / 1e3, p.med / k.med,
+		    p.med >= k.med ? " met" : " **missed**");
+		printf("M%u %.3f\n", n, p.med / k.med);
+	}
+}
+
 /* ---- P4: scaling ---- */
 
 struct thr {
@@ -1522,13 +1708,13 @@ static void read_line(const char *path, char *buf, size_t len)
 static void usage(void)
 {
 	fprintf(stderr, "usage: vm_bench [-o DIR] [-r reps (1-64)] [-t seconds] "
-		"[-s sections]\n  sections: any of 1234qwt (default all)\n");
+		"[-s sections]\n  sections: any of 1234qmwt (default all)\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	const char *dir = NULL, *sections = "1234qwt";
+	const char *dir = NULL, *sections = "1234qmwt";
 	char path[512], when[64], cmdline[512], clksrc[64];
 	struct ratio_row row;
 	struct utsname u;
@@ -1639,6 +1825,8 @@ int main(int argc, char **argv)
 		p4_scaling();
 	if (strchr(sections, 'q'))
 		queue_bench(fd);
+	if (strchr(sections, 'm'))
+		mq_bench(fd);
 	if (strchr(sections, 't'))
 		trace_overhead(fd);
 	if (strchr(sections, 'w')) {

@@ -12,12 +12,13 @@
  *
  * What bounds it: a device runs at most max_poll_queues pollers; a poller
  * polls an empty ring for at most the queue's idle time (one second at
- * most), and not while another task wants its CPU; calls cond_resched()
- * on every turn, runs at its creator's nice
- * value in its creator's cgroups (so the CPU it burns is the creator's),
- * and charges what it allocates to the creator's memory cgroup as well as
- * to the file. It stops when its queue is destroyed or its file closed,
- * which wait for it: a job it is running stops at its next checkpoint.
+ * most, wall time, however loaded its CPU), giving way to any other task
+ * that wants its CPU meanwhile; calls cond_resched() on every turn, runs
+ * at its creator's nice value in its creator's cgroups (so the CPU it
+ * burns is the creator's), and charges what it allocates to the creator's
+ * memory cgroup as well as to the file. It stops when its queue is
+ * destroyed or its file closed, which wait for it: a job it is running
+ * stops at its next checkpoint.
  *
  * Copyright (C) 2026 The vatom developers
  */
@@ -92,6 +93,42 @@ static void vatom_queue_poll_sleep(struct vatom_queue *q)
 /* Empty polls between two readings of the clock: it is not cheap in a VM. */
 #define VATOM_POLL_CLOCK_EVERY	64
 
+/*
+ * One empty poll of @q. Idle time is wall time since the first empty poll
+ * after the last job (@idle_since, 0: not read yet), whatever the CPU's
+ * load: a poller that only gives way to other tasks must still go to
+ * sleep after the queue's idle time, or it would spin for ever on exactly
+ * the machines that are short of CPU.
+ *
+ * When another task wants this CPU (maybe the producer, spinning on our
+ * completions: polling would only make it wait for the next tick) the
+ * poller gives way, as KVM's halt polling does, and reads the clock on
+ * every turn: the schedule() costs more than the read. Otherwise it reads
+ * the clock once per VATOM_POLL_CLOCK_EVERY empty polls.
+ *
+ * Return: true when the poller has been idle for the queue's idle time and
+ * should sleep.
+ */
+static bool vatom_queue_poll_idle(struct vatom_queue *q, u64 *idle_since,
+				  unsigned int *empty)
+{
+	bool busy = !single_task_running();
+	u64 now;
+
+	if (!busy && ++*empty % VATOM_POLL_CLOCK_EVERY)
+		return false;
+	now = local_clock();
+	if (!*idle_since) {
+		*idle_since = now;
+	} else if ((s64)(now - *idle_since) >= (s64)q->idle_ns) {
+		/* Signed: a clock read on another CPU may be a little behind. */
+		return true;
+	}
+	if (busy)
+		schedule();
+	return false;
+}
+
 static int vatom_queue_poll_thread(void *data)
 {
 	struct vatom_queue *q = data;
@@ -112,22 +149,9 @@ static int vatom_queue_poll_thread(void *data)
 		} else if (tail != q->head) {
 			vatom_queue_poll_sleep(q);	/* a tail we refuse */
 			idle_since = 0;
-		} else if (!single_task_running()) {
-			/*
-			 * Another task wants this CPU, maybe the producer
-			 * spinning on our completions: polling would only
-			 * make it wait for the next tick. Give way, as KVM's
-			 * halt polling does; having run, we are not the
-			 * scheduler's next pick.
-			 */
-			schedule();
-		} else if (++empty % VATOM_POLL_CLOCK_EVERY == 0) {
-			if (!idle_since) {
-				idle_since = local_clock();
-			} else if (local_clock() - idle_since >= q->idle_ns) {
-				vatom_queue_poll_sleep(q);
-				idle_since = 0;
-			}
+		} else if (vatom_queue_poll_idle(q, &idle_since, &empty)) {
+			vatom_queue_poll_sleep(q);
+			idle_since = 0;
 		}
 		/* Out of memory for the syncobj point: nothing consumed; back off. */
 		if (ret == -ENOMEM)

@@ -22,6 +22,8 @@
 #include <poll.h>
 #include <sched.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 
 /* How long the tests wait for published jobs, and for a poller to stop. */
 #define QP_DONE_MS		10000
@@ -789,6 +791,244 @@ TEST(queue_poll_need_wakeup)
 	EXPECT_EQ(n * QP_WAKE_PACKETS + 1, ab_common_count(gmap));
 	munmap(gmap, gsize);
 	close(fd);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Idle on a busy machine                                                    */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * How late past poll_idle_us a poller may go to sleep while CPU hogs run:
+ * a few scheduler slices in the TCG VM, far below "never" (issue 24: with
+ * four hogs on two vCPUs it polled for ever at about 40 % of a CPU).
+ */
+#define QP_SLEEP_LATE_MS	500
+/* The window in which a sleeping poller's CPU time is measured, and its most. */
+#define QP_ASLEEP_WINDOW_MS	1000
+#define QP_ASLEEP_CPU_MS	5
+#define QP_HOGS_MAX		4
+
+/* The poller's task id: the one task named vatom-poll/@pid (15 bytes kept), or -1. */
+static pid_t qp_poller_tid(pid_t pid)
+{
+	char want[16], path[300], comm[64];
+	pid_t found = -1;
+	struct dirent *e;
+	DIR *d;
+	FILE *f;
+
+	/* TASK_COMM_LEN is 16: the kernel keeps 15 bytes of the name. */
+	snprintf(want, sizeof(want), "vatom-poll/%d", (int)pid);
+	d = opendir("/proc");
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f)) {
+			comm[strcspn(comm, "\n")] = 0;
+			if (!strcmp(comm, want)) {
+				/* Two threads of that name: which one is ours? */
+				found = found < 0 ? atoi(e->d_name) : -2;
+			}
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return found == -2 ? -1 : found;
+}
+
+/*
+ * CPU time task @tid has used, in ns: /proc/TID/schedstat (ns), else the
+ * utime and stime of /proc/TID/stat (clock ticks); -1 when unreadable.
+ */
+static long long qp_task_cpu_ns(pid_t tid)
+{
+	unsigned long long run, ut, st;
+	char path[64], buf[1024], *p;
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)tid);
+	f = fopen(path, "r");
+	if (f) {
+		n = fscanf(f, "%llu", &run);
+		fclose(f);
+		if (n == 1)
+			return run;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	p = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	/* After "(comm) ", fields 3 to 15: utime and stime are 14 and 15. */
+	p = p ? strrchr(buf, ')') : NULL;
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			 &ut, &st) != 2)
+		return -1;
+	return (ut + st) * (1000000000ll / sysconf(_SC_CLK_TCK));
+}
+
+/* A child process that spins until killed (and dies with its parent). */
+static pid_t qp_hog(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		volatile unsigned long spin = 0;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() == 1)
+			_exit(0);
+		for (;;)
+			spin++;
+	}
+	return pid;
+}
+
+FIXTURE(qpoll_idle) {
+	bool skip;
+	int fd;
+	unsigned int hogs;
+	pid_t hog[QP_HOGS_MAX];
+	struct qp_env v;
+};
+
+/**
+ * FIXTURE_VARIANT(qpoll_idle) - how busy the machine is when the queue idles
+ * @hogs: processes spinning on the CPUs from before the last job to the end
+ * @idle_us: poll_idle_us
+ */
+FIXTURE_VARIANT(qpoll_idle) {
+	unsigned int hogs;
+	__u32 idle_us;
+};
+
+FIXTURE_VARIANT_ADD(qpoll_idle, no_hogs) {
+	.hogs = 0, .idle_us = QP_IDLE_SHORT,
+};
+
+FIXTURE_VARIANT_ADD(qpoll_idle, two_hogs) {
+	.hogs = 2, .idle_us = QP_IDLE_SHORT,
+};
+
+FIXTURE_VARIANT_ADD(qpoll_idle, four_hogs) {
+	.hogs = 4, .idle_us = QP_IDLE_SHORT,
+};
+
+FIXTURE_VARIANT_ADD(qpoll_idle, four_hogs_idle_200ms) {
+	.hogs = 4, .idle_us = 200000,
+};
+
+FIXTURE_SETUP(qpoll_idle)
+{
+	struct qp_mode m = { .flags = QP_POLL, .idle_us = variant->idle_us };
+
+	self->hogs = 0;
+	self->fd = qp_fixture_open(&self->skip);
+	if (self->skip)
+		SKIP(return, "no vatom device, or no polling queues");
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, qp_env_init(&self->v, self->fd, 8, 0, &m));
+}
+
+FIXTURE_TEARDOWN(qpoll_idle)
+{
+	unsigned int i;
+
+	for (i = 0; i < self->hogs; i++) {
+		kill(self->hog[i], SIGKILL);
+		waitpid(self->hog[i], NULL, 0);
+	}
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/*
+ * With CPU hogs already running when the queue goes idle, the poller still
+ * sleeps poll_idle_us after its last job, give or take QP_SLEEP_LATE_MS:
+ * NEED_WAKEUP appears neither before the idle time (counted from before
+ * the job was published) nor long after it (counted from its completion),
+ * and the poller's thread then uses no CPU (its CPU time from /proc). The
+ * next job needs a KICK, and runs.
+ */
+TEST_F_TIMEOUT(qpoll_idle, sleeps_when_idle, 60)
+{
+	const long long idle_ns = variant->idle_us * 1000ll;
+	long long t_pub, t_done, t1, t2, seen = -1, cpu0, cpu1, cpu2;
+	struct qp_env *v = &self->v;
+	struct vt_stream s;
+	unsigned int i;
+	pid_t tid;
+
+	if (self->skip)
+		SKIP(return, "no vatom device, or no polling queues");
+	tid = qp_poller_tid(getpid());
+	ASSERT_LT(0, tid) TH_LOG("no single task named vatom-poll/%d", getpid());
+	ASSERT_LE(0, qp_task_cpu_ns(tid));
+	for (i = 0; i < variant->hogs; i++) {
+		self->hog[i] = qp_hog();
+		ASSERT_LT(0, self->hog[i]);
+		self->hogs++;
+	}
+	/* Let the hogs take the CPUs. */
+	va_sleep_ms(100);
+
+	/* The last job: the poller may be asleep already (then KICKed). */
+	vt_stream_init(&s);
+	vq_add16(&s, 3, false);
+	vq_job(vq_next(&v->q), v->streams, 0, &s);
+	t_pub = va_now_ns();
+	ASSERT_LE(0, qp_publish(&v->q, 1));
+	ASSERT_TRUE(qp_wait_completed(&v->q, 1, QP_DONE_MS));
+	t_done = va_now_ns();
+	cpu0 = qp_task_cpu_ns(tid);
+	EXPECT_EQ(0, v->q.ring[0].status);
+	EXPECT_EQ(3, v->target[0]);
+
+	/* NEED_WAKEUP: not before the idle time, and not much after it. */
+	do {
+		t1 = va_now_ns();
+		if (qp_flags(&v->q) & DRM_VATOM_QUEUE_CTL_NEED_WAKEUP) {
+			seen = va_now_ns();
+			break;
+		}
+		usleep(200);
+	} while (t1 - t_done < idle_ns + QP_SLEEP_LATE_MS * VA_NS_PER_MS);
+	ASSERT_LE(0, seen)
+		TH_LOG("%u hogs: no NEED_WAKEUP %u us + %d ms after the last job",
+		       variant->hogs, variant->idle_us, QP_SLEEP_LATE_MS);
+	EXPECT_LE(idle_ns, seen - t_pub);
+	cpu1 = qp_task_cpu_ns(tid);
+	TH_LOG("%u hogs, idle %u us: asleep %lld us after the job, %lld us of CPU",
+	       variant->hogs, variant->idle_us, (seen - t_done) / 1000,
+	       (cpu1 - cpu0) / 1000);
+	/* It cannot have burnt more than the wall time, hogs or not. */
+	EXPECT_GE(seen - t_done + QP_SLEEP_LATE_MS * VA_NS_PER_MS, cpu1 - cpu0);
+
+	/* Asleep: no CPU at all, however long the hogs keep running. */
+	t2 = va_now_ns();
+	va_sleep_ms(QP_ASLEEP_WINDOW_MS);
+	cpu2 = qp_task_cpu_ns(tid);
+	TH_LOG("then %lld us of CPU in %lld ms", (cpu2 - cpu1) / 1000,
+	       (va_now_ns() - t2) / VA_NS_PER_MS);
+	EXPECT_GE(QP_ASLEEP_CPU_MS * VA_NS_PER_MS, cpu2 - cpu1);
+	EXPECT_EQ(DRM_VATOM_QUEUE_CTL_NEED_WAKEUP, qp_flags(&v->q));
+	EXPECT_EQ(1, vq_completed(&v->q));
+
+	/* The doorbell wakes it, and the job runs. */
+	vq_job(vq_next(&v->q), v->streams, 1, &s);
+	EXPECT_EQ(1, qp_publish(&v->q, 1));
+	ASSERT_TRUE(qp_wait_completed(&v->q, 2, QP_DONE_MS));
+	EXPECT_EQ(0, v->q.ring[1].status);
+	EXPECT_EQ(6, v->target[0]);
+	EXPECT_EQ(0, vq_destroy(self->fd, v->q.id));
 }
 
 /*
