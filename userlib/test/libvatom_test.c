@@ -2237,9 +2237,16 @@ static void dev_queue_poll(void)
 	for (lane = 0; lane < 4; lane++)
 		EXPECT_EQ(tm[lane], 50 * 51 / 2);
 	EXPECT_EQ(vatom_queue_job_status(q, seq, NULL, NULL), 0);
+	/*
+	 * The point follows the count (docs/queues.md): the poller adds it
+	 * after the batch that completed job 50, which the wait above may
+	 * have seen complete first. WAIT_FOR_SUBMIT waits for it to exist.
+	 */
 	point = seq;
 	EXPECT_EQ(drmSyncobjTimelineWait(vatom_device_fd(dev), &timeline, &point,
-					 1, INT64_MAX, 0, NULL), 0);
+					 1, INT64_MAX,
+					 DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT,
+					 NULL), 0);
 	point = 0;
 	EXPECT_EQ(drmSyncobjQuery(vatom_device_fd(dev), &timeline, &point, 1), 0);
 	EXPECT_EQ(point, 50);
