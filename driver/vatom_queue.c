@@ -58,12 +58,9 @@
 #include "vatom_queue.h"
 #include "vatom_trace.h"
 
-/* The control page: struct drm_vatom_queue_ctl at its start. */
-#define VATOM_QUEUE_CTL_SIZE	4096
-
 static_assert(sizeof(struct drm_vatom_queue_job) == 64);
 static_assert(sizeof(struct drm_vatom_queue_ctl) == 128);
-static_assert(sizeof(struct drm_vatom_queue_ctl) <= VATOM_QUEUE_CTL_SIZE);
+static_assert(sizeof(struct drm_vatom_queue_ctl) <= DRM_VATOM_QUEUE_CTL_SIZE);
 
 static void vatom_queue_free(struct kref *ref)
 {
@@ -192,7 +189,7 @@ int vatom_ioctl_queue_create(struct drm_device *dev, void *data,
 	q->ring_surf = surf;
 	q->ring = (struct drm_vatom_queue_job *)surf->view.vaddr;
 
-	surf = vatom_buffer_new(dev, file, VATOM_QUEUE_CTL_SIZE, &ctl_handle);
+	surf = vatom_buffer_new(dev, file, DRM_VATOM_QUEUE_CTL_SIZE, &ctl_handle);
 	if (IS_ERR(surf)) {
 		ret = PTR_ERR(surf);
 		goto handles;
