@@ -255,6 +255,16 @@ fi
 # loop (a direct-map address of the 5-level layout); 4-level paging is
 # what the kernels under test run on real machines anyway.
 cpu=${VM_CPU:-max,la57=off}
+# With more than one vCPU, tsc=reliable: no clocksource watchdog on the
+# TSC. On a busy host a late HPET read made the guest mark its TSC
+# unstable mid-run, a switch that patches the kernel's text (static keys)
+# while other vCPUs run it, which TCG does not always survive: one 6.12
+# guest reset itself, silently, right after "sched_clock: Marking
+# unstable". QEMU's TCG TSC follows the host's clock on every vCPU. Not
+# with one vCPU (the debug kernel's): nothing runs beside the patching,
+# and there it made the early-boot stall in the RCU-tasks self tests
+# frequent (2 boots of 3).
+[ "$smp" -gt 1 ] && append="$append tsc=reliable"
 qemu=(qemu-system-x86_64
 	-accel tcg -cpu "$cpu" -smp "$smp" -m "$mem"
 	-nodefaults -display none -monitor none -no-reboot
