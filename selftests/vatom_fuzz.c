@@ -73,6 +73,8 @@
 #define VZ_MAX_THREADS	16
 #define VZ_SCRATCH	(64 * 1024)
 #define VZ_STREAM	(64 * 1024)
+/* Random descriptors for eventfds stay below this; the ledger's is above. */
+#define VZ_LEDGER_EFD_MIN	64
 #define VZ_GRID_SLOT	7
 #define VZ_TYPED_SLOT	3
 #define VZ_LEDGER_LANES	8
@@ -1209,7 +1211,7 @@ static void vz_queue_create(struct vz_worker *w)
 			a.eventfd = -1;
 			break;
 		case 2:
-			a.eventfd = vz_below(&w->rng, 64);	/* whatever it is */
+			a.eventfd = vz_below(&w->rng, VZ_LEDGER_EFD_MIN); /* whatever it is */
 			break;
 		default:
 			a.eventfd = w->efd;
@@ -1551,7 +1553,18 @@ static void vz_ledger_queue(struct vz_ledger *l)
 		.bindings = vt_u64_ptr(b), .binding_count = 2,
 	};
 
+	/*
+	 * Above every descriptor number the workers pick at random for a
+	 * queue's eventfd (below 64, "whatever it is"): a random queue once
+	 * signalled this one, 499 counts for 481 jobs.
+	 */
 	l->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (l->efd >= 0) {
+		int high = fcntl(l->efd, F_DUPFD_CLOEXEC, VZ_LEDGER_EFD_MIN);
+
+		close(l->efd);
+		l->efd = high;
+	}
 	if (l->efd < 0 || drmSyncobjCreate(l->fd, 0, &l->qsync) ||
 	    vt_buffer_create(l->fd, VZ_LQ_ENTRIES * VZ_LQ_STRIDE, &l->qs))
 		return;
