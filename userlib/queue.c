@@ -275,6 +275,21 @@ VATOM_API int vatom_queue_kick(struct vatom_queue *q)
 	return vatom__ioctl(q->dev->fd, DRM_IOCTL_VATOM_QUEUE_KICK, &k);
 }
 
+/*
+ * A waiter's kick: in kick mode only when the kernel asks for it; in
+ * polling mode always, since the ioctl then wakes a sleeping poller or,
+ * while the poller serves the process's other queues, consumes this one
+ * in the calling thread rather than leave it waiting its turn.
+ */
+static int queue_wait_kick(struct vatom_queue *q)
+{
+	struct drm_vatom_queue_kick k = { .queue_id = q->id };
+
+	if (!q->polling)
+		return vatom_queue_kick(q);
+	return vatom__ioctl(q->dev->fd, DRM_IOCTL_VATOM_QUEUE_KICK, &k);
+}
+
 static int64_t now_ns(void)
 {
 	struct timespec ts;
@@ -333,9 +348,10 @@ VATOM_API int vatom_queue_wait(struct vatom_queue *q, uint64_t seqno,
 	}
 	/*
 	 * Kick mode: a kick consumes up to the tail before it returns.
-	 * Polling mode: it wakes the poller if it sleeps.
+	 * Polling mode: it wakes the poller if it sleeps, or consumes
+	 * while the poller is elsewhere.
 	 */
-	ret = vatom_queue_kick(q);
+	ret = queue_wait_kick(q);
 	if (ret && ret != -EINTR)
 		return ret;
 	if (vatom_queue_completed(q) >= seqno)
@@ -353,7 +369,7 @@ VATOM_API int vatom_queue_wait(struct vatom_queue *q, uint64_t seqno,
 		if (ts.tv_nsec < 1000000)
 			ts.tv_nsec *= 2;
 		if (q->polling) {
-			ret = vatom_queue_kick(q);
+			ret = queue_wait_kick(q);
 			if (ret && ret != -EINTR)
 				return ret;
 		}

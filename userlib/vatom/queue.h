@@ -167,7 +167,9 @@ VATOM_API int vatom_queue_submit_batch(struct vatom_queue *q,
  * Only calls the KICK ioctl when the kernel asks for it
  * (%DRM_VATOM_QUEUE_CTL_NEED_WAKEUP, read after a full barrier); in kick
  * mode, it returns once every job committed before it has completed; in
- * polling mode, it wakes the sleeping poller, if it sleeps, and returns.
+ * polling mode, it wakes the sleeping poller, if it sleeps, and returns
+ * (a KICK while the poller serves the process's other queues consumes
+ * this one in the calling thread: DRM_IOCTL_VATOM_QUEUE_KICK).
  *
  * Return: 0, or the ioctl's -errno.
  */
@@ -188,8 +190,10 @@ VATOM_API uint64_t vatom_queue_completed(const struct vatom_queue *q);
  * @seqno: a sequence number vatom_queue_commit() returned
  * @timeout_ns: relative timeout, or a negative value for none
  *
- * Polls the completed count a few times and kicks when the kernel needs
- * it. Then, when the queue was created with a syncobj, blocks on it (a
+ * Polls the completed count a few times and kicks: in kick mode when the
+ * kernel needs it; in polling mode always, which wakes a sleeping poller
+ * or, while the poller serves the process's other queues, runs the jobs
+ * in the calling thread. Then, when the queue was created with a syncobj, blocks on it (a
  * timeline wait for point @seqno, which the kernel adds once the job is
  * complete); otherwise sleeps in growing steps (up to 1 ms) while another
  * thread's kick or the poller consumes. The eventfd, if any, is left to
