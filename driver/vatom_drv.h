@@ -74,8 +74,8 @@ struct vatom_stats_pcpu {
  * @stats: debugfs counters
  * @pcpu: debugfs counters of the submission path
  * @wq: executes asynchronous jobs (vatom_job.c)
- * @poll_queues: polling queues of all files, each with its thread
- *	(vatom_queue_poll.c)
+ * @poll_queues: polling queues of all files (their pollers are one per
+ *	process: vatom_queue_poll.c)
  */
 struct vatom_device {
 	struct drm_device drm;

@@ -18,10 +18,10 @@
  * status, then the head, then the completed count with release;
  * userspace reads the count with acquire, then the status and results.
  *
- * The consumer is the kicking thread (kick mode) or the queue's poller
- * (polling mode, vatom_queue_poll.c); either drains the ring under the
- * queue's lock with vatom_queue_drain(), then signals the syncobj point
- * and eventfd of the batch.
+ * The consumer is the kicking thread, or in polling mode the poller
+ * (vatom_queue_poll.c) or a KICK that finds the poller elsewhere; either
+ * drains the ring under the queue's lock with vatom_queue_drain(), then
+ * signals the syncobj point and eventfd of the batch.
  *
  * Lifetimes: the file's xarray holds one reference to each queue; a KICK
  * takes another for its duration. DESTROY (or the file's release) erases
@@ -68,8 +68,7 @@ static void vatom_queue_free(struct kref *ref)
 	struct vatom_account *acct = q->vfile->acct;
 
 	vatom_binding_table_release(&q->table);
-	if (q->poller)
-		put_task_struct(q->poller);
+	vatom_queue_poll_put(q);
 	mem_cgroup_put(q->memcg);
 	if (q->syncobj)
 		drm_syncobj_put(q->syncobj);
@@ -168,9 +167,8 @@ int vatom_ioctl_queue_create(struct drm_device *dev, void *data,
 	kref_init(&q->ref);
 	q->vfile = vfile;
 	mutex_init(&q->lock);
+	INIT_LIST_HEAD(&q->poll_node);
 	q->entries = args->entries;
-
-	q->stop = vatom_killed;
 
 	ret = vatom_binding_table_read(&q->table, file, args->bindings,
 				       args->binding_count);
@@ -213,7 +211,7 @@ int vatom_ioctl_queue_create(struct drm_device *dev, void *data,
 		goto poller;	/* -EBUSY: the file has its maximum */
 	q->id = id;
 	if (q->poller)
-		vatom_queue_poll_run(q);
+		vatom_queue_poll_attach(q);
 	/*
 	 * Published: another thread may DESTROY it (and free it) at once,
 	 * so @q is not touched after this.
@@ -324,20 +322,33 @@ static bool vatom_queue_region_ok(const struct vatom_surface_view *view,
 	       end <= view->size;
 }
 
+/**
+ * struct vatom_queue_exec - how a consumer runs a batch's jobs
+ * @ctl: the control block of each job
+ * @q: the queue
+ */
+struct vatom_queue_exec {
+	struct vatom_exec_ctl ctl;
+	const struct vatom_queue *q;
+};
+
+/* &vatom_exec_ctl.stop of the poller's jobs: the queue was destroyed. */
+static bool vatom_queue_destroyed(const struct vatom_exec_ctl *ctl)
+{
+	return READ_ONCE(container_of(ctl, struct vatom_queue_exec, ctl)->q->dead);
+}
+
 /*
- * Run the job of descriptor @d (the kernel's copy), adding what it
- * executed to @stats, and fill in @err.
+ * Run the job of descriptor @d (the kernel's copy) under @ctl, adding
+ * what it executed to @stats, and fill in @err.
  * Return: its status.
  */
 static int vatom_queue_job(struct vatom_queue *q,
 			   const struct drm_vatom_queue_job *d,
+			   const struct vatom_exec_ctl *ctl,
 			   struct vatom_stats *stats,
 			   struct vatom_stream_error *err)
 {
-	const struct vatom_exec_ctl ctl = {
-		.max_ops = vatom_max_submit_ops(),
-		.stop = q->stop,
-	};
 	const struct vatom_surface_view *sv = NULL, *rv = NULL;
 	u64 needed = 0, ops;
 	int ret;
@@ -369,7 +380,7 @@ static int vatom_queue_job(struct vatom_queue *q,
 		/* Our copy: the surface may change under us from here on. */
 		memcpy(q->stream, sv->vaddr + d->stream_offset, d->stream_size);
 		ret = vatom_stream_validate_ctl(q->stream, d->stream_size,
-						&q->table.bindings, &ctl, &needed,
+						&q->table.bindings, ctl, &needed,
 						&ops, err);
 		if (ret)
 			return ret;
@@ -381,7 +392,7 @@ static int vatom_queue_job(struct vatom_queue *q,
 	}
 	return vatom_file_execute(q->stream, d->stream_size, &q->table.bindings,
 				  needed ? rv->vaddr + d->results_offset : NULL,
-				  stats, &ctl);
+				  stats, ctl);
 }
 
 /*
@@ -389,7 +400,9 @@ static int vatom_queue_job(struct vatom_queue *q,
  * @stats, and publish its outcome.
  * Return: whether it was executed (in full or cut short).
  */
-static bool vatom_queue_consume(struct vatom_queue *q, struct vatom_stats *stats)
+static bool vatom_queue_consume(struct vatom_queue *q,
+				const struct vatom_exec_ctl *ctl,
+				struct vatom_stats *stats)
 {
 	struct drm_vatom_queue_job *slot = &q->ring[q->head & (q->entries - 1)];
 	struct vatom_stream_error err = {};
@@ -402,7 +415,7 @@ static bool vatom_queue_consume(struct vatom_queue *q, struct vatom_stats *stats
 	 */
 	memcpy(&d, slot, sizeof(d));
 	barrier();
-	ret = vatom_queue_job(q, &d, stats, &err);
+	ret = vatom_queue_job(q, &d, ctl, stats, &err);
 	if (ret && ret != -ECANCELED) {
 		atomic64_inc(&q->vfile->rejected);
 		atomic64_inc(&q->vfile->vdev->stats.errors);
@@ -449,24 +462,32 @@ static void vatom_queue_signal(struct vatom_queue *q)
 
 /**
  * vatom_queue_drain() - consume a batch: the ring from the head to @tail
- * @q: the queue, locked (kick mode) or polled by the caller
+ * @q: the queue, locked
  * @tail: a tail vatom_queue_tail_ok() accepted
+ * @polled: the consumer is the poller, else a KICK
  *
  * Then adds the syncobj point and signals the eventfd, if anything was
- * consumed. Stops early when the queue is destroyed or its consumer told
- * to stop (&vatom_queue.stop).
+ * consumed. Stops early when the queue is destroyed (the poller: at the
+ * next checkpoint of the job it runs; a KICK: after it) or the kicker is
+ * killed.
  *
  * Return: 0; -ENOMEM when the syncobj point cannot be allocated (nothing
  * consumed); -EINTR when told to stop.
  */
-int vatom_queue_drain(struct vatom_queue *q, u32 tail)
+int vatom_queue_drain(struct vatom_queue *q, u32 tail, bool polled)
 {
+	const struct vatom_queue_exec x = {
+		.ctl = {
+			.max_ops = vatom_max_submit_ops(),
+			.stop = polled ? vatom_queue_destroyed : vatom_killed,
+		},
+		.q = q,
+	};
 	u64 completed = q->completed, t0, ns, executed = 0;
 	struct vatom_stats stats = {};
 	int ret = 0;
 
-	/* One consumer: a KICK holding the lock, or the poller. */
-	lockdep_assert(q->poller == current || lockdep_is_held(&q->lock));
+	lockdep_assert_held(&q->lock);
 	if (q->syncobj && !q->chain) {
 		q->chain = dma_fence_chain_alloc();
 		if (!q->chain)
@@ -474,8 +495,8 @@ int vatom_queue_drain(struct vatom_queue *q, u32 tail)
 	}
 	t0 = vatom_busy_clock();
 	while (q->head != tail && !READ_ONCE(q->dead)) {
-		executed += vatom_queue_consume(q, &stats);
-		if (q->stop(NULL)) {
+		executed += vatom_queue_consume(q, &x.ctl, &stats);
+		if (x.ctl.stop(&x.ctl)) {
 			ret = -EINTR;
 			break;
 		}
@@ -495,7 +516,7 @@ int vatom_queue_drain(struct vatom_queue *q, u32 tail)
 		trace_vatom_queue_batch(q->vfile->client_id, q->id,
 					completed + 1, q->completed - completed,
 					q->completed - completed - executed,
-					elements, ns, !!q->poller);
+					elements, ns, polled);
 	}
 	return ret;
 }
@@ -515,21 +536,25 @@ int vatom_ioctl_queue_kick(struct drm_device *dev, void *data,
 		return -ENOENT;
 
 	if (q->poller) {
-		/* The poller consumes; we only wake it, for a tail it accepts. */
-		if (vatom_queue_tail_ok(q, READ_ONCE(q->ctl->tail)))
-			vatom_queue_poll_run(q);
-		else
+		/*
+		 * Polling mode: wake a sleeping poller, which consumes; one
+		 * that is awake and not at this queue (it serves others)
+		 * leaves it to us: the caller's CPU does the work, as in kick
+		 * mode, rather than wait.
+		 */
+		if (!vatom_queue_tail_ok(q, READ_ONCE(q->ctl->tail)))
 			ret = -EINVAL;
-		goto put;
+		if (ret || vatom_queue_poll_wake(q) || !mutex_trylock(&q->lock))
+			goto put;
+	} else {
+		ret = mutex_lock_interruptible(&q->lock);
+		if (ret)
+			goto put;
 	}
-
-	ret = mutex_lock_interruptible(&q->lock);
-	if (ret)
-		goto put;
 	/* Pairs with userspace's release of the tail after its descriptors. */
 	tail = smp_load_acquire(&q->ctl->tail);
 	if (vatom_queue_tail_ok(q, tail))
-		ret = vatom_queue_drain(q, tail);
+		ret = vatom_queue_drain(q, tail, false);
 	else
 		ret = -EINVAL;
 	mutex_unlock(&q->lock);

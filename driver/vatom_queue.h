@@ -9,6 +9,7 @@
 #define _VATOM_QUEUE_H_
 
 #include <linux/kref.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
 
@@ -18,16 +19,16 @@ struct dma_fence_chain;
 struct drm_syncobj;
 struct eventfd_ctx;
 struct mem_cgroup;
-struct task_struct;
 struct vatom_file;
+struct vatom_poller;
 
 /**
  * struct vatom_queue - one user-mode queue
  * @ref: the file's xarray holds one, each running KICK one
  * @vfile: the file, which outlives the queue
  * @id: the queue's id in the file (for tracepoints)
- * @lock: one consumer at a time in kick mode; protects @head, @completed,
- *	@stream and @chain (in polling mode the poller is the one consumer)
+ * @lock: one consumer at a time, a KICK or the poller; protects @head,
+ *	@completed, @stream and @chain
  * @dead: destroyed: a running KICK stops after its current job
  * @entries: descriptors in the ring, a power of two
  * @head: the next ring position to consume (the kernel's own copy)
@@ -38,15 +39,15 @@ struct vatom_file;
  * @ctl: kernel mapping of the control page
  * @stream: kernel copy of the current job's stream, or NULL
  * @stream_alloc: bytes at @stream, charged to the file
- * @stop: &vatom_exec_ctl.stop of the consumer: the kicker was killed, or
- *	the poller is told to stop
  * @syncobj: gets a point per batch consumed, or NULL
  * @chain: the chain node of the next point, allocated before a batch
  * @eventfd: signalled once per batch consumed, or NULL
- * @poller: polling mode: the thread that consumes, referenced; else NULL
+ * @poller: polling mode: the poller of the creating process, referenced;
+ *	else NULL
+ * @poll_node: polling mode: in the poller's list while it serves the queue
  * @memcg: polling mode: the creator's memory cgroup, which the poller's
- *	allocations are charged to
- * @idle_ns: polling mode: how long the poller polls an empty ring
+ *	allocations for the queue are charged to
+ * @idle_ns: polling mode: how long the poller polls after the last job
  * @table: the surfaces bound at creation, by slot
  */
 struct vatom_queue {
@@ -64,11 +65,11 @@ struct vatom_queue {
 	struct drm_vatom_queue_ctl *ctl;
 	void *stream;
 	u32 stream_alloc;
-	bool (*stop)(const struct vatom_exec_ctl *ctl);
 	struct drm_syncobj *syncobj;
 	struct dma_fence_chain *chain;
 	struct eventfd_ctx *eventfd;
-	struct task_struct *poller;
+	struct vatom_poller *poller;
+	struct list_head poll_node;
 	struct mem_cgroup *memcg;
 	u64 idle_ns;
 	struct vatom_binding_table table;
@@ -76,13 +77,16 @@ struct vatom_queue {
 
 /* vatom_queue.c */
 bool vatom_queue_tail_ok(const struct vatom_queue *q, u32 tail);
-int vatom_queue_drain(struct vatom_queue *q, u32 tail);
+int vatom_queue_drain(struct vatom_queue *q, u32 tail, bool polled);
 
 /* vatom_queue_poll.c */
 unsigned int vatom_max_poll_queues(void);
+unsigned int vatom_pollers(struct vatom_device *vdev);
 u32 vatom_max_poll_idle_us(void);
 int vatom_queue_poll_start(struct vatom_queue *q, u32 idle_us);
-void vatom_queue_poll_run(struct vatom_queue *q);
+void vatom_queue_poll_attach(struct vatom_queue *q);
+bool vatom_queue_poll_wake(struct vatom_queue *q);
 void vatom_queue_poll_stop(struct vatom_queue *q);
+void vatom_queue_poll_put(struct vatom_queue *q);
 
 #endif /* _VATOM_QUEUE_H_ */

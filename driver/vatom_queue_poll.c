@@ -1,37 +1,51 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Polling mode of user-mode queues (docs/queues.md): a kernel thread per
- * queue consumes the ring as userspace moves its tail, so a job costs no
+ * Polling mode of user-mode queues (docs/queues.md): a kernel thread
+ * consumes the rings as userspace moves their tails, so a job costs no
  * system call (the io_uring SQPOLL pattern).
  *
- * The poller polls while work keeps coming and for about idle_ns after the
- * last job, then publishes NEED_WAKEUP and sleeps until a KICK wakes it. The
- * sleep cannot lose a job: the poller stores the flag, then (full barrier)
- * reads the tail; the producer stores the tail, then (full barrier) reads
- * the flag. One of the two sees the other's store.
+ * One poller serves every polling queue a process has on a device, round
+ * robin, as io_uring's IORING_SETUP_ATTACH_WQ lets rings share an SQPOLL
+ * thread: N polling queues cost one thread, not N spinning on few CPUs
+ * (issue 24: 8 pollers and their producers on 2 vCPUs fell from 7000 to
+ * 300-400 jobs/s). Per process, not per device, so the CPU it burns is
+ * still its creator's: it runs in the creator's cgroups at its nice value,
+ * and charges what it allocates for a queue to that queue's creator's
+ * memory cgroup as well as to its file. A KICK wakes a sleeping poller;
+ * while the poller is awake but elsewhere, a KICK drains its queue itself
+ * (vatom_queue.c), so when the poller falls behind, producers that ask
+ * do their own work on their own CPUs, as in kick mode.
  *
- * What bounds it: a device runs at most max_poll_queues pollers; a poller
- * polls an empty ring for at most the queue's idle time (one second at
- * most, wall time, however loaded its CPU), giving way to any other task
- * that wants its CPU meanwhile; calls cond_resched() on every turn, runs
- * at its creator's nice value in its creator's cgroups (so the CPU it
- * burns is the creator's), and charges what it allocates to the creator's
- * memory cgroup as well as to the file. It stops when its queue is
- * destroyed or its file closed, which wait for it: a job it is running
- * stops at its next checkpoint.
+ * The poller polls while work keeps coming and for about the longest idle
+ * time of its queues after the last job, then publishes NEED_WAKEUP on
+ * every queue and sleeps until a KICK or a new queue wakes it. The sleep
+ * cannot lose a job: the poller stores the flags, then (full barrier)
+ * reads the tails; the producer stores its tail, then (full barrier)
+ * reads the flags. One of the two sees the other's store.
+ *
+ * What bounds it: a device runs at most max_poll_queues polling queues; a
+ * poller polls empty rings for at most the idle time (one second at most,
+ * wall time, however loaded its CPU), giving way to any other task that
+ * wants its CPU meanwhile, and calls cond_resched() on every turn.
+ * Destroying a queue (or closing its file) detaches it, waiting for a
+ * batch the poller is running on it, which stops at its next checkpoint;
+ * the last queue to go stops the thread and waits for it.
  *
  * Copyright (C) 2026 The vatom developers
  */
 
 #include <linux/cgroup.h>
 #include <linux/kthread.h>
+#include <linux/list.h>
 #include <linux/memcontrol.h>
 #include <linux/moduleparam.h>
+#include <linux/pid.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/stat.h>
 #include <linux/sched/task.h>
-#include <linux/sched/clock.h>
+#include <linux/slab.h>
 
 #include "vatom_job.h"
 #include "vatom_queue.h"
@@ -39,7 +53,7 @@
 static unsigned int max_poll_queues = 4;
 module_param(max_poll_queues, uint, 0444);
 MODULE_PARM_DESC(max_poll_queues,
-		 "Polling queues (each a kernel thread) a device runs at once (default: 4)");
+		 "Polling queues a device has at once, all processes together (default: 4)");
 
 /* Largest drm_vatom_queue_create.poll_idle_us: one second. */
 #define VATOM_MAX_POLL_IDLE_US	1000000
@@ -64,53 +78,190 @@ u32 vatom_max_poll_idle_us(void)
 	return VATOM_MAX_POLL_IDLE_US;
 }
 
-/* &vatom_exec_ctl.stop of a poller's jobs: the queue is going away. */
-static bool vatom_queue_poller_stopped(const struct vatom_exec_ctl *ctl)
+/**
+ * struct vatom_poller - the polling thread of one process on one device
+ * @ref: held by the thread's life and by each queue that was given the
+ *	poller, until the queue is freed (a late KICK may still wake it)
+ * @node: in vatom_poller_list
+ * @vdev: the device
+ * @tgid: the process whose queues it serves, referenced
+ * @task: the thread, referenced
+ * @users: queues given the poller and not yet stopped; the last one stops
+ *	the thread
+ * @lock: protects @queues, @cur and @idle_ns (held while the poller picks
+ *	a queue, not while it drains one)
+ * @queues: the queues it serves, by &vatom_queue.poll_node, served from
+ *	the head and moved to the tail
+ * @cur: the queue the poller is draining, or NULL: detaching one waits
+ *	until the poller has left it
+ * @idle_ns: the longest idle time of @queues
+ * @asleep: the poller has published NEED_WAKEUP and sleeps, or is about to
+ * @attached: a queue came since the poller last went to sleep: it polls a
+ *	whole idle time more first, so a new queue starts with it awake
+ */
+struct vatom_poller {
+	struct kref ref;
+	struct list_head node;
+	struct vatom_device *vdev;
+	struct pid *tgid;
+	struct task_struct *task;
+	unsigned int users; /* protected by vatom_poller_lock */
+	struct mutex lock; /* see above */
+	struct list_head queues;
+	struct vatom_queue *cur;
+	u64 idle_ns;
+	bool asleep;
+	bool attached;
+};
+
+/* Every device's pollers; the lock finds, starts and ends them. */
+static LIST_HEAD(vatom_poller_list);
+static DEFINE_MUTEX(vatom_poller_lock);
+
+/**
+ * vatom_pollers() - how many pollers a device runs
+ * @vdev: the device
+ *
+ * Return: its polling threads, one per process with polling queues.
+ */
+unsigned int vatom_pollers(struct vatom_device *vdev)
 {
-	return kthread_should_stop();
+	const struct vatom_poller *p;
+	unsigned int n = 0;
+
+	mutex_lock(&vatom_poller_lock);
+	list_for_each_entry(p, &vatom_poller_list, node)
+		n += p->vdev == vdev;
+	mutex_unlock(&vatom_poller_lock);
+	return n;
+}
+
+static void vatom_poller_free(struct kref *ref)
+{
+	struct vatom_poller *p = container_of(ref, struct vatom_poller, ref);
+
+	put_task_struct(p->task);
+	put_pid(p->tgid);
+	mutex_destroy(&p->lock);
+	kfree(p);
+}
+
+/* Whether @q has a batch the poller may consume; @tail gets its tail. */
+static bool vatom_queue_has_work(struct vatom_queue *q, u32 *tail)
+{
+	/* Pairs with the producer's release of the tail. */
+	*tail = smp_load_acquire(&q->ctl->tail);
+	return *tail != READ_ONCE(q->head) && vatom_queue_tail_ok(q, *tail);
+}
+
+/* The next queue with work, which becomes @p->cur and goes last; or NULL. */
+static struct vatom_queue *vatom_poller_next(struct vatom_poller *p)
+{
+	struct vatom_queue *q;
+	u32 tail;
+
+	mutex_lock(&p->lock);
+	list_for_each_entry(q, &p->queues, poll_node) {
+		if (vatom_queue_has_work(q, &tail)) {
+			list_move_tail(&q->poll_node, &p->queues);
+			p->cur = q;
+			mutex_unlock(&p->lock);
+			return q;
+		}
+	}
+	mutex_unlock(&p->lock);
+	return NULL;
 }
 
 /*
- * Publish NEED_WAKEUP and sleep, unless the ring has work (or a tail we
- * refuse, which only a KICK after a fix makes us look at again).
+ * Consume what @q (@p->cur) has, unless a KICK is at it (it holds the
+ * lock), charging the allocations to the creator's memory cgroup; then
+ * leave it, for a detach waiting on that.
  */
-static void vatom_queue_poll_sleep(struct vatom_queue *q)
+static void vatom_poller_drain(struct vatom_poller *p, struct vatom_queue *q)
 {
+	struct mem_cgroup *old_memcg = set_active_memcg(q->memcg);
+	int ret = 0;
 	u32 tail;
 
-	set_current_state(TASK_INTERRUPTIBLE);
-	WRITE_ONCE(q->ctl->flags, DRM_VATOM_QUEUE_CTL_NEED_WAKEUP);
-	/* Pairs with the producer's barrier between tail store and flags load. */
+	if (mutex_trylock(&q->lock)) {
+		if (vatom_queue_has_work(q, &tail))
+			ret = vatom_queue_drain(q, tail, true);
+		mutex_unlock(&q->lock);
+	}
+	set_active_memcg(old_memcg);
+
+	mutex_lock(&p->lock);
+	p->cur = NULL;
+	mutex_unlock(&p->lock);
+	/* The store before the waiter's check of the wait queue. */
 	smp_mb();
-	tail = READ_ONCE(q->ctl->tail);
-	if ((tail == q->head || !vatom_queue_tail_ok(q, tail)) &&
-	    !kthread_should_stop())
+	wake_up_var(&p->cur);
+	/* Out of memory for the syncobj point: nothing consumed; back off. */
+	if (ret == -ENOMEM)
+		schedule_timeout_interruptible(1);
+}
+
+/*
+ * Publish NEED_WAKEUP on every queue and sleep, unless one has work (a
+ * tail we refuse is none: only a KICK after a fix, or the idle time,
+ * makes us look at it again).
+ */
+static void vatom_poller_sleep(struct vatom_poller *p)
+{
+	struct vatom_queue *q;
+	bool work = false;
+	u32 tail;
+
+	mutex_lock(&p->lock);
+	if (p->attached) {
+		p->attached = false;
+		mutex_unlock(&p->lock);
+		return;
+	}
+	WRITE_ONCE(p->asleep, true);
+	list_for_each_entry(q, &p->queues, poll_node)
+		WRITE_ONCE(q->ctl->flags, DRM_VATOM_QUEUE_CTL_NEED_WAKEUP);
+	/*
+	 * A full barrier, paired with the producer's between its tail store
+	 * and flags load; from here a KICK or a new queue wakes us.
+	 */
+	set_current_state(TASK_INTERRUPTIBLE);
+	list_for_each_entry(q, &p->queues, poll_node)
+		work |= vatom_queue_has_work(q, &tail);
+	mutex_unlock(&p->lock);
+	if (!work && !kthread_should_stop())
 		schedule();
 	__set_current_state(TASK_RUNNING);
-	WRITE_ONCE(q->ctl->flags, 0);
+
+	mutex_lock(&p->lock);
+	list_for_each_entry(q, &p->queues, poll_node)
+		WRITE_ONCE(q->ctl->flags, 0);
+	WRITE_ONCE(p->asleep, false);
+	mutex_unlock(&p->lock);
 }
 
 /* Empty polls between two readings of the clock: it is not cheap in a VM. */
 #define VATOM_POLL_CLOCK_EVERY	64
 
 /*
- * One empty poll of @q. Idle time is wall time since the first empty poll
- * after the last job (@idle_since, 0: not read yet), whatever the CPU's
- * load: a poller that only gives way to other tasks must still go to
- * sleep after the queue's idle time, or it would spin for ever on exactly
+ * One empty poll of every queue. Idle time is wall time since the first
+ * empty poll after the last job (@idle_since, 0: not read yet), whatever
+ * the CPU's load: a poller that only gives way to other tasks must still
+ * go to sleep after its idle time, or it would spin for ever on exactly
  * the machines that are short of CPU.
  *
- * When another task wants this CPU (maybe the producer, spinning on our
+ * When another task wants this CPU (maybe a producer, spinning on our
  * completions: polling would only make it wait for the next tick) the
  * poller gives way, as KVM's halt polling does, and reads the clock on
  * every turn: the schedule() costs more than the read. Otherwise it reads
  * the clock once per VATOM_POLL_CLOCK_EVERY empty polls.
  *
- * Return: true when the poller has been idle for the queue's idle time and
- * should sleep.
+ * Return: true when the poller has been idle for its idle time and should
+ * sleep.
  */
-static bool vatom_queue_poll_idle(struct vatom_queue *q, u64 *idle_since,
-				  unsigned int *empty)
+static bool vatom_poller_idle(struct vatom_poller *p, u64 *idle_since,
+			      unsigned int *empty)
 {
 	bool busy = !single_task_running();
 	u64 now;
@@ -120,7 +271,7 @@ static bool vatom_queue_poll_idle(struct vatom_queue *q, u64 *idle_since,
 	now = local_clock();
 	if (!*idle_since) {
 		*idle_since = now;
-	} else if ((s64)(now - *idle_since) >= (s64)q->idle_ns) {
+	} else if ((s64)(now - *idle_since) >= (s64)READ_ONCE(p->idle_ns)) {
 		/* Signed: a clock read on another CPU may be a little behind. */
 		return true;
 	}
@@ -129,56 +280,84 @@ static bool vatom_queue_poll_idle(struct vatom_queue *q, u64 *idle_since,
 	return false;
 }
 
-static int vatom_queue_poll_thread(void *data)
+static int vatom_poller_thread(void *data)
 {
-	struct vatom_queue *q = data;
-	struct mem_cgroup *old_memcg = set_active_memcg(q->memcg);
+	struct vatom_poller *p = data;
 	unsigned int empty = 0;
 	u64 idle_since = 0;	/* 0: not read since the last job */
+	struct vatom_queue *q;
 
 	while (!kthread_should_stop()) {
-		/* Pairs with the producer's release of the tail. */
-		u32 tail = smp_load_acquire(&q->ctl->tail);
-		int ret = 0;
-
-		if (tail != q->head && vatom_queue_tail_ok(q, tail)) {
-			/* The only consumer: KICK just wakes us. */
-			ret = vatom_queue_drain(q, tail);
+		q = vatom_poller_next(p);
+		if (q) {
+			vatom_poller_drain(p, q);
 			empty = 0;
 			idle_since = 0;
-		} else if (tail != q->head) {
-			vatom_queue_poll_sleep(q);	/* a tail we refuse */
-			idle_since = 0;
-		} else if (vatom_queue_poll_idle(q, &idle_since, &empty)) {
-			vatom_queue_poll_sleep(q);
+		} else if (vatom_poller_idle(p, &idle_since, &empty)) {
+			vatom_poller_sleep(p);
 			idle_since = 0;
 		}
-		/* Out of memory for the syncobj point: nothing consumed; back off. */
-		if (ret == -ENOMEM)
-			schedule_timeout_interruptible(1);
 		cond_resched();
 	}
-	set_active_memcg(old_memcg);
 	return 0;
 }
 
+/*
+ * A new poller for the calling process on @vdev, running (with nothing to
+ * poll yet) in the caller's cgroups at its nice value, and listed.
+ */
+static struct vatom_poller *vatom_poller_create(struct vatom_device *vdev)
+{
+	struct vatom_poller *p;
+	struct task_struct *t;
+	int ret;
+
+	lockdep_assert_held(&vatom_poller_lock);
+	p = kzalloc(sizeof(*p), GFP_KERNEL_ACCOUNT);
+	if (!p)
+		return ERR_PTR(-ENOMEM);
+	t = kthread_create(vatom_poller_thread, p, "vatom-poll/%d",
+			   task_tgid_nr(current));
+	if (IS_ERR(t)) {
+		kfree(p);
+		return ERR_CAST(t);
+	}
+	ret = cgroup_attach_task_all(current, t);
+	if (ret) {
+		kthread_stop(t);	/* never woken: it does not run */
+		kfree(p);
+		return ERR_PTR(ret);
+	}
+	set_user_nice(t, task_nice(current));
+	kref_init(&p->ref);	/* the thread's */
+	p->vdev = vdev;
+	p->tgid = get_pid(task_tgid(current));
+	p->task = get_task_struct(t);
+	mutex_init(&p->lock);
+	INIT_LIST_HEAD(&p->queues);
+	list_add(&p->node, &vatom_poller_list);
+	wake_up_process(t);
+	return p;
+}
+
 /**
- * vatom_queue_poll_start() - give a queue being created its poller
+ * vatom_queue_poll_start() - give a queue being created a poller
  * @q: the queue, not yet visible to userspace
  * @idle_us: drm_vatom_queue_create.poll_idle_us, checked
  *
- * The thread is created stopped, in the caller's cgroups and at its nice
- * value; vatom_queue_poll_run() starts it once the queue is complete, and
- * vatom_queue_poll_stop() stops it (whether it ran or not).
+ * The poller of the calling process on the queue's device, or a new one.
+ * vatom_queue_poll_attach() puts the queue in its hands once the queue is
+ * complete, and vatom_queue_poll_stop() takes it back (attached or not).
  *
- * Return: 0; -EBUSY when the device runs max_poll_queues pollers; or the
- * error of creating the thread or moving it to the caller's cgroups.
+ * Return: 0; -EBUSY when the device has max_poll_queues polling queues;
+ * or the error of creating the thread or moving it to the caller's
+ * cgroups.
  */
 int vatom_queue_poll_start(struct vatom_queue *q, u32 idle_us)
 {
 	struct vatom_device *vdev = q->vfile->vdev;
-	struct task_struct *t;
-	int ret;
+	struct vatom_poller *p;
+	bool found = false;
 
 	if (atomic_inc_return(&vdev->poll_queues) > max_poll_queues) {
 		atomic_dec(&vdev->poll_queues);
@@ -186,47 +365,106 @@ int vatom_queue_poll_start(struct vatom_queue *q, u32 idle_us)
 	}
 	q->idle_ns = (u64)(idle_us ?: DRM_VATOM_QUEUE_POLL_IDLE_US_DEFAULT) *
 		     NSEC_PER_USEC;
-	q->stop = vatom_queue_poller_stopped;
 
-	t = kthread_create(vatom_queue_poll_thread, q, "vatom-poll/%d",
-			   task_pid_nr(current));
-	if (IS_ERR(t)) {
+	mutex_lock(&vatom_poller_lock);
+	list_for_each_entry(p, &vatom_poller_list, node) {
+		if (p->vdev == vdev && p->tgid == task_tgid(current)) {
+			found = true;
+			break;
+		}
+	}
+	if (!found)
+		p = vatom_poller_create(vdev);
+	if (!IS_ERR(p)) {
+		p->users++;
+		kref_get(&p->ref);	/* the queue's */
+	}
+	mutex_unlock(&vatom_poller_lock);
+	if (IS_ERR(p)) {
 		atomic_dec(&vdev->poll_queues);
-		return PTR_ERR(t);
+		return PTR_ERR(p);
 	}
-	get_task_struct(t);
-	q->poller = t;
-
-	ret = cgroup_attach_task_all(current, t);
-	if (ret) {
-		vatom_queue_poll_stop(q);
-		return ret;
-	}
-	set_user_nice(t, task_nice(current));
+	q->poller = p;
 	q->memcg = get_mem_cgroup_from_mm(current->mm);
 	return 0;
 }
 
 /**
- * vatom_queue_poll_run() - start a poller vatom_queue_poll_start() made
- * @q: the queue, complete
+ * vatom_queue_poll_attach() - start polling a queue
+ * @q: the queue, complete, with a poller from vatom_queue_poll_start()
  */
-void vatom_queue_poll_run(struct vatom_queue *q)
+void vatom_queue_poll_attach(struct vatom_queue *q)
 {
-	wake_up_process(q->poller);
+	struct vatom_poller *p = q->poller;
+
+	mutex_lock(&p->lock);
+	list_add_tail(&q->poll_node, &p->queues);
+	p->idle_ns = max(p->idle_ns, q->idle_ns);
+	p->attached = true;
+	mutex_unlock(&p->lock);
+	wake_up_process(p->task);
 }
 
 /**
- * vatom_queue_poll_stop() - stop a queue's poller and wait for it
+ * vatom_queue_poll_wake() - wake a queue's poller, if it sleeps
+ * @q: the queue, polling mode
+ *
+ * Return: true when the poller slept (it will consume the ring); false
+ * when it is awake, maybe serving other queues.
+ */
+bool vatom_queue_poll_wake(struct vatom_queue *q)
+{
+	struct vatom_poller *p = q->poller;
+
+	if (!READ_ONCE(p->asleep))
+		return false;
+	wake_up_process(p->task);
+	return true;
+}
+
+/**
+ * vatom_queue_poll_stop() - take a queue back from its poller
  * @q: the queue, destroyed (or never made visible)
  *
- * A job the poller is running stops at its next checkpoint. The queue
- * keeps its reference to the thread, so a KICK still running may wake it.
+ * Waits until the poller has left it: a batch the poller is running on
+ * it stops at its next checkpoint. The last queue of a poller stops its
+ * thread and waits for it. The queue keeps its reference to the poller,
+ * so a KICK still running may wake it.
  */
 void vatom_queue_poll_stop(struct vatom_queue *q)
 {
-	if (!q->poller)
+	struct vatom_poller *p = q->poller;
+	struct vatom_queue *other;
+	bool last;
+
+	if (!p)
 		return;
-	kthread_stop(q->poller);
+	mutex_lock(&p->lock);
+	list_del_init(&q->poll_node);
+	p->idle_ns = 0;
+	list_for_each_entry(other, &p->queues, poll_node)
+		p->idle_ns = max(p->idle_ns, other->idle_ns);
+	mutex_unlock(&p->lock);
+	wait_var_event(&p->cur, READ_ONCE(p->cur) != q);
+
+	mutex_lock(&vatom_poller_lock);
+	last = !--p->users;
+	if (last)
+		list_del(&p->node);
+	mutex_unlock(&vatom_poller_lock);
+	if (last) {
+		kthread_stop(p->task);
+		kref_put(&p->ref, vatom_poller_free);	/* the thread's */
+	}
 	atomic_dec(&q->vfile->vdev->poll_queues);
+}
+
+/**
+ * vatom_queue_poll_put() - drop a queue's reference to its poller
+ * @q: the queue, being freed
+ */
+void vatom_queue_poll_put(struct vatom_queue *q)
+{
+	if (q->poller)
+		kref_put(&q->poller->ref, vatom_poller_free);
 }

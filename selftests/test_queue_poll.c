@@ -711,8 +711,10 @@ static void qp_broadcast_jobs(struct qp_env *v, __u32 first, __u32 n, __u32 pack
 
 /*
  * After poll_idle_us without work the poller sets NEED_WAKEUP and sleeps:
- * jobs published then wait for a KICK. The KICK returns at once; the
- * poller clears the flag while it consumes, and sets it again once idle.
+ * jobs published then wait for a KICK. The KICK wakes it and returns at
+ * once (it consumes only for a poller that is awake and elsewhere:
+ * queue_poll_kick_consumes); the poller clears the flag while it
+ * consumes, and sets it again once idle.
  * The jobs broadcast to a grid (the queue's target), long enough to look
  * at the flag while they run.
  */

@@ -106,6 +106,7 @@ static __u64 vt_visa_ops(int fd, __u32 form)
 #include "test_queue_poll.c"
 #include "test_queue_poll_life.c"
 #include "test_queue_signal.c"
+#include "test_queue_poll_shared.c"
 #include "test_kmsg.c"
 
 int main(int argc, char **argv)

@@ -95,7 +95,7 @@ extern "C" {
 #define DRM_VATOM_PARAM_MAX_QUEUE_ENTRIES	14
 /* queues a file may have at once */
 #define DRM_VATOM_PARAM_MAX_QUEUES		15
-/* polling queues (DRM_VATOM_QUEUE_CREATE_POLL) the device runs at once */
+/* polling queues (DRM_VATOM_QUEUE_CREATE_POLL) the device has at once */
 #define DRM_VATOM_PARAM_MAX_POLL_QUEUES		16
 /* largest struct drm_vatom_queue_create.poll_idle_us */
 #define DRM_VATOM_PARAM_MAX_POLL_IDLE_US	17
@@ -979,15 +979,17 @@ struct drm_vatom_submit {
  * The ring and the streams are user memory that may change at any time;
  * what the kernel uses is its own copy of each, so a rewritten descriptor
  * or stream at worst fails its own job. A queue's jobs execute in ring
- * order, in the thread that kicks; they are not ordered with the file's
- * SUBMIT jobs (use atomics, or wait, across the two).
+ * order, in the thread that kicks or the poller; they are not ordered with
+ * the file's SUBMIT jobs (use atomics, or wait, across the two).
  *
  * Doorbells. In kick mode (the default) %DRM_VATOM_QUEUE_CTL_NEED_WAKEUP
  * is always set and each KICK consumes, in the calling thread. In polling
  * mode (%DRM_VATOM_QUEUE_CREATE_POLL, %DRM_VATOM_CAP_QUEUE_POLL) a kernel
- * thread of the queue consumes the ring as @tail moves, with no system
- * call; after @poll_idle_us without work it sets
- * %DRM_VATOM_QUEUE_CTL_NEED_WAKEUP and sleeps until a KICK wakes it. The
+ * thread, the poller, consumes the ring as @tail moves, with no system
+ * call. A process has one poller per device, which serves all its polling
+ * queues in turn; after the longest @poll_idle_us of those without work
+ * it sets %DRM_VATOM_QUEUE_CTL_NEED_WAKEUP on each and sleeps until a KICK
+ * wakes it. The
  * producer must order its store of @tail before its load of @flags (a
  * full barrier, as with io_uring's SQPOLL), and kick when the flag is set.
  *
@@ -995,8 +997,8 @@ struct drm_vatom_submit {
  * (@syncobj: each batch of jobs consumed adds point n, signalled, where n
  * is @completed, so a wait for point n ends once job n is complete) and
  * an eventfd (%DRM_VATOM_QUEUE_CREATE_EVENTFD: signalled once per batch),
- * %DRM_VATOM_CAP_QUEUE_SIGNAL. A batch is what one KICK, or one wakeful
- * spell of the poller, finds published.
+ * %DRM_VATOM_CAP_QUEUE_SIGNAL. A batch is what one KICK, or one visit
+ * of the poller, finds published.
  */
 
 /* Largest struct drm_vatom_queue_create.entries. */
@@ -1174,14 +1176,18 @@ struct drm_vatom_queue_destroy {
  * Kick mode: consumes every descriptor from the queue's head to the @tail
  * read at the start of the call, in the calling thread; returns when they
  * are all complete. Kicks of one queue run one at a time (a second
- * waits). Polling mode: wakes the queue's poller and returns at once (the
- * poller clears %DRM_VATOM_QUEUE_CTL_NEED_WAKEUP and consumes).
+ * waits). Polling mode: wakes a sleeping poller and returns at once (the
+ * poller clears %DRM_VATOM_QUEUE_CTL_NEED_WAKEUP and consumes); while the
+ * poller is awake and not at this queue (it serves the process's other
+ * queues), consumes as in kick mode, so a producer that asks does its own
+ * jobs rather than wait; while the poller or another KICK is at it,
+ * returns at once.
  *
  * Returns 0 (each job's outcome is in its descriptor); -EINVAL for
  * non-zero @pad, or when @tail is more than the ring's entries ahead of
- * @head (nothing is consumed, and a poller found the same and sleeps);
- * -ENOENT for an unknown @queue_id; -ENOMEM (kick mode, with a @syncobj,
- * nothing consumed); -EINTR when the caller was killed (the jobs
+ * @head (nothing is consumed, and the poller passes the queue by);
+ * -ENOENT for an unknown @queue_id; -ENOMEM (when it consumes, with a
+ * @syncobj, nothing consumed); -EINTR when the caller was killed (the jobs
  * completed so far are in @completed; one cut short has @status
  * -ECANCELED) or interrupted waiting for another kick of the queue.
  */

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One poller per process and device (issue 24): every polling queue of a
+ * process, in any of its files, is served by one thread, which ends with
+ * the last queue; another process gets its own; and a KICK consumes its
+ * queue itself when the poller is not at it.
+ *
+ * #included by vatom_test.c after test_queue_poll.c (qp_* helpers).
+ *
+ * Copyright (C) 2026 The vatom developers
+ */
+
+/* Queues of the shared-poller test: two on one file, one on another. */
+#define QP_SHARED_QUEUES	3
+#define QP_SHARED_JOBS		8
+
+/* Jobs 0..@n-1 of @v (1-packet SIMD16 adds of @inc with results). */
+static void qp_add_jobs(struct qp_env *v, __u32 n, __u32 inc)
+{
+	struct vt_stream s;
+	__u32 i;
+
+	for (i = 0; i < n; i++) {
+		vt_stream_init(&s);
+		vq_add16(&s, inc, true);
+		vq_job(&v->q.ring[i], v->streams, i, &s);
+		v->q.ring[i].status = QP_UNTOUCHED;
+	}
+}
+
+/*
+ * @n jobs adding @inc to a zeroed target completed: status 0, each job's
+ * results the old values (lane k: i * inc * (k + 1)) and the exact total.
+ */
+static void qp_expect_adds(struct __test_metadata *_metadata,
+			   const struct qp_env *v, __u32 n, __u32 inc)
+{
+	__u32 i, k;
+
+	for (i = 0; i < n; i++) {
+		const __u32 *res = (const __u32 *)((const char *)v->results +
+						   i * VQ_RES_STRIDE);
+
+		EXPECT_EQ(0, v->q.ring[i].status) TH_LOG("job %u", i);
+		for (k = 0; k < 16; k++)
+			EXPECT_EQ(i * inc * (k + 1), res[k]) TH_LOG("job %u lane %u", i, k);
+	}
+	for (k = 0; k < 16; k++)
+		EXPECT_EQ(n * inc * (k + 1), v->target[k]) TH_LOG("lane %u", k);
+}
+
+/* Wait up to @ms for the poller of process @pid to be gone. */
+static bool qp_poller_gone(pid_t pid, int ms)
+{
+	long long end = va_now_ns() + ms * VA_NS_PER_MS;
+
+	while (qp_poller_tid(pid) != -1) {
+		if (va_now_ns() > end)
+			return false;
+		usleep(1000);
+	}
+	return true;
+}
+
+/*
+ * Three polling queues of one process, on two files: one thread named
+ * vatom-poll/PID serves them all (two would make qp_poller_tid() -2; debugfs
+ * vatom_limits counts 3 polling queues and 1 poller), each
+ * queue's jobs complete unasked with exact values, destroying a queue
+ * leaves the thread to the others, and the last queue's DESTROY ends it.
+ */
+TEST(queue_poll_shared)
+{
+	struct qp_mode m = { .flags = QP_POLL, .idle_us = QP_IDLE_MAX };
+	struct qp_env v[QP_SHARED_QUEUES];
+	struct qp_live base, now;
+	long long pollers;
+	int fd[2], ret;
+	pid_t tid;
+	__u32 i;
+
+	VT_OPEN(fd[0]);
+	if (!qp_supported(fd[0]) ||
+	    qp_param(fd[0], DRM_VATOM_PARAM_MAX_POLL_QUEUES) < QP_SHARED_QUEUES)
+		SKIP(close(fd[0]); return, "fewer than 3 polling queues");
+	VT_OPEN(fd[1]);
+	ASSERT_EQ(-1, qp_poller_tid(getpid()));
+	qp_live(&base);
+	for (i = 0; i < QP_SHARED_QUEUES; i++)
+		ASSERT_EQ(0, qp_env_init(&v[i], fd[i / 2], QP_SHARED_JOBS, 0, &m));
+	tid = qp_poller_tid(getpid());
+	ASSERT_LT(0, tid) TH_LOG("not one thread named vatom-poll/%d: %d",
+				 getpid(), tid);
+	qp_live(&now);
+	pollers = vt_debugfs_stat(qp_limits_path, "pollers");
+	if (base.pollers >= 0) {
+		EXPECT_EQ(base.pollers + QP_SHARED_QUEUES, now.pollers);
+		EXPECT_EQ(1, pollers);
+	}
+
+	/* Every queue served, none asking for a KICK (1 s idle time). */
+	for (i = 0; i < QP_SHARED_QUEUES; i++)
+		qp_add_jobs(&v[i], QP_SHARED_JOBS, i + 1);
+	for (i = 0; i < QP_SHARED_QUEUES; i++) {
+		ret = qp_publish(&v[i].q, QP_SHARED_JOBS);
+		EXPECT_EQ(0, ret) TH_LOG("queue %u asked for a KICK: %d", i, ret);
+	}
+	for (i = 0; i < QP_SHARED_QUEUES; i++) {
+		ASSERT_TRUE(qp_wait_completed(&v[i].q, QP_SHARED_JOBS, QP_DONE_MS))
+			TH_LOG("queue %u: %llu", i, (unsigned long long)vq_completed(&v[i].q));
+		qp_expect_adds(_metadata, &v[i], QP_SHARED_JOBS, i + 1);
+	}
+
+	/* The first gone, the same thread serves the third. */
+	EXPECT_EQ(0, vq_destroy(fd[0], v[0].q.id));
+	EXPECT_EQ(tid, qp_poller_tid(getpid()));
+	qp_add_jobs(&v[2], QP_SHARED_JOBS, 3);	/* positions 8..15 */
+	EXPECT_EQ(0, qp_publish(&v[2].q, QP_SHARED_JOBS));
+	EXPECT_TRUE(qp_wait_completed(&v[2].q, 2 * QP_SHARED_JOBS, QP_DONE_MS));
+	EXPECT_EQ(2 * QP_SHARED_JOBS * 3, v[2].target[0]);
+
+	/* The third's file closed (its queue with it): the second keeps it. */
+	qp_env_unmap(&v[2]);
+	close(fd[1]);
+	EXPECT_EQ(tid, qp_poller_tid(getpid()));
+	/* The last queue: the thread ends. */
+	EXPECT_EQ(0, vq_destroy(fd[0], v[1].q.id));
+	EXPECT_TRUE(qp_poller_gone(getpid(), QP_STOP_MS))
+		TH_LOG("vatom-poll/%d still there %d ms after its last queue",
+		       getpid(), QP_STOP_MS);
+	if (base.pollers >= 0)
+		EXPECT_EQ(0, va_stat_settle(qp_limits_path, "pollers", 0));
+	qp_env_unmap(&v[0]);
+	qp_env_unmap(&v[1]);
+	close(fd[0]);
+	qp_expect_live(_metadata, &base);
+}
+
+/*
+ * Another process gets its own poller, named by its pid, beside ours; its
+ * exit ends it and leaves ours.
+ */
+TEST(queue_poll_per_process)
+{
+	struct qp_mode m = { .flags = QP_POLL, .idle_us = QP_IDLE_MAX };
+	int fd, pipefd[2], status;
+	struct qp_env v;
+	pid_t tid, child;
+	char c;
+
+	VT_OPEN(fd);
+	if (!qp_supported(fd) || qp_param(fd, DRM_VATOM_PARAM_MAX_POLL_QUEUES) < 2)
+		SKIP(close(fd); return, "fewer than 2 polling queues");
+	ASSERT_EQ(0, qp_env_init(&v, fd, 8, 0, &m));
+	tid = qp_poller_tid(getpid());
+	ASSERT_LT(0, tid);
+	ASSERT_EQ(0, pipe(pipefd));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		struct qp_env cv;
+		int cfd = vt_open();
+
+		close(pipefd[0]);
+		if (cfd < 0 || qp_env_init(&cv, cfd, 8, 0, &m))
+			_exit(1);
+		c = 1;
+		if (write(pipefd[1], &c, 1) != 1)
+			_exit(2);
+		/* Held until the parent closes its end. */
+		pause();
+		_exit(0);
+	}
+	close(pipefd[1]);
+	ASSERT_EQ(1, read(pipefd[0], &c, 1));
+	EXPECT_LT(0, qp_poller_tid(child)) TH_LOG("no one vatom-poll/%d", child);
+	EXPECT_NE(tid, qp_poller_tid(child));
+	EXPECT_EQ(tid, qp_poller_tid(getpid()));
+	kill(child, SIGKILL);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	close(pipefd[0]);
+	EXPECT_TRUE(qp_poller_gone(child, QP_STOP_MS));
+	EXPECT_EQ(tid, qp_poller_tid(getpid()));
+	close(fd);
+}
+
+/*
+ * A KICK while the poller is awake and busy with another queue of the
+ * process consumes its own queue itself: when it returns, its jobs are
+ * complete though the poller is still at the other queue's long batch
+ * (before, it waited for the poller). A KICK to a sleeping poller only
+ * wakes it (queue_poll_need_wakeup).
+ */
+TEST(queue_poll_kick_consumes)
+{
+	struct qp_mode m = { .flags = QP_POLL, .idle_us = QP_IDLE_MAX };
+	struct qp_env busy, v;
+	__u32 grid, n = QP_WAKE_JOBS;
+	__u64 gsize, done;
+	__u8 *gmap;
+	int fd;
+
+	VT_OPEN(fd);
+	if (!qp_supported(fd) || qp_param(fd, DRM_VATOM_PARAM_MAX_POLL_QUEUES) < 2)
+		SKIP(close(fd); return, "fewer than 2 polling queues");
+	ASSERT_EQ(0, ab_grid_create(fd, &grid, &gsize));
+	gmap = vt_map(fd, grid, gsize);
+	ASSERT_NE(NULL, gmap);
+	ASSERT_EQ(0, qp_env_init(&busy, fd, 64, grid, &m));
+	ASSERT_EQ(0, qp_env_init(&v, fd, 8, 0, &m));
+
+	/* The poller in a batch of 32 long jobs... */
+	qp_broadcast_jobs(&busy, 0, n, QP_WAKE_PACKETS, 0);
+	EXPECT_EQ(0, qp_publish(&busy.q, n));
+	ASSERT_TRUE(qp_wait_completed(&busy.q, 1, QP_DONE_MS));
+	/* ...a KICK of the other queue runs its jobs before it returns. */
+	qp_add_jobs(&v, 8, 5);
+	EXPECT_EQ(0, qp_publish(&v.q, 8));	/* the poller is awake */
+	ASSERT_EQ(0, vq_kick(fd, v.q.id));
+	EXPECT_EQ(8, vq_completed(&v.q));
+	done = vq_completed(&busy.q);
+	EXPECT_GT(n, done) TH_LOG("the long batch ended first: inconclusive");
+	qp_expect_adds(_metadata, &v, 8, 5);
+
+	ASSERT_TRUE(qp_wait_completed(&busy.q, n, 6 * QP_DONE_MS));
+	EXPECT_EQ(n * QP_WAKE_PACKETS, ab_common_count(gmap));
+	EXPECT_EQ(0, vq_destroy(fd, v.q.id));
+	EXPECT_EQ(0, vq_destroy(fd, busy.q.id));
+	munmap(gmap, gsize);
+	close(fd);
+}
