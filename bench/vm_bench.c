@@ -1307,7 +1307,7 @@ static void *mq_main(void *arg)
 	qb_init(fd, &q, s.handle, &x, sizeof(x), 8, t->poll);
 	pthread_barrier_wait(t->bar);
 	t->jobs = 0;
-	t->t0 = now_s();
+	t->t0 = vt_now_s();
 	while (!__atomic_load_n(t->stop, __ATOMIC_RELAXED)) {
 		if (t->poll) {
 			mq_poll_run(fd, &q, 256);
@@ -1317,7 +1317,7 @@ static void *mq_main(void *arg)
 			t->jobs += 32;
 		}
 	}
-	t->t1 = now_s();
+	t->t1 = vt_now_s();
 	qb_fini(fd, &q);
 	munmap(s.map, s.size);
 	close(fd);
