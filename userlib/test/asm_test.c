@@ -353,18 +353,18 @@ static void test_good(void)
 	char text[2048];
 	const void *pkt, *pkt2;
 	size_t size, size2;
-	unsigned int i;
+	unsigned int i, col;
 	int res, res2;
 
 	vatom_batch_create(NULL, 0, &b);
 	vatom_batch_create(NULL, 0, &b2);
 	for (i = 0; i < ARRAY_SIZE(good); i++) {
 		vatom_batch_reset(b);
+		col = 0;
 		res = vatom_asm_line(a, b, good[i].text);
 		pkt = vatom_batch_packet(b, res, &size);
 		if (res < 0)
-			printf("#   %s (col %u)\n", vatom_asm_error(a, NULL),
-			       vatom_asm_error(a, &i) ? i : 0);
+			printf("#   %s (col %u)\n", vatom_asm_error(a, &col), col);
 		ok(res == 0 && size == good[i].len &&
 		   !memcmp(pkt, good[i].bytes, size), "bytes of '%s'",
 		   good[i].text);
