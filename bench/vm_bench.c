@@ -967,11 +967,15 @@ static void qb_check(const struct qb *q)
 	}
 }
 
+/* How a polling run waits until @q has completed job @seq. */
+typedef void qb_wait_fn(int fd, const struct qb *q, u32 seq);
+
 /*
  * Spin until @q has completed job @seq; yield now and then, in case the
  * scheduler put the poller on our CPU (it would run at the next tick).
+ * @fd is unused: a qb_wait_fn, as mq_wait() is.
  */
-static void qb_spin_wait(const struct qb *q, u32 seq)
+static void qb_spin_wait(int fd, const struct qb *q, u32 seq)
 {
 	unsigned int spins = 0;
 
@@ -983,11 +987,11 @@ static void qb_spin_wait(const struct qb *q, u32 seq)
 
 /*
  * Polling mode: publish @n jobs, keeping at most the ring's entries in
- * flight, and spin until they are complete. No system call unless the
+ * flight, and @wait until they are complete. No system call unless the
  * poller asks for one (NEED_WAKEUP; the full barrier orders the tail
  * store before the flags load, as docs/queues.md says).
  */
-static void qb_poll_run(int fd, struct qb *q, u32 n)
+static void qb_poll_run(int fd, struct qb *q, u32 n, qb_wait_fn *wait)
 {
 	struct drm_vatom_queue_kick k = { .queue_id = q->id };
 	u32 end = q->tail + n;
@@ -995,7 +999,7 @@ static void qb_poll_run(int fd, struct qb *q, u32 n)
 	while (q->tail != end) {
 		if (q->tail - (u32)__atomic_load_n(&q->ctl->completed,
 						    __ATOMIC_ACQUIRE) >= q->entries) {
-			qb_spin_wait(q, q->tail - q->entries + 1);
+			wait(fd, q, q->tail - q->entries + 1);
 			continue;
 		}
 		q->tail++;
@@ -1006,7 +1010,7 @@ static void qb_poll_run(int fd, struct qb *q, u32 n)
 		    xioctl(fd, DRM_IOCTL_VATOM_QUEUE_KICK, &k))
 			exit(1);
 	}
-	qb_spin_wait(q, end);
+	wait(fd, q, end);
 	qb_check(q);
 }
 
@@ -1094,7 +1098,7 @@ static void queue_throughput(int fd, struct surface *s, u32 pkts,
 		tq[b] = per / (vt_now_s() - t0);
 
 		t0 = vt_now_s();
-		qb_poll_run(fd, &qp, per);
+		qb_poll_run(fd, &qp, per, qb_spin_wait);
 		tp[b] = per / (vt_now_s() - t0);
 
 		t0 = vt_now_s();
@@ -1154,7 +1158,7 @@ static void queue_bench(int fd)
 		tr[b] = tq[b] / tg[b];
 		t0 = vt_now_s();
 		for (i = 0; i < per; i++)
-			qb_poll_run(fd, &qp, 1);
+			qb_poll_run(fd, &qp, 1, qb_spin_wait);
 		tp[b] = (vt_now_s() - t0) / per;
 		trp[b] = tp[b] / tg[b];
 	}
@@ -1268,30 +1272,6 @@ static void mq_wait(int fd, const struct qb *q, u32 seq)
 	} while (1);
 }
 
-/* qb_poll_run() with libvatom's wait (mq_wait()) instead of a spin. */
-static void mq_poll_run(int fd, struct qb *q, u32 n)
-{
-	struct drm_vatom_queue_kick k = { .queue_id = q->id };
-	u32 end = q->tail + n;
-
-	while (q->tail != end) {
-		if (q->tail - (u32)__atomic_load_n(&q->ctl->completed,
-						    __ATOMIC_ACQUIRE) >= q->entries) {
-			mq_wait(fd, q, q->tail - q->entries + 1);
-			continue;
-		}
-		q->tail++;
-		__atomic_store_n(&q->ctl->tail, q->tail, __ATOMIC_RELEASE);
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
-		if (__atomic_load_n(&q->ctl->flags, __ATOMIC_RELAXED) &
-		    DRM_VATOM_QUEUE_CTL_NEED_WAKEUP &&
-		    xioctl(fd, DRM_IOCTL_VATOM_QUEUE_KICK, &k))
-			exit(1);
-	}
-	mq_wait(fd, q, end);
-	qb_check(q);
-}
-
 static void *mq_main(void *arg)
 {
 	struct drm_vatom_ptx x = {
@@ -1310,7 +1290,7 @@ static void *mq_main(void *arg)
 	t->t0 = vt_now_s();
 	while (!__atomic_load_n(t->stop, __ATOMIC_RELAXED)) {
 		if (t->poll) {
-			mq_poll_run(fd, &q, 256);
+			qb_poll_run(fd, &q, 256, mq_wait);
 			t->jobs += 256;
 		} else {
 			qb_run(fd, &q, 32);

@@ -307,17 +307,23 @@ watch()
 {
 	local qpid=$1 size last=-1 since=$SECONDS start=$SECONDS booted='' line
 	local stall=${VM_BOOT_STALL:-120} limit=${VM_BOOT_LIMIT:-${debug:+600}}
-	local max=$((${VM_CONSOLE_MAX:-64} * 1048576))
+	local mib=${VM_CONSOLE_MAX:-64}
 
 	limit=${limit:-300}
 	while kill -0 "$qpid" 2>/dev/null; do
 		sleep 1
 		size=$(stat -c %s "$console" 2>/dev/null || echo 0)
-		if [ -n "$booted" ]; then
-			if [ "$size" -gt "$max" ]; then
-				stop_qemu "$qpid" "run: the kernel console passed ${VM_CONSOLE_MAX:-64} MiB"
-				return
+		# A flooded console: before /init a failed boot (tried again),
+		# after it the run's own doing.
+		if [ "$size" -gt $((mib * 1048576)) ]; then
+			if [ -n "$booted" ]; then
+				stop_qemu "$qpid" "run: the kernel console passed $mib MiB"
+			else
+				stop_qemu "$qpid" "boot: the kernel console passed $mib MiB before /init"
 			fi
+			return
+		fi
+		if [ -n "$booted" ]; then
 			continue
 		fi
 		if grep -aq 'Run /init' "$console"; then
@@ -327,8 +333,6 @@ watch()
 		line=$(grep -aE -m 1 "$BOOT_REPORT" "$console" | tr -d '\r' || true)
 		if [ -n "$line" ]; then
 			stop_qemu "$qpid" "boot: a kernel report before /init: $line"
-		elif [ "$size" -gt "$max" ]; then
-			stop_qemu "$qpid" "boot: the kernel console passed ${VM_CONSOLE_MAX:-64} MiB before /init"
 		elif [ "$limit" -gt 0 ] && [ $((SECONDS - start)) -ge "$limit" ]; then
 			stop_qemu "$qpid" "boot: no /init after $limit s"
 		elif [ "$size" != "$last" ]; then

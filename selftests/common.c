@@ -179,6 +179,20 @@ int vt_get_param(int fd, __u32 param, __u32 index, __u64 *value)
 	return ret;
 }
 
+__u64 vt_caps(int fd)
+{
+	__u64 v;
+
+	return vt_get_param(fd, DRM_VATOM_PARAM_CAPS, 0, &v) ? 0 : v;
+}
+
+__u64 vt_visa_ops(int fd, __u32 form)
+{
+	__u64 v;
+
+	return vt_get_param(fd, DRM_VATOM_PARAM_VISA_OPS, form, &v) ? 0 : v;
+}
+
 /* Creates whatever @args describes; @args->handle/size are outputs. */
 int vt_surface_create(int fd, struct drm_vatom_surface_create *args)
 {
@@ -604,21 +618,29 @@ struct drm_vatom_visa *vt_add_visa_coords(struct vt_stream *s,
 	return p;
 }
 
-int vt_typed_create(int fd, const struct drm_vatom_typed_desc *desc,
-		    __u32 *handle, __u64 *size)
+/* SURFACE_CREATE of @kind from @desc; @size may be NULL. */
+static int vt_desc_create(int fd, __u32 kind, const void *desc, __u32 desc_size,
+			  __u32 *handle, __u64 *size)
 {
 	struct drm_vatom_surface_create args;
 	int ret;
 
 	memset(&args, 0, sizeof(args));
-	args.kind = DRM_VATOM_SURFACE_TYPED;
+	args.kind = kind;
 	args.desc = vt_u64_ptr(desc);
-	args.desc_size = sizeof(*desc);
+	args.desc_size = desc_size;
 	ret = vt_surface_create(fd, &args);
 	*handle = args.handle;
 	if (size)
 		*size = args.size;
 	return ret;
+}
+
+int vt_typed_create(int fd, const struct drm_vatom_typed_desc *desc,
+		    __u32 *handle, __u64 *size)
+{
+	return vt_desc_create(fd, DRM_VATOM_SURFACE_TYPED, desc, sizeof(*desc),
+			      handle, size);
 }
 
 __u32 vt_ptx_access_size(__u8 type, __u8 vec)
@@ -757,4 +779,91 @@ long long vt_debugfs_stat(const char *path, const char *name)
 			ret = val;
 	fclose(f);
 	return ret;
+}
+
+long long vt_fdinfo(int fd, const char *key)
+{
+	char path[64], line[256];
+	long long v = -1;
+	size_t n = strlen(key);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, n) && line[n] == ':') {
+			v = strtoll(line + n + 1, NULL, 0);
+			break;
+		}
+	}
+	fclose(f);
+	return v;
+}
+
+__u32 vt_fill_incs(__u8 *buf, __u32 size)
+{
+	const __u32 addr[1] = { 0 };
+	__u32 units = size / 8, big = 0, pos = 0, n = 0;
+	struct vt_stream *one = malloc(sizeof(*one));
+	struct vt_visa v;
+
+	/* 40a + 48b = size: 5a + 6b = units. */
+	while ((units - 6 * big) % 5)
+		big++;
+	vt_stream_init(one);
+	vt_dword(&v, DRM_VATOM_VISA_OP_INC, DRM_VATOM_VISA_EXEC_1,
+		 DRM_VATOM_VISA_TYPE_UD, addr, NULL, NULL, false);
+	vt_add_visa(one, &v);		/* 40 bytes */
+	while (pos + 40 <= size - 48 * big) {
+		memcpy(buf + pos, one->buf, 40);
+		pos += 40;
+		n++;
+	}
+	/* 48-byte INC: exec 4 (16 bytes of offsets), lanes 1..3 disabled. */
+	vt_stream_init(one);
+	{
+		const __u32 addr4[4] = { 0, 0, 0, 0 };
+
+		vt_dword(&v, DRM_VATOM_VISA_OP_INC, DRM_VATOM_VISA_EXEC_4,
+			 DRM_VATOM_VISA_TYPE_UD, addr4, NULL, NULL, false);
+		v.emask = 1;
+		vt_add_visa(one, &v);
+	}
+	while (big--) {
+		memcpy(buf + pos, one->buf, 48);
+		pos += 48;
+		n++;
+	}
+	free(one);
+	return n;
+}
+
+/* ------------------------------------------------------------------------ */
+/* NoC grids                                                                 */
+/* ------------------------------------------------------------------------ */
+
+int vn_create(int fd, const struct drm_vatom_tile_grid_desc *d,
+	      __u32 *handle, __u64 *size)
+{
+	return vt_desc_create(fd, DRM_VATOM_SURFACE_TILE_GRID, d, sizeof(*d),
+			      handle, size);
+}
+
+int vn_counters(int fd, __u32 handle, __u32 flags, __u32 x, __u32 y,
+		__u32 noc, __u32 id_mask, __u32 count, void *out)
+{
+	struct drm_vatom_noc_counters a;
+
+	memset(&a, 0, sizeof(a));
+	a.handle = handle;
+	a.flags = flags;
+	a.x = x;
+	a.y = y;
+	a.noc = noc;
+	a.id_mask = id_mask;
+	a.count = count;
+	a.counters = vt_u64_ptr(out);
+	return ioctl(fd, DRM_IOCTL_VATOM_NOC_COUNTERS, &a);
 }

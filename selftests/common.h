@@ -62,6 +62,15 @@ int vt_submit(int fd, struct drm_vatom_submit *args);
 /* mmap() of a whole surface through its fake offset; NULL on failure. */
 void *vt_map(int fd, __u32 handle, size_t len);
 
+/* The CAPS parameter, VISA_OPS of @form; 0 when unreadable (the param tests catch that). */
+__u64 vt_caps(int fd);
+__u64 vt_visa_ops(int fd, __u32 form);
+
+static inline size_t vt_page_round(__u64 size)
+{
+	return (size + VT_PAGE_SIZE - 1) & ~(__u64)(VT_PAGE_SIZE - 1);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Packets                                                                   */
 /* ------------------------------------------------------------------------ */
@@ -268,5 +277,49 @@ bool vt_debugfs_limits_path(const char *node, char *path, size_t len);
 
 /* The value of the "@name value" line of @path, or -1 when absent. */
 long long vt_debugfs_stat(const char *path, const char *name);
+
+/* The number after "@key:" in /proc/self/fdinfo/@fd, or -1. */
+long long vt_fdinfo(int fd, const char *key);
+
+/*
+ * Fill @buf with @size bytes of valid packets (INC of word 0, 40 and 48
+ * bytes long); return how many INCs they perform.
+ */
+__u32 vt_fill_incs(__u8 *buf, __u32 size);
+
+/* ------------------------------------------------------------------------ */
+/* NoC grids                                                                 */
+/* ------------------------------------------------------------------------ */
+
+#define VN_WH		DRM_VATOM_NOC_PROFILE_WORMHOLE
+#define VN_BH		DRM_VATOM_NOC_PROFILE_BLACKHOLE
+#define VN_T		DRM_VATOM_TILE_TENSIX
+#define VN_E		DRM_VATOM_TILE_ETHERNET
+#define VN_D		DRM_VATOM_TILE_DRAM
+#define VN_P		DRM_VATOM_TILE_PCIE
+
+#define VN_CTRL_AT	0x1u
+#define VN_CTRL_MARKED	0x10u
+#define VN_CTRL_BRCST	0x20u
+#define VN_CTRL_SRC_INC	0x20000u
+
+/* Counter indices (spec section 5.3). */
+#define VN_RESP_RECEIVED	0
+#define VN_CMD_ACCEPTED		4
+#define VN_NP_SENT		6
+#define VN_POSTED_SENT		7
+#define VN_NP_STARTED		15
+#define VN_OUTSTANDING(i)	(16 + (i))
+#define VN_SLV_RESP_SENT	48
+#define VN_SLV_ACCEPTED		52
+#define VN_SLV_NP_RECV		54
+#define VN_SLV_POSTED_RECV	55
+
+/* SURFACE_CREATE of the grid @d describes (@size may be NULL): what ioctl() returns. */
+int vn_create(int fd, const struct drm_vatom_tile_grid_desc *d,
+	      __u32 *handle, __u64 *size);
+/* NOC_COUNTERS with these fields: what ioctl() returns. */
+int vn_counters(int fd, __u32 handle, __u32 flags, __u32 x, __u32 y,
+		__u32 noc, __u32 id_mask, __u32 count, void *out);
 
 #endif /* _VATOM_SELFTEST_COMMON_H_ */

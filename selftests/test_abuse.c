@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Defects found by abusing the driver as a hostile user would, one
- * regression test each (#included by vatom_test.c, after test_async.c):
+ * regression test each (the va_* and ab_* helpers are queue_common.c's):
  *
  *  - a submission's cost is bounded, fan-out included (E2BIG past
  *    DRM_VATOM_PARAM_MAX_SUBMIT_OPS), and a killed submitter or a closed
@@ -21,92 +21,7 @@
 
 #include <sys/wait.h>
 
-/* A 64 x 64 Blackhole grid of Tensix tiles with 16-byte L1s (2 MiB). */
-#define AB_DIM		64
-#define AB_TILES	(AB_DIM * AB_DIM)
-#define AB_L1		16
-/* Counter blocks first: 2 NIUs x 64 counters x 4 bytes per tile. */
-#define AB_L1_BASE	(AB_TILES * 2 * 64 * 4)
-#define AB_GRID_SIZE	(AB_L1_BASE + AB_TILES * AB_L1)
-
-static int ab_grid_create(int fd, __u32 *handle, __u64 *size)
-{
-	static __u8 types[AB_TILES];
-	struct drm_vatom_tile_grid_desc d = {
-		.profile = DRM_VATOM_NOC_PROFILE_BLACKHOLE,
-		.width = AB_DIM, .height = AB_DIM,
-		.tile_types = vt_u64_ptr(types),
-	};
-	struct drm_vatom_surface_create c = {
-		.kind = DRM_VATOM_SURFACE_TILE_GRID,
-		.desc = vt_u64_ptr(&d), .desc_size = sizeof(d),
-	};
-	int ret;
-
-	memset(types, DRM_VATOM_TILE_TENSIX, sizeof(types));
-	d.l1_size[DRM_VATOM_TILE_TENSIX] = AB_L1;
-	ret = vt_surface_create(fd, &c);
-	*handle = c.handle;
-	if (size)
-		*size = c.size;
-	return ret;
-}
-
-/*
- * @n broadcasts from tile (0, 0) to the whole grid at slot 0, each adding 1
- * to word 0 of every tile's L1: each costs 4096 operations.
- */
-static struct drm_vatom_noc *ab_broadcasts(unsigned int n)
-{
-	struct drm_vatom_noc *p = calloc(n, sizeof(*p));
-	unsigned int i;
-
-	for (i = 0; p && i < n; i++) {
-		p[i].hdr.type = DRM_VATOM_PACKET_NOC;
-		p[i].hdr.size = sizeof(*p);
-		/* BH TARG_ADDR_HI: End (63, 63), Start (0, 0). */
-		p[i].targ_addr_hi = (AB_DIM - 1) | (AB_DIM - 1) << 6;
-		p[i].ctrl = DRM_VATOM_NOC_CTRL_REQ_ATOMIC |
-			    DRM_VATOM_NOC_CTRL_BRCST_PACKET |
-			    DRM_VATOM_NOC_CTRL_BRCST_SRC_INCLUDE;
-		p[i].at_len_be = DRM_VATOM_NOC_AT_INCR <<
-				 DRM_VATOM_NOC_AT_OPCODE_SHIFT |
-				 31 << DRM_VATOM_NOC_AT_INT_WIDTH_SHIFT;
-		p[i].at_data = 1;
-	}
-	return p;
-}
-
-static void ab_submit_args(struct drm_vatom_submit *args,
-			   struct drm_vatom_binding *bind, __u32 grid,
-			   const struct drm_vatom_noc *p, unsigned int n)
-{
-	memset(bind, 0, sizeof(*bind));
-	bind->handle = grid;
-	memset(args, 0, sizeof(*args));
-	args->stream = vt_u64_ptr(p);
-	args->stream_size = n * sizeof(*p);
-	args->bindings = vt_u64_ptr(bind);
-	args->binding_count = 1;
-}
-
-/*
- * Every tile's word 0 holds the same count (a prefix of whole broadcasts
- * ran): return it, or -1 if two tiles differ.
- */
-static long ab_common_count(const __u8 *map)
-{
-	__u32 first, v;
-	unsigned int t;
-
-	memcpy(&first, map + AB_L1_BASE, 4);
-	for (t = 1; t < AB_TILES; t++) {
-		memcpy(&v, map + AB_L1_BASE + t * AB_L1, 4);
-		if (v != first)
-			return -1;
-	}
-	return first;
-}
+#include "queue_common.h"
 
 static long long ab_now_ms(void)
 {

@@ -10,7 +10,7 @@
  * table row against a 64-bit addition on the host, so a typo in the table
  * cannot pass as a device bug (or hide one).
  *
- * Uses vt_expect_reject() and vt_expect_ok() from test_typed.c.
+ * Uses vt_expect_reject() and vt_expect_ok() from vatom_test.c.
  *
  * Part of vatom_test.c's translation unit (see there); not built alone.
  *

@@ -12,8 +12,8 @@
  * read-modify-write, so the totals are exact sums; the NIU counters must
  * count every request too.
  *
- * Part of vatom_test.c's translation unit (see there), after test_noc.c,
- * whose VN_* constants and vn_create()/vn_counters() it uses.
+ * Part of vatom_test.c's translation unit (see there); not built alone.
+ * The VN_* constants and vn_create()/vn_counters() are common.h's.
  *
  * Copyright (C) 2026 The vatom developers
  */

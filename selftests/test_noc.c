@@ -20,36 +20,12 @@
  * Copyright (C) 2026 The vatom developers
  */
 
-#define VN_WH		DRM_VATOM_NOC_PROFILE_WORMHOLE
-#define VN_BH		DRM_VATOM_NOC_PROFILE_BLACKHOLE
-#define VN_T		DRM_VATOM_TILE_TENSIX
-#define VN_E		DRM_VATOM_TILE_ETHERNET
-#define VN_D		DRM_VATOM_TILE_DRAM
-#define VN_P		DRM_VATOM_TILE_PCIE
-
 #define VN_SLOT		7	/* the grid's binding slot */
 #define VN_BUF_SLOT	8	/* a buffer, for the wrong-kind checks */
 #define VN_TENSIX_L1	512
 #define VN_ETH_L1	256
 #define VN_MAX_TILES	(64 * 64)
 #define VN_MAX_PKTS	512
-
-#define VN_CTRL_AT	0x1u
-#define VN_CTRL_MARKED	0x10u
-#define VN_CTRL_BRCST	0x20u
-#define VN_CTRL_SRC_INC	0x20000u
-
-/* Counter indices (spec section 5.3). */
-#define VN_RESP_RECEIVED	0
-#define VN_CMD_ACCEPTED		4
-#define VN_NP_SENT		6
-#define VN_POSTED_SENT		7
-#define VN_NP_STARTED		15
-#define VN_OUTSTANDING(i)	(16 + (i))
-#define VN_SLV_RESP_SENT	48
-#define VN_SLV_ACCEPTED		52
-#define VN_SLV_NP_RECV		54
-#define VN_SLV_POSTED_RECV	55
 
 /*
  * The 4 x 3 grid of most tests (x across, y down):
@@ -91,22 +67,6 @@ struct vn_grid {
 	__u32 l1_size[VN_MAX_TILES];
 	__u64 l1_off[VN_MAX_TILES];
 };
-
-static int vn_create(int fd, const struct drm_vatom_tile_grid_desc *d,
-		     __u32 *handle, __u64 *size)
-{
-	struct drm_vatom_surface_create c;
-	int ret;
-
-	memset(&c, 0, sizeof(c));
-	c.kind = DRM_VATOM_SURFACE_TILE_GRID;
-	c.desc = vt_u64_ptr(d);
-	c.desc_size = sizeof(*d);
-	ret = vt_surface_create(fd, &c);
-	*handle = c.handle;
-	*size = c.size;
-	return ret;
-}
 
 /* Create, map and lay out a grid with small L1s (0: the profile's size). */
 static struct vn_grid *vn_grid_new(struct __test_metadata *_metadata, int fd,
@@ -168,23 +128,6 @@ static __u32 *vn_l1(struct vn_grid *g, __u32 x, __u32 y, __u32 addr)
 static __u32 *vn_cnt(struct vn_grid *g, __u32 x, __u32 y, __u32 noc)
 {
 	return (__u32 *)(g->map + ((y * g->w + x) * 2 + noc) * 256);
-}
-
-static int vn_counters(int fd, __u32 handle, __u32 flags, __u32 x, __u32 y,
-		       __u32 noc, __u32 id_mask, __u32 count, void *out)
-{
-	struct drm_vatom_noc_counters a;
-
-	memset(&a, 0, sizeof(a));
-	a.handle = handle;
-	a.flags = flags;
-	a.x = x;
-	a.y = y;
-	a.noc = noc;
-	a.id_mask = id_mask;
-	a.count = count;
-	a.counters = vt_u64_ptr(out);
-	return ioctl(fd, DRM_IOCTL_VATOM_NOC_COUNTERS, &a);
 }
 
 /* A posted unicast request from (ix, iy) to (tx, ty) at @targ. */

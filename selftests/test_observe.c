@@ -1,33 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Observability (#included by vatom_test.c, after test_async.c): fdinfo's
+ * Observability (va_* helpers from queue_common.c): fdinfo's
  * usage keys after known work, each tracepoint's fields for a known
  * rejection, an asynchronous job and a cancelled one, and the debug
  * message a rejection logs with drm.debug's DRIVER category on. Expected
  * values come from the work done, not from the driver.
  */
 
-/* Value of @key in /proc/self/fdinfo/@fd (its first number), or -1. */
-static long long ob_fdinfo(int fd, const char *key)
-{
-	char path[64], line[256];
-	long long v = -1;
-	size_t n = strlen(key);
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, key, n) && line[n] == ':') {
-			v = strtoll(line + n + 1, NULL, 0);
-			break;
-		}
-	}
-	fclose(f);
-	return v;
-}
+#include "queue_common.h"
 
 /* Is "@key:\t@text" a line of @fd's fdinfo? */
 static bool ob_fdinfo_is(int fd, const char *key, const char *text)
@@ -71,14 +51,14 @@ TEST(fdinfo_usage)
 
 	VT_OPEN(fd);
 	EXPECT_TRUE(ob_fdinfo_is(fd, "drm-driver", "vatom"));
-	EXPECT_LT(0, ob_fdinfo(fd, "drm-client-id"));
-	EXPECT_EQ(0, ob_fdinfo(fd, "vatom-jobs-submitted"));
+	EXPECT_LT(0, vt_fdinfo(fd, "drm-client-id"));
+	EXPECT_EQ(0, vt_fdinfo(fd, "vatom-jobs-submitted"));
 
 	ASSERT_EQ(0, vt_buffer_create(fd, 8192, &h));
 	ASSERT_EQ(0, vt_buffer_create(fd, 4096, &h2));
 	/* Handles, no pages yet. */
-	EXPECT_EQ(12, ob_fdinfo(fd, "drm-total-memory"));
-	EXPECT_EQ(0, ob_fdinfo(fd, "drm-resident-memory"));
+	EXPECT_EQ(12, vt_fdinfo(fd, "drm-total-memory"));
+	EXPECT_EQ(0, vt_fdinfo(fd, "drm-resident-memory"));
 
 	va_stream(&s, DRM_VATOM_VISA_OP_ADD, 1, &addr, &val, false);
 	/*
@@ -90,25 +70,25 @@ TEST(fdinfo_usage)
 	for (i = 0; i < 3; i++) {
 		ASSERT_EQ(0, vt_run(fd, &s, h, NULL, 0, NULL));
 		prev = busy;
-		busy = ob_fdinfo(fd, "drm-engine-visa");
+		busy = vt_fdinfo(fd, "drm-engine-visa");
 		EXPECT_LT(prev, busy);
 		EXPECT_LE(i + 1, busy);
 	}
 	ob_bad_op_stream(&s);
 	VT_EXPECT_ERRNO(EINVAL, vt_run(fd, &s, h, NULL, 0, NULL));
 
-	EXPECT_EQ(3, ob_fdinfo(fd, "vatom-jobs-submitted"));
-	EXPECT_EQ(3, ob_fdinfo(fd, "vatom-jobs-completed"));
-	EXPECT_EQ(1, ob_fdinfo(fd, "vatom-jobs-rejected"));
+	EXPECT_EQ(3, vt_fdinfo(fd, "vatom-jobs-submitted"));
+	EXPECT_EQ(3, vt_fdinfo(fd, "vatom-jobs-completed"));
+	EXPECT_EQ(1, vt_fdinfo(fd, "vatom-jobs-rejected"));
 	/* Bound once: its pages exist now; the other has none. */
-	EXPECT_EQ(12, ob_fdinfo(fd, "drm-total-memory"));
-	EXPECT_EQ(8, ob_fdinfo(fd, "drm-resident-memory"));
-	EXPECT_EQ(0, ob_fdinfo(fd, "drm-shared-memory"));
-	EXPECT_EQ(busy, ob_fdinfo(fd, "drm-engine-visa"));
-	EXPECT_EQ(0, ob_fdinfo(fd, "drm-engine-ptx"));
-	EXPECT_EQ(0, ob_fdinfo(fd, "drm-engine-noc"));
+	EXPECT_EQ(12, vt_fdinfo(fd, "drm-total-memory"));
+	EXPECT_EQ(8, vt_fdinfo(fd, "drm-resident-memory"));
+	EXPECT_EQ(0, vt_fdinfo(fd, "drm-shared-memory"));
+	EXPECT_EQ(busy, vt_fdinfo(fd, "drm-engine-visa"));
+	EXPECT_EQ(0, vt_fdinfo(fd, "drm-engine-ptx"));
+	EXPECT_EQ(0, vt_fdinfo(fd, "drm-engine-noc"));
 	/* 12 KiB of surfaces, at least; the kept stream buffer too. */
-	EXPECT_LE(12, ob_fdinfo(fd, "vatom-memory-charged"));
+	EXPECT_LE(12, vt_fdinfo(fd, "vatom-memory-charged"));
 	close(fd);
 }
 
@@ -230,7 +210,7 @@ TEST(tracepoints)
 	if (!dir)
 		SKIP(return, "no tracefs with vatom events");
 	VT_OPEN(fd);
-	client = ob_fdinfo(fd, "drm-client-id");
+	client = vt_fdinfo(fd, "drm-client-id");
 	ASSERT_LT(0, client);
 	ASSERT_EQ(0, vt_buffer_create(fd, 4096, &h));
 	ASSERT_EQ(0, ob_trace_on(dir, record_cmd));
@@ -251,7 +231,7 @@ TEST(tracepoints)
 
 	/* A job cancelled by the closing of its file, waiting on vgem. */
 	VT_OPEN(fd2);
-	client2 = ob_fdinfo(fd2, "drm-client-id");
+	client2 = vt_fdinfo(fd2, "drm-client-id");
 	ASSERT_EQ(0, vt_buffer_create(fd2, 4096, &h2));
 	VA_BLOCKER(&bl, fd);
 	in = va_blocker_syncobj(fd2, &bl);
@@ -317,7 +297,7 @@ TEST(tracepoint_queue_batch)
 	if (!dir)
 		SKIP(return, "no tracefs with vatom events");
 	VT_OPEN(fd);
-	client = ob_fdinfo(fd, "drm-client-id");
+	client = vt_fdinfo(fd, "drm-client-id");
 	ASSERT_LT(0, client);
 	ASSERT_EQ(0, vt_buffer_create(fd, 4096, &th));
 	ASSERT_EQ(0, vt_buffer_create(fd, 4096, &sh));
@@ -393,7 +373,7 @@ TEST(rejection_debug_message)
 	ASSERT_LT(0, n);
 	old[n] = '\0';
 	VT_OPEN(fd);
-	client = ob_fdinfo(fd, "drm-client-id");
+	client = vt_fdinfo(fd, "drm-client-id");
 	ASSERT_EQ(0, vt_buffer_create(fd, 4096, &h));
 	ob_bad_op_stream(&s);
 

@@ -16,7 +16,7 @@
  * NaN (docs/semantics-float.md). A table typo therefore fails the test
  * before the device is asked.
  *
- * Uses vt_expect_reject() and vt_expect_ok() from test_typed.c.
+ * Uses vt_expect_reject() and vt_expect_ok() from vatom_test.c.
  *
  * Part of vatom_test.c's translation unit (see there); not built alone.
  *

@@ -2,8 +2,7 @@
 /*
  * User-mode queues: QUEUE_CREATE/DESTROY/KICK, the ring and control page
  * protocol, per-job status, a hostile writer, lifetimes and concurrency
- * with SUBMIT. #included by vatom_test.c (after test_async.c, whose
- * debugfs helpers it uses).
+ * with SUBMIT. The vq_* and va_* helpers are queue_common.c's.
  *
  * Expected values are computed here from the operations issued (sums of
  * the increments), never read from the device.
@@ -11,178 +10,7 @@
  * Copyright (C) 2026 The vatom developers
  */
 
-/* Bytes of stream and of results each ring entry gets in the tests. */
-#define VQ_STREAM_STRIDE	512
-#define VQ_RES_STRIDE		128
-
-/* Slots of the tests' binding table. */
-#define VQ_SLOT_TARGET		0
-#define VQ_SLOT_STREAM		1
-#define VQ_SLOT_RESULTS		2
-
-/**
- * struct vq - a queue under test and its mappings
- * @fd: the file
- * @id: queue id
- * @entries: ring entries
- * @ring_handle: GEM handle of the ring
- * @ctl_handle: GEM handle of the control page
- * @ring: the ring, mapped
- * @ctl: the control page, mapped
- * @tail: our producer position
- */
-struct vq {
-	int fd;
-	__u32 id;
-	__u32 entries;
-	__u32 ring_handle;
-	__u32 ctl_handle;
-	struct drm_vatom_queue_job *ring;
-	struct drm_vatom_queue_ctl *ctl;
-	__u32 tail;
-};
-
-static int vq_create_args(int fd, struct drm_vatom_queue_create *args)
-{
-	return ioctl(fd, DRM_IOCTL_VATOM_QUEUE_CREATE, args);
-}
-
-static int vq_destroy(int fd, __u32 id)
-{
-	struct drm_vatom_queue_destroy d = { .queue_id = id };
-
-	return ioctl(fd, DRM_IOCTL_VATOM_QUEUE_DESTROY, &d);
-}
-
-static int vq_kick(int fd, __u32 id)
-{
-	struct drm_vatom_queue_kick k = { .queue_id = id };
-
-	return ioctl(fd, DRM_IOCTL_VATOM_QUEUE_KICK, &k);
-}
-
-/* Create the queue @a describes and map its ring and page: 0 or -errno. */
-static int vq_create_mapped(int fd, struct drm_vatom_queue_create *a, struct vq *q)
-{
-	memset(q, 0, sizeof(*q));
-	if (vq_create_args(fd, a))
-		return -errno;
-	q->fd = fd;
-	q->id = a->queue_id;
-	q->entries = a->entries;
-	q->ring_handle = a->ring_handle;
-	q->ctl_handle = a->ctl_handle;
-	q->ring = vt_map(fd, a->ring_handle,
-			 vt_page_round(a->entries * sizeof(*q->ring)));
-	q->ctl = vt_map(fd, a->ctl_handle, VT_PAGE_SIZE);
-	return q->ring && q->ctl ? 0 : -ENOMEM;
-}
-
-/* A kick-mode queue with @n bindings, mapped: 0 or -errno. */
-static int vq_create(int fd, __u32 entries, const struct drm_vatom_binding *b,
-		     __u32 n, struct vq *q)
-{
-	struct drm_vatom_queue_create a = {
-		.entries = entries, .bindings = vt_u64_ptr(b), .binding_count = n,
-	};
-
-	return vq_create_mapped(fd, &a, q);
-}
-
-/* Fill the descriptor at the tail; publish with vq_publish(). */
-static struct drm_vatom_queue_job *vq_next(struct vq *q)
-{
-	struct drm_vatom_queue_job *j = &q->ring[q->tail & (q->entries - 1)];
-
-	memset(j, 0, sizeof(*j));
-	return j;
-}
-
-static void vq_publish(struct vq *q, __u32 n)
-{
-	q->tail += n;
-	__atomic_store_n(&q->ctl->tail, q->tail, __ATOMIC_RELEASE);
-}
-
-static __u64 vq_completed(const struct vq *q)
-{
-	return __atomic_load_n(&q->ctl->completed, __ATOMIC_ACQUIRE);
-}
-
-/* A 16-lane DWORD_ATOMIC.ADD on the target slot: lane k adds @inc * (k + 1). */
-static void vq_add16(struct vt_stream *s, __u32 inc, bool dst)
-{
-	__u32 addr[16], src[16];
-	struct vt_visa v;
-	unsigned int k;
-
-	for (k = 0; k < 16; k++) {
-		addr[k] = 4 * k;
-		src[k] = inc * (k + 1);
-	}
-	vt_dword(&v, DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_EXEC_16,
-		 DRM_VATOM_VISA_TYPE_UD, addr, src, NULL, dst);
-	v.surface = VQ_SLOT_TARGET;
-	vt_add_visa(s, &v);
-}
-
-/*
- * Queue job for ring entry @e: its stream copied to entry @e's stream area
- * of @streams and results, if any, to entry @e's area of the results.
- */
-static void vq_job(struct drm_vatom_queue_job *j, void *streams, __u32 e,
-		   const struct vt_stream *s)
-{
-	memcpy((char *)streams + e * VQ_STREAM_STRIDE, s->buf, s->size);
-	j->stream_slot = VQ_SLOT_STREAM;
-	j->stream_offset = e * VQ_STREAM_STRIDE;
-	j->stream_size = s->size;
-	if (s->results) {
-		j->results_slot = VQ_SLOT_RESULTS;
-		j->results_offset = e * VQ_RES_STRIDE;
-		j->results_size = VQ_RES_STRIDE;
-	}
-}
-
-static __u64 vq_charged(int fd)
-{
-	__u64 v = 0;
-
-	vt_get_param(fd, DRM_VATOM_PARAM_FILE_MEM_CHARGED, 0, &v);
-	return v;
-}
-
-/**
- * struct vq_env - a file with target, stream and results surfaces bound at
- * VQ_SLOT_* of a queue
- */
-struct vq_env {
-	int fd;
-	__u32 th, sh, rh;
-	__u32 *target;
-	void *streams;
-	void *results;
-	struct drm_vatom_binding bind[3];
-	struct vq q;
-};
-
-static int vq_env_init(struct vq_env *v, int fd, __u32 entries)
-{
-	v->fd = fd;
-	if (vt_buffer_create(fd, 4096, &v->th) ||
-	    vt_buffer_create(fd, entries * VQ_STREAM_STRIDE, &v->sh) ||
-	    vt_buffer_create(fd, entries * VQ_RES_STRIDE, &v->rh))
-		return -errno;
-	v->target = vt_map(fd, v->th, 4096);
-	v->streams = vt_map(fd, v->sh, vt_page_round(entries * VQ_STREAM_STRIDE));
-	v->results = vt_map(fd, v->rh, vt_page_round(entries * VQ_RES_STRIDE));
-	if (!v->target || !v->streams || !v->results)
-		return -ENOMEM;
-	v->bind[0] = (struct drm_vatom_binding){ .slot = VQ_SLOT_TARGET, .handle = v->th };
-	v->bind[1] = (struct drm_vatom_binding){ .slot = VQ_SLOT_STREAM, .handle = v->sh };
-	v->bind[2] = (struct drm_vatom_binding){ .slot = VQ_SLOT_RESULTS, .handle = v->rh };
-	return vq_create(fd, entries, v->bind, 3, &v->q);
-}
+#include "queue_common.h"
 
 /* ------------------------------------------------------------------------ */
 /* Discovery and argument errors                                             */
@@ -407,7 +235,7 @@ TEST(queue_run_jobs)
 {
 	const unsigned int n = 1000, entries = 64;
 	__u64 sum = 0, done = 0;
-	struct vq_env v;
+	struct qp_env v;
 	struct vt_stream s;
 	unsigned int i, k, batch, first;
 	int fd;
@@ -500,7 +328,7 @@ TEST(queue_job_status)
 	const unsigned int n = VT_ARRAY_SIZE(vq_status_cases), entries = 32;
 	const struct drm_vatom_packet bad = { .type = 99, .size = 8 };
 	unsigned int i, k, good = 0;
-	struct vq_env v;
+	struct qp_env v;
 	struct vt_stream s;
 	int fd;
 
@@ -585,7 +413,7 @@ TEST(queue_job_status)
 /* A tail more than the ring's entries ahead: -EINVAL, nothing consumed. */
 TEST(queue_tail_too_far)
 {
-	struct vq_env v;
+	struct qp_env v;
 	struct vt_stream s;
 	unsigned int i;
 	int fd;
@@ -620,7 +448,7 @@ TEST(queue_tail_too_far)
 /* ------------------------------------------------------------------------ */
 
 struct vq_hostile {
-	struct vq_env *v;
+	struct qp_env *v;
 	volatile bool stop;
 	unsigned int seed;
 	unsigned long writes;
@@ -629,7 +457,7 @@ struct vq_hostile {
 static void *vq_hostile_thread(void *arg)
 {
 	struct vq_hostile *h = arg;
-	struct vq_env *v = h->v;
+	struct qp_env *v = h->v;
 	__u64 *words = v->streams;
 	__u64 *ring = (__u64 *)v->q.ring;
 	unsigned int r;
@@ -673,7 +501,7 @@ TEST(queue_hostile_writer)
 	struct vq_hostile h = { .seed = 12345 };
 	__u32 ch, oh, *canary, *other;
 	unsigned int i, k, kicks = 0, bad_kicks = 0;
-	struct vq_env v;
+	struct qp_env v;
 	struct vt_stream s;
 	pthread_t t;
 	__u64 done;
@@ -742,7 +570,7 @@ TEST(queue_hostile_writer)
 TEST(queue_close_nonempty)
 {
 	char path[256];
-	struct vq_env v, w;
+	struct qp_env v, w;
 	struct vt_stream s;
 	long long surfaces;
 	unsigned int i;
@@ -805,7 +633,7 @@ TEST(queue_destroy_during_kick)
 {
 	const unsigned int entries = 1024;
 	struct vq_kicker kk;
-	struct vq_env v;
+	struct qp_env v;
 	struct vt_stream s;
 	unsigned int i, j;
 	pthread_t t;
@@ -843,38 +671,6 @@ TEST(queue_destroy_during_kick)
 /* Concurrency with SUBMIT                                                   */
 /* ------------------------------------------------------------------------ */
 
-struct vq_submitter {
-	int fd;
-	__u32 h;
-	unsigned int iters;
-	int err;
-};
-
-static void *vq_submit_thread(void *arg)
-{
-	struct vq_submitter *x = arg;
-	struct drm_vatom_binding b = { .slot = VQ_SLOT_TARGET, .handle = x->h };
-	struct drm_vatom_submit sub;
-	struct vt_stream s;
-	unsigned int i;
-	int ret;
-
-	vt_stream_init(&s);
-	vq_add16(&s, 1000, false);
-	for (i = 0; i < x->iters && !x->err; i++) {
-		do {
-			vt_submit_args(&sub, &s, &b, 1, NULL, 0);
-			if (i & 1)
-				sub.flags = DRM_VATOM_SUBMIT_ASYNC;
-			ret = vt_submit(x->fd, &sub) ? -errno : 0;
-			if (ret == -EBUSY)	/* the file's jobs are capped */
-				usleep(1000);
-		} while (ret == -EBUSY);
-		x->err = ret;
-	}
-	return NULL;
-}
-
 /*
  * One thread adds through a queue, another through SUBMIT (sync and
  * async alternately) on the same file and surface: the totals are exact.
@@ -884,7 +680,7 @@ TEST(queue_with_submit)
 	const unsigned int entries = 32, rounds = 40;
 	struct vq_submitter x = { .iters = 600 };
 	unsigned int i, r, k;
-	struct vq_env v;
+	struct qp_env v;
 	struct vt_stream s;
 	pthread_t t;
 	int fd;

@@ -2,15 +2,12 @@
 /*
  * Polling queues (DRM_VATOM_QUEUE_CREATE_POLL, UAPI 5): the parameters,
  * every creation, KICK and DESTROY error, jobs with no system call, the
- * NEED_WAKEUP doorbell and a refused tail; and the qp_* helpers that
- * test_queue_poll_life.c and test_queue_signal.c use too.
+ * NEED_WAKEUP doorbell and a refused tail.
  *
- * #included by vatom_test.c after test_async.c (va_* time, syncobj and
- * debugfs helpers), test_abuse.c (ab_* grid broadcasts) and test_queue.c
- * (vq_* queue helpers), before test_queue_poll_life.c. Expected memory
- * contents are sums of the increments the tests issue; expected counts
- * (points, signals, jobs) are what the tests published, never values read
- * back from the device first.
+ * The qp_*, vq_*, va_* and ab_* helpers are queue_common.c's. Expected
+ * memory contents are sums of the increments the tests issue; expected
+ * counts (points, signals, jobs) are what the tests published, never
+ * values read back from the device first.
  *
  * Times: a job completes within QP_DONE_MS, a poller stops within
  * QP_STOP_MS. Both are far above what they take in the TCG test VM
@@ -25,278 +22,7 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
-/* How long the tests wait for published jobs, and for a poller to stop. */
-#define QP_DONE_MS		10000
-#define QP_STOP_MS		2000
-/* A short idle time: the poller sleeps soon after its last job. */
-#define QP_IDLE_SHORT		1000
-/* drm_vatom_queue_create.poll_idle_us at most (DRM_VATOM_PARAM_MAX_POLL_IDLE_US). */
-#define QP_IDLE_MAX		1000000
-/* What a status the kernel has not written yet holds. */
-#define QP_UNTOUCHED		0x5eed
-/* Bytes of the stream surface: room for a long job's stream at offset 0. */
-#define QP_STREAMS_MIN		(64 * 1024)
-
-/* ------------------------------------------------------------------------ */
-/* Helpers                                                                   */
-/* ------------------------------------------------------------------------ */
-
-/**
- * struct qp_mode - how a test creates its queue
- * @flags: DRM_VATOM_QUEUE_CREATE_*
- * @idle_us: poll_idle_us
- * @syncobj: syncobj handle, or 0
- * @efd: the eventfd (with DRM_VATOM_QUEUE_CREATE_EVENTFD)
- */
-struct qp_mode {
-	__u32 flags;
-	__u32 idle_us;
-	__u32 syncobj;
-	int efd;
-};
-
-/* QUEUE_CREATE with @m, then map the ring and page into @q: 0 or -errno. */
-static int qp_queue_create(int fd, __u32 entries, const struct drm_vatom_binding *b,
-			   __u32 n, const struct qp_mode *m, struct vq *q)
-{
-	struct drm_vatom_queue_create a = {
-		.entries = entries, .bindings = vt_u64_ptr(b), .binding_count = n,
-		.flags = m->flags, .poll_idle_us = m->idle_us, .syncobj = m->syncobj,
-		.eventfd = m->flags & DRM_VATOM_QUEUE_CREATE_EVENTFD ? m->efd : 0,
-	};
-
-	return vq_create_mapped(fd, &a, q);
-}
-
-/**
- * struct qp_env - a queue with target, stream and results surfaces bound at
- * VQ_SLOT_* (as test_queue.c's struct vq_env), any creation flags
- * @fd: the file
- * @th: target; @sh: streams (@slen bytes); @rh: results (@rlen bytes)
- * @target, @streams, @results: their mappings
- * @bind: the binding table
- * @q: the queue
- */
-struct qp_env {
-	int fd;
-	__u32 th, sh, rh;
-	__u32 *target;
-	void *streams, *results;
-	size_t slen, rlen;
-	struct drm_vatom_binding bind[3];
-	struct vq q;
-};
-
-/*
- * Surfaces and a queue created with @m. @th: a target surface to bind
- * (an import, say), or 0 for a new one. Return: 0 or -errno.
- */
-static int qp_env_init(struct qp_env *v, int fd, __u32 entries, __u32 th,
-		       const struct qp_mode *m)
-{
-	memset(v, 0, sizeof(*v));
-	v->fd = fd;
-	v->th = th;
-	v->slen = vt_page_round(entries * VQ_STREAM_STRIDE);
-	if (v->slen < QP_STREAMS_MIN)
-		v->slen = QP_STREAMS_MIN;
-	v->rlen = vt_page_round(entries * VQ_RES_STRIDE);
-	if ((!th && vt_buffer_create(fd, VT_PAGE_SIZE, &v->th)) ||
-	    vt_buffer_create(fd, v->slen, &v->sh) ||
-	    vt_buffer_create(fd, v->rlen, &v->rh))
-		return -errno;
-	v->target = vt_map(fd, v->th, VT_PAGE_SIZE);
-	v->streams = vt_map(fd, v->sh, v->slen);
-	v->results = vt_map(fd, v->rh, v->rlen);
-	if (!v->target || !v->streams || !v->results)
-		return -ENOMEM;
-	v->bind[0] = (struct drm_vatom_binding){ .slot = VQ_SLOT_TARGET, .handle = v->th };
-	v->bind[1] = (struct drm_vatom_binding){ .slot = VQ_SLOT_STREAM, .handle = v->sh };
-	v->bind[2] = (struct drm_vatom_binding){ .slot = VQ_SLOT_RESULTS, .handle = v->rh };
-	return qp_queue_create(fd, entries, v->bind, 3, m, &v->q);
-}
-
-/* Drop every mapping of @v: with its file closed, that releases the file. */
-static void qp_env_unmap(struct qp_env *v)
-{
-	munmap(v->target, VT_PAGE_SIZE);
-	munmap(v->streams, v->slen);
-	munmap(v->results, v->rlen);
-	munmap(v->q.ring, vt_page_round(v->q.entries * sizeof(*v->q.ring)));
-	munmap(v->q.ctl, VT_PAGE_SIZE);
-}
-
-static __u32 qp_flags(const struct vq *q)
-{
-	return __atomic_load_n(&q->ctl->flags, __ATOMIC_ACQUIRE);
-}
-
-/*
- * The producer's doorbell protocol: store the tail @n positions on
- * (release), a full barrier, load the flags; KICK only when the consumer
- * asks for it. Return: 1 after a KICK, 0 without one, or -errno of the KICK.
- */
-static int qp_publish(struct vq *q, __u32 n)
-{
-	q->tail += n;
-	__atomic_store_n(&q->ctl->tail, q->tail, __ATOMIC_RELEASE);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (!(__atomic_load_n(&q->ctl->flags, __ATOMIC_RELAXED) &
-	      DRM_VATOM_QUEUE_CTL_NEED_WAKEUP))
-		return 0;
-	return vq_kick(q->fd, q->id) ? -errno : 1;
-}
-
-/* Spin until @n jobs are complete or @ms pass. Return: whether they are. */
-static bool qp_wait_completed(const struct vq *q, __u64 n, int ms)
-{
-	long long end = va_now_ns() + ms * VA_NS_PER_MS;
-	unsigned long i;
-
-	for (i = 1; vq_completed(q) < n; i++) {
-		if (i % 1024)
-			continue;
-		if (va_now_ns() > end)
-			return vq_completed(q) >= n;
-		/* Spin a while, then leave the CPU to the poller too. */
-		if (i > 64 * 1024)
-			sched_yield();
-	}
-	return true;
-}
-
-/* Wait up to @ms for (flags & @mask) == @want. Return: whether it came. */
-static bool qp_wait_flags(const struct vq *q, __u32 mask, __u32 want, int ms)
-{
-	long long end = va_now_ns() + ms * VA_NS_PER_MS;
-
-	while ((qp_flags(q) & mask) != want) {
-		if (va_now_ns() > end)
-			return (qp_flags(q) & mask) == want;
-		usleep(500);
-	}
-	return true;
-}
-
-/* Raw syncobj ioctls: a handle (0 on failure) and the last point (or -errno). */
-static __u32 qp_syncobj_create(int fd, __u32 flags)
-{
-	struct drm_syncobj_create c = { .flags = flags };
-
-	return ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &c) ? 0 : c.handle;
-}
-
-static int qp_syncobj_destroy(int fd, __u32 h)
-{
-	struct drm_syncobj_destroy d = { .handle = h };
-
-	return ioctl(fd, DRM_IOCTL_SYNCOBJ_DESTROY, &d) ? -errno : 0;
-}
-
-static long long qp_syncobj_query(int fd, __u32 h)
-{
-	struct drm_syncobj_timeline_array a;
-	__u64 point = VT_POISON64;
-
-	memset(&a, 0, sizeof(a));
-	a.handles = vt_u64_ptr(&h);
-	a.points = vt_u64_ptr(&point);
-	a.count_handles = 1;
-	if (ioctl(fd, DRM_IOCTL_SYNCOBJ_QUERY, &a))
-		return -errno;
-	return point;
-}
-
-/* TIMELINE_WAIT for @point with @flags, @ms from now: 0 or -errno. */
-static int qp_wait_point(int fd, __u32 h, __u64 point, __u32 flags, int ms)
-{
-	struct drm_syncobj_timeline_wait w;
-
-	memset(&w, 0, sizeof(w));
-	w.handles = vt_u64_ptr(&h);
-	w.points = vt_u64_ptr(&point);
-	w.count_handles = 1;
-	w.flags = flags;
-	w.timeout_nsec = ms ? va_now_ns() + ms * VA_NS_PER_MS : 0;
-	return ioctl(fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, &w) ? -errno : 0;
-}
-
-/* The eventfd's count (0 when it has none: non-blocking), or -errno. */
-static long long qp_eventfd_take(int efd)
-{
-	__u64 v = 0;
-
-	if (read(efd, &v, sizeof(v)) == sizeof(v))
-		return v;
-	return errno == EAGAIN ? 0 : -errno;
-}
-
-/**
- * struct qp_live - the device's live objects (debugfs), where readable
- * @surfaces: vatom_stats "surfaces", or -1
- * @pollers: vatom_limits "poll_queues", or -1
- */
-struct qp_live {
-	long long surfaces, pollers;
-};
-
-static char qp_stats_path[256], qp_limits_path[256];
-
-static void qp_live(struct qp_live *l)
-{
-	if (!qp_stats_path[0]) {
-		vt_debugfs_stats_path(vt_render_path, qp_stats_path, sizeof(qp_stats_path));
-		vt_debugfs_limits_path(vt_render_path, qp_limits_path,
-				       sizeof(qp_limits_path));
-	}
-	l->surfaces = vt_debugfs_stat(qp_stats_path, "surfaces");
-	l->pollers = vt_debugfs_stat(qp_limits_path, "poll_queues");
-}
-
-/* The live counts back at @base (waiting up to ~2 s for each). */
-static void qp_expect_live(struct __test_metadata *_metadata, const struct qp_live *base)
-{
-	if (base->surfaces >= 0)
-		EXPECT_EQ(base->surfaces, va_stat_settle(qp_stats_path, "surfaces",
-							 base->surfaces));
-	if (base->pollers >= 0)
-		EXPECT_EQ(base->pollers, va_stat_settle(qp_limits_path, "poll_queues",
-							base->pollers));
-}
-
-/* Polling queues and completion signals: what every test here needs. */
-#define QP_CAPS		(DRM_VATOM_CAP_QUEUE_POLL | DRM_VATOM_CAP_QUEUE_SIGNAL)
-
-static bool qp_supported(int fd)
-{
-	return (vt_caps(fd) & QP_CAPS) == QP_CAPS;
-}
-
-/*
- * A fixture's file: -1 (and @skip set) without a vatom device or its
- * polling queues; the harness of 6.1 runs the test after a skipping
- * setup, so each test checks @skip first.
- */
-static int qp_fixture_open(bool *skip)
-{
-	int fd = vt_open();
-
-	*skip = fd == -ENODEV;
-	if (fd >= 0 && !qp_supported(fd)) {
-		close(fd);
-		*skip = true;
-		fd = -1;
-	}
-	return fd;
-}
-
-static __u64 qp_param(int fd, __u32 param)
-{
-	__u64 v = VT_POISON64;
-
-	vt_get_param(fd, param, 0, &v);
-	return v;
-}
+#include "queue_common.h"
 
 /* ------------------------------------------------------------------------ */
 /* Parameters and creation errors                                            */
@@ -353,9 +79,6 @@ enum qp_efd {
 	QP_EFD_CLOSED,		/* a descriptor just closed */
 	QP_EFD_MINUS_1,
 };
-
-#define QP_POLL		DRM_VATOM_QUEUE_CREATE_POLL
-#define QP_EVENTFD	DRM_VATOM_QUEUE_CREATE_EVENTFD
 
 static const struct qp_create_case {
 	const char *name;
@@ -550,7 +273,7 @@ TEST(queue_poll_create_errors)
 	EXPECT_EQ(0, vt_gem_close(fd, q.ring_handle));
 	EXPECT_EQ(0, vt_gem_close(fd, q.ctl_handle));
 	EXPECT_EQ(charged, vq_charged(fd));
-	qp_expect_live(_metadata, &live);
+	QP_EXPECT_LIVE(&live);
 	close(pfd[0]);
 	close(pfd[1]);
 	close(efd);

@@ -5,11 +5,15 @@
  * writer rewriting the ring, streams and tail, and SUBMIT alongside with
  * exact totals.
  *
- * #included by vatom_test.c after test_queue_poll.c (qp_* helpers),
- * before test_queue_signal.c.
+ * The qp_*, vq_*, va_* and ab_* helpers are queue_common.c's.
  *
  * Copyright (C) 2026 The vatom developers
  */
+
+#include <poll.h>
+#include <sys/eventfd.h>
+
+#include "queue_common.h"
 
 /* ------------------------------------------------------------------------ */
 /* Stopping a busy poller                                                    */
@@ -30,7 +34,7 @@ enum qp_end {
 /**
  * struct qp_busy - a polling queue running the largest jobs
  * @fd: its own file
- * @grid: the grid (test_abuse.c's 64 x 64), imported, at slot 0
+ * @grid: the grid (ab_grid_create()'s 64 x 64), imported, at slot 0
  * @sh: the stream surface (one job's broadcasts), at slot 1, mapped at @smap
  * @q: the queue
  */
@@ -297,7 +301,7 @@ TEST_F_TIMEOUT(qpoll_busy, stops_promptly, 120)
 		close(b.fd);
 		qp_busy_unmap(&b);
 	}
-	qp_expect_live(_metadata, &base);
+	QP_EXPECT_LIVE(&base);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -374,7 +378,7 @@ TEST(queue_poll_limit)
 	EXPECT_EQ(-EBUSY, qp_poller(fd3));
 	close(fd3);
 	close(fd1);
-	qp_expect_live(_metadata, &base);
+	QP_EXPECT_LIVE(&base);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -4,11 +4,15 @@
  * syncobj point (waits, WAIT_FOR_SUBMIT, a sync_file through TRANSFER) and
  * an eventfd, and both outliving the handles the queue was created with.
  *
- * #included by vatom_test.c after test_queue_poll_life.c (qp_* helpers in
- * test_queue_poll.c), before test_kmsg.c.
+ * The qp_*, vq_* and va_* helpers are queue_common.c's.
  *
  * Copyright (C) 2026 The vatom developers
  */
+
+#include <poll.h>
+#include <sys/eventfd.h>
+
+#include "queue_common.h"
 
 /* ------------------------------------------------------------------------ */
 /* Completion signals: a timeline syncobj point and an eventfd per batch    */

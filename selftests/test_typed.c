@@ -9,69 +9,19 @@
  * TYPED_ATOMIC does not take, and every typed descriptor error with its
  * errno.
  *
- * The op tables are test_visa.c's (add32, add16, ...): seed 001 lists the
+ * The op tables are visa_rows.h's (add32, add16, ...): seed 001 lists the
  * same Op codes with the same meaning as seed 000, so the hand-computed
  * rows hold for a texel as for a dword.
- *
- * Also holds vt_expect_reject() and vt_expect_ok(), which test_addc.c and
- * test_ptx.c (included after this file) use too.
  *
  * Part of vatom_test.c's translation unit (see there); not built alone.
  *
  * Copyright (C) 2026 The vatom developers
  */
 
+#include "visa_rows.h"
+
 #define VT_OPND_UVRL	(DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_V | \
 			 DRM_VATOM_VISA_OPND_R | DRM_VATOM_VISA_OPND_LOD)
-
-/* Result bytes a rejection test offers: more than any stream here needs. */
-#define VT_REJECT_RES	1024
-
-/*
- * Submit @s with @nbind bindings and expect failure with errno @err and,
- * for stream errors, @reason at packet @index; a rejected submission writes
- * no results (the buffer is poisoned first). The caller checks memory.
- */
-static void vt_expect_reject(struct __test_metadata *_metadata, int fd,
-			     const struct vt_stream *s,
-			     const struct drm_vatom_binding *bind, __u32 nbind,
-			     int err, __u32 index, __u32 reason)
-{
-	static __u32 res[VT_REJECT_RES / 4];
-	struct drm_vatom_submit args;
-	int ret, e;
-
-	memset(res, VT_POISON, sizeof(res));
-	vt_submit_args(&args, s, bind, nbind, res, sizeof(res));
-	ret = vt_submit(fd, &args);
-	e = errno;
-	EXPECT_EQ(-1, ret);
-	EXPECT_EQ(err, e) TH_LOG("errno %d (%s), reason %u, index %u", e,
-				 strerror(e), args.error_reason, args.error_index);
-	EXPECT_EQ(reason, args.error_reason) TH_LOG("index %u", args.error_index);
-	EXPECT_EQ(index, args.error_index);
-	EXPECT_EQ(-1, vt_find_ne32(res, 0, VT_ARRAY_SIZE(res), VT_POISON32))
-		TH_LOG("a rejected submission wrote the results");
-}
-
-/*
- * Submit @s and expect success with results_needed equal to what the
- * stream builder counted; results go to @res (@size bytes).
- */
-static void vt_expect_ok(struct __test_metadata *_metadata, int fd,
-			 const struct vt_stream *s,
-			 const struct drm_vatom_binding *bind, __u32 nbind,
-			 void *res, __u64 size)
-{
-	struct drm_vatom_submit args;
-
-	vt_submit_args(&args, s, bind, nbind, res, size);
-	ASSERT_EQ(0, vt_submit(fd, &args))
-		TH_LOG("errno %d (%s), reason %u, index %u", errno,
-		       strerror(errno), args.error_reason, args.error_index);
-	EXPECT_EQ(DRM_VATOM_ERR_NONE, args.error_reason);
-	EXPECT_EQ(s->results, args.results_needed);
-}
 
 /* A TYPED_ATOMIC packet description: 8 lanes, M1, all enabled, Dst. */
 static void vt_typed(struct vt_visa *v, __u8 op, __u8 type, __u8 slot,

@@ -6,6 +6,8 @@
  * not the file's job count. One row per case.
  */
 
+#include "queue_common.h"
+
 struct vo_case {
 	const char *name;
 	bool bad_op;		/* packet 1 has a reserved Op */
@@ -74,7 +76,7 @@ TEST(validate_only)
 			sub.out_syncs = vt_u64_ptr(&out);
 			sub.out_sync_count = 1;
 		}
-		submitted = ob_fdinfo(fd, "vatom-jobs-submitted");
+		submitted = vt_fdinfo(fd, "vatom-jobs-submitted");
 		ret = vt_submit(fd, &sub) ? errno : 0;
 		EXPECT_EQ(c->err, ret) TH_LOG("%s", c->name);
 		EXPECT_EQ(c->index, sub.error_index) TH_LOG("%s", c->name);
@@ -87,7 +89,7 @@ TEST(validate_only)
 		EXPECT_EQ(-1, vt_find_ne8(rmap, 0, 4096, 0)) TH_LOG("%s", c->name);
 		EXPECT_EQ(-1, vt_find_ne8(res, 0, 4096, VT_POISON)) TH_LOG("%s", c->name);
 		EXPECT_EQ(-2000, va_status(fd, syncobj)) TH_LOG("%s", c->name);
-		EXPECT_EQ(submitted, ob_fdinfo(fd, "vatom-jobs-submitted"));
+		EXPECT_EQ(submitted, vt_fdinfo(fd, "vatom-jobs-submitted"));
 	}
 
 	/* The same valid stream submitted for real runs once. */

@@ -7,8 +7,12 @@
  * test must be in one translation unit: the per-area files below are
  * #included here. The harness runs the plain TEST()s first, in this order,
  * then each FIXTURE's tests in the order the fixtures are declared; the
- * kernel log check is a fixture of the last file, so it runs last. common.c
- * holds the helpers that need no harness and is compiled on its own.
+ * kernel log check is a fixture of the last file, so it runs last.
+ *
+ * Each test_*.c uses only its own helpers, those defined here (they need
+ * the harness), common.h's and queue_common.h's (compiled on their own,
+ * common.c and queue_common.c) and visa_rows.h's tables: no file depends
+ * on another being included first.
  *
  * Expected values come from hand-written tables derived from the ISA text
  * (shared/seeds/000, DWORD_ATOMIC) and the UAPI kernel-doc, never from the
@@ -68,24 +72,53 @@
 	ASSERT_NE(NULL, (map));						\
 } while (0)
 
-static inline size_t vt_page_round(__u64 size)
+/* Result bytes a rejection test offers: more than any stream here needs. */
+#define VT_REJECT_RES	1024
+
+/*
+ * Submit @s with @nbind bindings and expect failure with errno @err and,
+ * for stream errors, @reason at packet @index; a rejected submission writes
+ * no results (the buffer is poisoned first). The caller checks memory.
+ */
+static void vt_expect_reject(struct __test_metadata *_metadata, int fd,
+			     const struct vt_stream *s,
+			     const struct drm_vatom_binding *bind, __u32 nbind,
+			     int err, __u32 index, __u32 reason)
 {
-	return (size + VT_PAGE_SIZE - 1) & ~(__u64)(VT_PAGE_SIZE - 1);
+	static __u32 res[VT_REJECT_RES / 4];
+	struct drm_vatom_submit args;
+	int ret, e;
+
+	memset(res, VT_POISON, sizeof(res));
+	vt_submit_args(&args, s, bind, nbind, res, sizeof(res));
+	ret = vt_submit(fd, &args);
+	e = errno;
+	EXPECT_EQ(-1, ret);
+	EXPECT_EQ(err, e) TH_LOG("errno %d (%s), reason %u, index %u", e,
+				 strerror(e), args.error_reason, args.error_index);
+	EXPECT_EQ(reason, args.error_reason) TH_LOG("index %u", args.error_index);
+	EXPECT_EQ(index, args.error_index);
+	EXPECT_EQ(-1, vt_find_ne32(res, 0, VT_ARRAY_SIZE(res), VT_POISON32))
+		TH_LOG("a rejected submission wrote the results");
 }
 
-/* The CAPS parameter; 0 when it cannot be read (the param tests catch that). */
-static __u64 vt_caps(int fd)
+/*
+ * Submit @s and expect success with results_needed equal to what the
+ * stream builder counted; results go to @res (@size bytes).
+ */
+static void vt_expect_ok(struct __test_metadata *_metadata, int fd,
+			 const struct vt_stream *s,
+			 const struct drm_vatom_binding *bind, __u32 nbind,
+			 void *res, __u64 size)
 {
-	__u64 v;
+	struct drm_vatom_submit args;
 
-	return vt_get_param(fd, DRM_VATOM_PARAM_CAPS, 0, &v) ? 0 : v;
-}
-
-static __u64 vt_visa_ops(int fd, __u32 form)
-{
-	__u64 v;
-
-	return vt_get_param(fd, DRM_VATOM_PARAM_VISA_OPS, form, &v) ? 0 : v;
+	vt_submit_args(&args, s, bind, nbind, res, size);
+	ASSERT_EQ(0, vt_submit(fd, &args))
+		TH_LOG("errno %d (%s), reason %u, index %u", errno,
+		       strerror(errno), args.error_reason, args.error_index);
+	EXPECT_EQ(DRM_VATOM_ERR_NONE, args.error_reason);
+	EXPECT_EQ(s->results, args.results_needed);
 }
 
 #include "test_device.c"

@@ -184,7 +184,7 @@ static const struct {
 static int assemble(struct vatom_asm *a, struct vatom_batch *b,
 		    const char *line)
 {
-	struct asm_cur c = { a, line, line };
+	struct asm_cur c = { .a = a, .line = line, .p = line };
 	unsigned int i;
 	const char *p;
 

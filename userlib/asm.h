@@ -49,11 +49,16 @@ struct vatom_asm {
 	char res[ASM_MAX_RESULTS][ASM_NAME_MAX];
 };
 
-/* A position in the line being parsed. */
+/*
+ * A position in the line being parsed. @expr: numbers are PTX constant
+ * expressions (PTX operands only: vISA separates operands by spaces, so
+ * "5 -3" there is two of them).
+ */
 struct asm_cur {
 	struct vatom_asm *a;
 	const char *line;
 	const char *p;
+	bool expr;
 };
 
 /* Float formats of a literal: how a decimal like 1.5 is encoded. */
@@ -77,6 +82,7 @@ bool asm_peek(struct asm_cur *c, char ch);
 int asm_ident(struct asm_cur *c, char *buf, size_t len);
 int asm_word(struct asm_cur *c, char *buf, size_t len);
 int asm_number(struct asm_cur *c, enum asm_fmt fmt, uint64_t *v);
+int asm_expr(struct asm_cur *c, enum asm_fmt fmt, uint64_t *v);
 int asm_value(struct asm_cur *c, const char *what, enum asm_fmt fmt,
 	      uint64_t *v);
 int asm_values(struct asm_cur *c, const char *what, enum asm_fmt fmt,

@@ -9,16 +9,18 @@
  * "Floating-Point Constants"), which are C's: integers are 0x hex, 0b
  * binary, 0-led octal (020 is 16) or decimal, each with an optional U
  * suffix; a leading '-' is two's complement. Floats are PTX's exact
- * 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX bit patterns, or decimal (1.5, 1.,
+ * 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX bit patterns, or decimal (1.5, 1., .5,
  * -2e3, and inf, nan) encoded in the operand's float format, with no
  * suffix. An integer literal is always the raw bits, so a disassembly in
- * hex reads back unchanged. Comments are //, # and one-line slash-star
+ * hex reads back unchanged. In PTX operands an integer may be a constant
+ * expression (asm_expr()). Comments are //, # and one-line slash-star
  * ones, which count as white space.
  *
  * Copyright (C) 2026 The vatom developers
  */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -317,8 +319,9 @@ int asm_number(struct asm_cur *c, enum asm_fmt fmt, uint64_t *v)
 		for (c->p += 2; *c->p == '0' || *c->p == '1'; c->p++)
 			x = x << 1 | (uint64_t)(*c->p - '0');
 		ret = 0;
-	} else if (isdigit((unsigned char)*c->p) || inf_nan(c->p)) {
-		/* An integer unless it has a point or an exponent. */
+	} else if (isdigit((unsigned char)*c->p) || inf_nan(c->p) ||
+		   (c->p[0] == '.' && isdigit((unsigned char)c->p[1]))) {
+		/* An integer unless it has a point or an exponent (.5 has). */
 		errno = 0;
 		x = strtoull(c->p, &end, 10);
 		if (*end == '.' || *end == 'e' || *end == 'E' || end == c->p) {
@@ -375,6 +378,241 @@ int asm_number(struct asm_cur *c, enum asm_fmt fmt, uint64_t *v)
 	return 0;
 }
 
+/*
+ * PTX constant expressions (PTX ISA "Constant Expressions"), integers
+ * only: C's unary + - ~, * / %, binary + -, << >>, &, ^, | with C's
+ * precedence, and parentheses. A literal is .s64, or .u64 with a U suffix
+ * or above INT64_MAX; an operation with a .u64 operand is .u64, a shift
+ * has its left operand's type. .u64 arithmetic wraps, as in C; .s64
+ * overflow, a shift count outside 0..63 and a division by zero are errors
+ * at the operator.
+ */
+struct cval {
+	uint64_t v;
+	bool u;		/* .u64 */
+};
+
+/* Parentheses and unary operators, nested: bounds the recursion. */
+#define EXPR_DEPTH	64
+
+/* Binary operators, lowest precedence first; "" ends a level. */
+static const char *const expr_ops[][4] = {
+	{ "|" }, { "^" }, { "&" }, { "<<", ">>" }, { "+", "-" },
+	{ "*", "/", "%" },
+};
+
+#define EXPR_LEVELS	(sizeof(expr_ops) / sizeof(expr_ops[0]))
+
+/* After an optional sign, a float literal: 0f/0d bits, 1.5, .5, 1e3, inf. */
+static bool float_token(const char *p)
+{
+	if (*p == '-' || *p == '+')
+		p++;
+	if (p[0] == '0' && (p[1] == 'f' || p[1] == 'F' || p[1] == 'd' ||
+			    p[1] == 'D') && isxdigit((unsigned char)p[2]))
+		return true;
+	if ((p[0] == '.' && isdigit((unsigned char)p[1])) || inf_nan(p))
+		return true;
+	if (!isdigit((unsigned char)*p) ||
+	    (p[0] == '0' && strchr("xXbB", p[1]) && p[1]))
+		return false;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return *p == '.' || *p == 'e' || *p == 'E';
+}
+
+static int expr_level(struct asm_cur *c, unsigned int lvl, struct cval *r,
+		      int depth);
+
+static int expr_primary(struct asm_cur *c, struct cval *r, int depth)
+{
+	uint64_t x;
+
+	asm_ws(c);
+	if (*c->p == '(') {
+		if (depth >= EXPR_DEPTH)
+			return asm_err(c, "constant expression nested more than %d deep",
+				       EXPR_DEPTH);
+		c->p++;
+		if (expr_level(c, 0, r, depth + 1))
+			return -EINVAL;
+		if (!asm_lit(c, ")"))
+			return asm_expected(c, "an operator or ')'");
+		return 0;
+	}
+	if (float_token(c->p))
+		return asm_err(c, "a constant expression takes integers only");
+	if (!isdigit((unsigned char)*c->p))
+		return asm_expected(c, "a number");
+	if (asm_number(c, ASM_INT, &x))
+		return -EINVAL;
+	r->v = x;
+	r->u = c->p[-1] == 'U' || x > INT64_MAX;
+	return 0;
+}
+
+static int expr_overflow(struct asm_cur *c, const char *at)
+{
+	c->p = at;
+	return asm_err(c, "the constant expression overflows .s64 (a U suffix makes it .u64, which wraps)");
+}
+
+static int expr_unary(struct asm_cur *c, struct cval *r, int depth)
+{
+	const char *at;
+	char op;
+
+	asm_ws(c);
+	at = c->p;
+	op = *c->p;
+	if (op != '-' && op != '+' && op != '~')
+		return expr_primary(c, r, depth);
+	if (depth >= EXPR_DEPTH)
+		return asm_err(c, "constant expression nested more than %d deep",
+			       EXPR_DEPTH);
+	c->p++;
+	if (expr_unary(c, r, depth + 1))
+		return -EINVAL;
+	if (op == '~') {
+		r->v = ~r->v;
+	} else if (op == '-') {
+		if (!r->u && r->v == (uint64_t)INT64_MIN)
+			return expr_overflow(c, at);
+		r->v = 0 - r->v;
+	}
+	return 0;
+}
+
+/* @l = @l @op @r, @op being at @at. */
+static int expr_binop(struct asm_cur *c, const char *at, const char *op,
+		      struct cval *l, const struct cval *r)
+{
+	int64_t a = (int64_t)l->v, b = (int64_t)r->v, s;
+	bool u = l->u || r->u;
+	uint64_t x;
+
+	switch (op[0]) {
+	case '+':
+		if (!u && __builtin_add_overflow(a, b, &s))
+			return expr_overflow(c, at);
+		x = l->v + r->v;
+		break;
+	case '-':
+		if (!u && __builtin_sub_overflow(a, b, &s))
+			return expr_overflow(c, at);
+		x = l->v - r->v;
+		break;
+	case '*':
+		if (!u && __builtin_mul_overflow(a, b, &s))
+			return expr_overflow(c, at);
+		x = l->v * r->v;
+		break;
+	case '/':
+	case '%':
+		if (!r->v) {
+			c->p = at;
+			return asm_err(c, "'%s' by zero in a constant expression", op);
+		}
+		if (u)
+			x = op[0] == '/' ? l->v / r->v : l->v % r->v;
+		else if (a == INT64_MIN && b == -1)
+			return expr_overflow(c, at);
+		else
+			x = (uint64_t)(op[0] == '/' ? a / b : a % b);
+		break;
+	case '<':
+	case '>':
+		if (r->v > 63) {
+			c->p = at;
+			if (r->u || b >= 0)
+				return asm_err(c, "shift count %" PRIu64 " (0 to 63)", r->v);
+			return asm_err(c, "shift count %" PRId64 " (0 to 63)", b);
+		}
+		u = l->u;
+		if (op[0] == '>') {
+			x = u ? l->v >> b : (uint64_t)(a >> b);
+		} else {
+			x = l->v << b;
+			if (!u && (int64_t)x >> b != a)
+				return expr_overflow(c, at);
+		}
+		break;
+	case '&':
+		x = l->v & r->v;
+		break;
+	case '^':
+		x = l->v ^ r->v;
+		break;
+	default:
+		x = l->v | r->v;
+		break;
+	}
+	l->v = x;
+	l->u = u;
+	return 0;
+}
+
+/* The operator of level @lvl at @p, or NULL ('&&' and '||' are not '&', '|'). */
+static const char *expr_op(unsigned int lvl, const char *p)
+{
+	unsigned int i;
+	size_t n;
+
+	for (i = 0; i < 4 && expr_ops[lvl][i]; i++) {
+		n = strlen(expr_ops[lvl][i]);
+		if (!strncmp(p, expr_ops[lvl][i], n) &&
+		    (n == 2 || (p[1] != '&' && p[1] != '|') || p[1] != p[0]))
+			return expr_ops[lvl][i];
+	}
+	return NULL;
+}
+
+static int expr_level(struct asm_cur *c, unsigned int lvl, struct cval *r,
+		      int depth)
+{
+	struct cval rhs;
+	const char *at, *op;
+
+	if (lvl == EXPR_LEVELS)
+		return expr_unary(c, r, depth);
+	if (expr_level(c, lvl + 1, r, depth))
+		return -EINVAL;
+	for (;;) {
+		asm_ws(c);
+		at = c->p;
+		op = expr_op(lvl, c->p);
+		if (!op)
+			return 0;
+		c->p += strlen(op);
+		if (expr_level(c, lvl + 1, &rhs, depth) ||
+		    expr_binop(c, at, op, r, &rhs))
+			return -EINVAL;
+	}
+}
+
+/*
+ * A PTX operand's number: a float literal on its own (encoded in @fmt, as
+ * asm_number()), or an integer constant expression (see above).
+ */
+int asm_expr(struct asm_cur *c, enum asm_fmt fmt, uint64_t *v)
+{
+	struct cval r;
+
+	asm_ws(c);
+	if (float_token(c->p)) {
+		if (asm_number(c, fmt, v))
+			return -EINVAL;
+		asm_ws(c);
+		if (*c->p && strchr("+-*/%<>&|^", *c->p))
+			return asm_err(c, "a constant expression takes integers only");
+		return 0;
+	}
+	if (expr_level(c, 0, &r, 0))
+		return -EINVAL;
+	*v = r.v;
+	return 0;
+}
+
 const struct asm_sym *asm_find(const struct vatom_asm *a, const char *name,
 			       enum asm_sym_kind kind)
 {
@@ -390,7 +628,15 @@ static bool number_start(struct asm_cur *c)
 {
 	asm_ws(c);
 	return isdigit((unsigned char)*c->p) || *c->p == '-' || *c->p == '+' ||
-	       inf_nan(c->p);
+	       inf_nan(c->p) ||
+	       (c->p[0] == '.' && isdigit((unsigned char)c->p[1])) ||
+	       (c->expr && (*c->p == '(' || *c->p == '~'));
+}
+
+/* A literal, or in PTX operands a constant expression. */
+static int number(struct asm_cur *c, enum asm_fmt fmt, uint64_t *v)
+{
+	return c->expr ? asm_expr(c, fmt, v) : asm_number(c, fmt, v);
 }
 
 /* One scalar: a literal or a one-element value symbol. */
@@ -402,7 +648,7 @@ int asm_value(struct asm_cur *c, const char *what, enum asm_fmt fmt,
 	const char *at;
 
 	if (number_start(c))
-		return asm_number(c, fmt, v);
+		return number(c, fmt, v);
 	asm_ws(c);
 	at = c->p;
 	if (!ident_start(*c->p))
@@ -455,7 +701,7 @@ int asm_values(struct asm_cur *c, const char *what, enum asm_fmt fmt,
 	if (number_start(c)) {
 		*literal = true;
 		*n = 1;
-		return asm_number(c, fmt, v);
+		return number(c, fmt, v);
 	}
 	asm_ws(c);
 	at = c->p;

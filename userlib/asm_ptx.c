@@ -206,14 +206,11 @@ static int address(struct asm_cur *c, struct vatom_ptx_atom *a)
 		a->slot = (uint8_t)s->slot;
 		a->addr = s->offset;
 	}
-	if (asm_lit(c, "+")) {
-		if (asm_number(c, ASM_INT, &off))
+	/* The sign is the expression's own: [buf-2+1] is buf - 1. */
+	if (asm_peek(c, '+') || asm_peek(c, '-')) {
+		if (asm_expr(c, ASM_INT, &off))
 			return -EINVAL;
 		a->addr += off;
-	} else if (asm_lit(c, "-")) {
-		if (asm_number(c, ASM_INT, &off))
-			return -EINVAL;
-		a->addr -= off;
 	}
 	if (bracket && !asm_lit(c, "]"))
 		return asm_expected(c, "']'");
@@ -320,6 +317,7 @@ int vatom__asm_ptx(struct asm_cur *c, struct vatom_batch *b)
 	const char *at;
 	int size, idx;
 
+	c->expr = true;
 	if (asm_lit(c, "@")) {
 		negate = asm_lit(c, "!");
 		at = c->p;

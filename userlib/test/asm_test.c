@@ -194,6 +194,77 @@ static const struct good good[] = {
 	  { PTX(6, 13, 0, 1, 0, 0, 3, 0, 0, 0),
 	    LE64(0xff800000), LE64(0), LE64(0), LE64(0) }, 72 },
 	/*
+	 * PTX constant expressions (PTX ISA "Constant Expressions"): C's
+	 * precedence, evaluated in 64 bits; a literal is .s64 unless U or
+	 * above INT64_MAX (.u64). u64 = 6, s32 = 7. [gbl...] starts at 0x50.
+	 */
+	{ "atom.global.add.u32 d, [buf+1+3], 1+2*3;",		/* 4; 1 + 6 */
+	  { PTX(6, 5, 0, 1, 0, 0, 3, 0, 4, 0),
+	    LE64(7), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.u32 d, [buf+(1 << 4)], (1 << 4) | 3;",	/* 16; 0x13 */
+	  { PTX(6, 5, 0, 1, 0, 0, 3, 0, 16, 0),
+	    LE64(0x13), LE64(0), LE64(0), LE64(0) }, 72 },
+	/* the sign is the offset's: 0x50 - 0x10 + 4; (17 % 5) ^ 6 = 2 ^ 6 */
+	{ "atom.global.add.u32 d, [gbl-0x10+4], 17 % 5 ^ 6;",
+	  { PTX(6, 5, 0, 1, 0, 0, 3, 0, 0x44, 0),
+	    LE64(4), LE64(0), LE64(0), LE64(0) }, 72 },
+	/* ((0x10 << 2) >> 1) & 0xff */
+	{ "atom.global.add.u32 d, [buf], 0x10 << 2 >> 1 & 0xff;",
+	  { PTX(6, 5, 0, 1, 0, 0, 3, 0, 0, 0),
+	    LE64(0x20), LE64(0), LE64(0), LE64(0) }, 72 },
+	/* -(-7) * -2 = -14: 0xfffffff2 in 32 bits */
+	{ "atom.global.add.s32 d, [buf], -(3 - 10) * -2;",
+	  { PTX(6, 7, 0, 1, 0, 0, 3, 0, 0, 0),
+	    LE64(0xfffffff2), LE64(0), LE64(0), LE64(0) }, 72 },
+	/* ~0 is .s64 -1, shifted arithmetically; ~0U logically: 0xf */
+	{ "atom.global.add.u64 d, [buf], ~0 >> 60;",
+	  { PTX(6, 6, 0, 1, 0, 0, 3, 0, 0, 0),
+	    LE64(0xffffffffffffffffull), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.u64 d, [buf], ~0U >> 60;",
+	  { PTX(6, 6, 0, 1, 0, 0, 3, 0, 0, 0),
+	    LE64(0xf), LE64(0), LE64(0), LE64(0) }, 72 },
+	/* .u64 wraps: 2^64 - 2; 2^63 + 2^63 = 0 (both above INT64_MAX) */
+	{ "atom.global.add.u64 d, [buf], 0U - 2;",
+	  { PTX(6, 6, 0, 1, 0, 0, 3, 0, 0, 0),
+	    LE64(0xfffffffffffffffeull), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.u64 d, [buf], 0x8000000000000000 + 0x8000000000000000;",
+	  { PTX(6, 6, 0, 1, 0, 0, 3, 0, 0, 0),
+	    LE64(0), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.u64 d, [buf], 1U << 63;",
+	  { PTX(6, 6, 0, 1, 0, 0, 3, 0, 0, 0),
+	    LE64(0x8000000000000000ull), LE64(0), LE64(0), LE64(0) }, 72 },
+	/* INT64_MIN itself is no overflow */
+	{ "atom.global.add.u64 d, [buf], -9223372036854775807 - 1;",
+	  { PTX(6, 6, 0, 1, 0, 0, 3, 0, 0, 0),
+	    LE64(0x8000000000000000ull), LE64(0), LE64(0), LE64(0) }, 72 },
+	/* C's division: -7 / 2 = -3 (truncated), 7 % -4 = 3; .u64: 2^63 - 1 */
+	{ "atom.global.add.u64 d, [buf], -7 / 2;",
+	  { PTX(6, 6, 0, 1, 0, 0, 3, 0, 0, 0),
+	    LE64(0xfffffffffffffffdull), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.u64 d, [buf], 7 % -4;",
+	  { PTX(6, 6, 0, 1, 0, 0, 3, 0, 0, 0),
+	    LE64(3), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.u64 d, [buf], 0xfffffffffffffffe / 2;",
+	  { PTX(6, 6, 0, 1, 0, 0, 3, 0, 0, 0),
+	    LE64(0x7fffffffffffffffull), LE64(0), LE64(0), LE64(0) }, 72 },
+	/* comments and parentheses inside; the cache policy 0x77 */
+	{ "atom.global.add.u32 d, [buf], ( 1 /* one */ + ((2)) );",
+	  { PTX(6, 5, 0, 1, 0, 0, 3, 0, 0, 0),
+	    LE64(3), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.L2::cache_hint.s32  d, [buf], 1, 0x70 + 7;",
+	  { PTX(6, 7, 0, 1, 0, 0, 3, 2, 0, 0x77),
+	    LE64(1), LE64(0), LE64(0), LE64(0) }, 72 },
+	/* a float without a leading digit: .5 = 0x3f000000, -.25 = 0xbe800000 */
+	{ "atom.global.v2.f32.add  {%f0, %f1}, [buf+8], {.5, -.25};",
+	  { PTX(6, 13, 2, 1, 0, 0, 3, 0, 8, 0),
+	    LE32(0x3f000000), LE32(0xbe800000), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.f64 d, [buf], .5;",		/* 2^-1 in binary64 */
+	  { PTX(6, 14, 0, 1, 0, 0, 3, 0, 0, 0),
+	    LE64(0x3fe0000000000000ull), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "DWORD_ATOMIC.FMAX (1) buf {8} .5 V0 m",
+	  { VISA(48, 0x7d, 0x10, 0x00, 3, 2, 0x51, 0xffffffff, 0, 0),
+	    LE32(8), LE32(0), LE32(0x3f000000), LE32(0) }, 48 },
+	/*
 	 * one rule for scalars: a bare literal or a one-value symbol (P1 = 5)
 	 * fills every lane; M2_NM: 0x9 << 4 | 0b010 = 0x92
 	 */
@@ -228,6 +299,11 @@ static const struct good good[] = {
 	{ "noc T9 (2,3) NOC_TARG_ADDR_LO=0x100 NOC_TARG_ADDR_HI=0x41 NOC_CTRL=1 NOC_AT_LEN_BE=0x3028 NOC_AT_DATA=0xbeef",
 	  { NOC(9, 0, 2, 3, 0x100, 0, 0x41, 0, 0, 0, 0, 1, 0x3028, 0xbeef) }, 64 },
 };
+
+/* 64 of '(' or ')' */
+#define PAREN8(c)	c c c c c c c c
+#define PAREN64		PAREN8(PAREN8("("))
+#define UNPAREN64	PAREN8(PAREN8(")"))
 
 struct bad {
 	const char *text;
@@ -342,6 +418,44 @@ static const struct bad bad[] = {
 	{ "noc.swap10 wh (0,0) -> (1,0)+0x10", 5, "noc.swap10 is Blackhole only" },
 	{ "noc.acc bh (0,0) -> (1,0)+0x10 fmt=fp64", 36,
 	  "unknown fmt 'fp64' (expected fp32, fp16, bf16, u32, u8_sat, u8 or a number 0 to 15)" },
+	/* constant expressions: each error at its operator */
+	{ "atom.global.add.u32 d, [buf], 1/0;", 32,
+	  "'/' by zero in a constant expression" },
+	{ "atom.global.add.u32 d, [buf], 5 % (2 - 2);", 33,
+	  "'%' by zero in a constant expression" },
+	{ "atom.global.add.u64 d, [buf], 0x7fffffffffffffff + 1;", 50,
+	  "the constant expression overflows .s64 (a U suffix makes it .u64, which wraps)" },
+	{ "atom.global.add.u64 d, [buf], 4611686018427387904 * 2;", 51,
+	  "the constant expression overflows .s64 (a U suffix makes it .u64, which wraps)" },
+	{ "atom.global.add.u64 d, [buf], 1 << 63;", 33,
+	  "the constant expression overflows .s64 (a U suffix makes it .u64, which wraps)" },
+	{ "atom.global.add.u64 d, [buf], -9223372036854775807 - 2;", 52,
+	  "the constant expression overflows .s64 (a U suffix makes it .u64, which wraps)" },
+	{ "atom.global.add.u64 d, [buf], -(-9223372036854775807 - 1);", 31,
+	  "the constant expression overflows .s64 (a U suffix makes it .u64, which wraps)" },
+	{ "atom.global.add.u64 d, [buf], (-9223372036854775807 - 1) / -1;", 58,
+	  "the constant expression overflows .s64 (a U suffix makes it .u64, which wraps)" },
+	{ "atom.global.add.u64 d, [buf], 1 << 64;", 33,
+	  "shift count 64 (0 to 63)" },
+	{ "atom.global.add.u64 d, [buf], 1 >> -1;", 33,
+	  "shift count -1 (0 to 63)" },
+	{ "atom.global.add.f32 d, [buf], 1.5 + 1;", 35,
+	  "a constant expression takes integers only" },
+	{ "atom.global.add.u32 d, [buf], 1 + .5;", 35,
+	  "a constant expression takes integers only" },
+	{ "atom.global.add.u32 d, [buf], (1 + 2;", 37,
+	  "expected an operator or ')', found ';'" },
+	{ "atom.global.add.u32 d, [buf+(4], 1;", 31,
+	  "expected an operator or ')', found ']'" },
+	{ "atom.global.add.u32 d, [buf+1.5], 1;", 28,
+	  "a floating-point literal for an integer operand" },
+	{ "atom.global.add.u32 d, [buf], .5;", 31,
+	  "a floating-point literal for an integer operand" },
+	{ "DWORD_ATOMIC.ADD (4) T255 offs .5 V0 V0", 32,
+	  "a floating-point literal for an integer operand" },
+	/* 65 parentheses: the 65th is one too deep */
+	{ "atom.global.add.u32 d, [buf], " PAREN64 "(1)" UNPAREN64 ";", 95,
+	  "constant expression nested more than 64 deep" },
 	{ "frobnicate 1 2 3", 1,
 	  "expected DWORD_ATOMIC, TYPED_ATOMIC, ADDC, atom or noc, found 'frobnicate'" },
 };
@@ -353,18 +467,18 @@ static void test_good(void)
 	char text[2048];
 	const void *pkt, *pkt2;
 	size_t size, size2;
-	unsigned int i;
+	unsigned int i, col;
 	int res, res2;
 
 	vatom_batch_create(NULL, 0, &b);
 	vatom_batch_create(NULL, 0, &b2);
 	for (i = 0; i < ARRAY_SIZE(good); i++) {
 		vatom_batch_reset(b);
+		col = 0;
 		res = vatom_asm_line(a, b, good[i].text);
 		pkt = vatom_batch_packet(b, res, &size);
 		if (res < 0)
-			printf("#   %s (col %u)\n", vatom_asm_error(a, NULL),
-			       vatom_asm_error(a, &i) ? i : 0);
+			printf("#   %s (col %u)\n", vatom_asm_error(a, &col), col);
 		ok(res == 0 && size == good[i].len &&
 		   !memcmp(pkt, good[i].bytes, size), "bytes of '%s'",
 		   good[i].text);

@@ -2163,6 +2163,30 @@ out:
 }
 
 /*
+ * What the polling-queue tests start from: a 4 KiB buffer @t mapped at
+ * @tm, bound at slot 7 of a new batch @b, and a timeline syncobj.
+ * Return: 1, 0 when the device has no polling queues (skipped), -1 when
+ * a step failed (counted).
+ */
+static int queue_poll_setup(struct vatom_surface **t, uint32_t **tm,
+			    struct vatom_batch **b, uint32_t *timeline)
+{
+	if (!(vatom_device_caps(dev) & DRM_VATOM_CAP_QUEUE_POLL) ||
+	    !(vatom_device_caps(dev) & DRM_VATOM_CAP_QUEUE_SIGNAL)) {
+		skip("no DRM_VATOM_CAP_QUEUE_POLL and _SIGNAL");
+		return 0;
+	}
+	REQUIRE(!vatom_surface_create_buffer(dev, 4096, 0, t));
+	REQUIRE(!vatom_surface_map(*t, (void **)tm));
+	REQUIRE(!vatom_batch_create(dev, 0, b));
+	REQUIRE(!vatom_batch_bind(*b, 7, *t));
+	REQUIRE(!drmSyncobjCreate(vatom_device_fd(dev), 0, timeline));
+	return 1;
+out:
+	return -1;
+}
+
+/*
  * A polling queue with a timeline syncobj and an eventfd: 50 jobs
  * "lane k of word k += i + 1" complete without a KICK each, the totals are
  * 50 * 51 / 2, the timeline's last point is 50 and the eventfd counted
@@ -2194,15 +2218,8 @@ static void dev_queue_poll(void)
 	size_t k;
 	int i, efd = -1;
 
-	if (!(vatom_device_caps(dev) & DRM_VATOM_CAP_QUEUE_POLL) ||
-	    !(vatom_device_caps(dev) & DRM_VATOM_CAP_QUEUE_SIGNAL)) {
-		skip("no DRM_VATOM_CAP_QUEUE_POLL and _SIGNAL");
-		return;
-	}
-	REQUIRE(!vatom_surface_create_buffer(dev, 4096, 0, &t));
-	REQUIRE(!vatom_surface_map(t, (void **)&tm));
-	REQUIRE(!vatom_batch_create(dev, 0, &b));
-	REQUIRE(!vatom_batch_bind(b, 7, t));
+	if (queue_poll_setup(&t, &tm, &b, &timeline) <= 0)
+		goto out;
 	for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
 		struct vatom_queue_ext e = {
 			.flags = bad[k].flags, .poll_idle_us = bad[k].idle,
@@ -2211,7 +2228,6 @@ static void dev_queue_poll(void)
 
 		EXPECT_EQ(vatom_queue_create_ext(dev, &qp, &e, b, &q), -EINVAL);
 	}
-	REQUIRE(!drmSyncobjCreate(vatom_device_fd(dev), 0, &timeline));
 	efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	REQUIRE(efd >= 0);
 	ext.syncobj = timeline;
@@ -2285,16 +2301,8 @@ static void dev_queue_wait_syncobj(void)
 	uint64_t seq = 0, point = 0;
 	int i;
 
-	if (!(vatom_device_caps(dev) & DRM_VATOM_CAP_QUEUE_POLL) ||
-	    !(vatom_device_caps(dev) & DRM_VATOM_CAP_QUEUE_SIGNAL)) {
-		skip("no DRM_VATOM_CAP_QUEUE_POLL and _SIGNAL");
-		return;
-	}
-	REQUIRE(!vatom_surface_create_buffer(dev, 4096, 0, &t));
-	REQUIRE(!vatom_surface_map(t, (void **)&tm));
-	REQUIRE(!vatom_batch_create(dev, 0, &b));
-	REQUIRE(!vatom_batch_bind(b, 7, t));
-	REQUIRE(!drmSyncobjCreate(vatom_device_fd(dev), 0, &timeline));
+	if (queue_poll_setup(&t, &tm, &b, &timeline) <= 0)
+		goto out;
 	ext.syncobj = timeline;
 	REQUIRE(!vatom_queue_create_ext(dev, &qp, &ext, b, &q));
 	for (i = 0; i < 100; i++) {

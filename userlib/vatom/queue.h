@@ -41,22 +41,16 @@ struct vatom_queue_params {
 };
 
 /**
- * vatom_queue_create() - create a user-mode queue
+ * vatom_queue_create() - create a kick-mode user-mode queue
  * @dev: the device
  * @p: its shape
- * @bindings: a batch whose bound surfaces become the queue's binding table
- *	(fixed for the queue's life; the queue references them), or NULL
+ * @bindings: the binding table, as vatom_queue_create_ext()'s
  * @q: out, the queue
  *
- * The library adds a stream surface and a results surface (one area of
- * @p->stream_bytes and @p->results_bytes per ring entry) at the two
- * highest slots @bindings leaves free.
+ * vatom_queue_create_ext() with a NULL @ext: no polling thread, no
+ * completion signals.
  *
- * Return: 0; -EINVAL for a bad @p or a batch of another device;
- * -EOPNOTSUPP when the device has no %DRM_VATOM_CAP_QUEUE; -ENOSPC when
- * @bindings leaves fewer than two slots free, or past the file's memory
- * cap; -EBUSY when the device file has its maximum of queues; -E2BIG;
- * -ENOMEM.
+ * Return: as vatom_queue_create_ext().
  */
 VATOM_API int vatom_queue_create(struct vatom_device *dev,
 				 const struct vatom_queue_params *p,
@@ -93,20 +87,28 @@ struct vatom_queue_ext {
 };
 
 /**
- * vatom_queue_create_ext() - create a user-mode queue with a polling
+ * vatom_queue_create_ext() - create a user-mode queue, with a polling
  *	thread, completion signals, or both
  * @dev: the device
  * @p: its shape
- * @ext: polling mode and signals, or NULL (then as vatom_queue_create())
- * @bindings: as vatom_queue_create()'s
+ * @ext: polling mode and signals, or NULL for neither
+ * @bindings: a batch whose bound surfaces become the queue's binding table
+ *	(fixed for the queue's life; the queue references them), or NULL
  * @q: out, the queue
  *
- * Return: vatom_queue_create()'s errors; -EOPNOTSUPP also when @ext asks
- * for what the device lacks (%DRM_VATOM_CAP_QUEUE_POLL,
- * %DRM_VATOM_CAP_QUEUE_SIGNAL); -EINVAL for unknown @ext->flags, or a
- * @poll_idle_us or @eventfd its flag does not enable, or one the kernel
- * refuses; -EBUSY when the device runs DRM_VATOM_PARAM_MAX_POLL_QUEUES
- * polling queues; -EBADF, -ENOENT for a bad @eventfd or @syncobj.
+ * The library adds a stream surface and a results surface (one area of
+ * @p->stream_bytes and @p->results_bytes per ring entry) at the two
+ * highest slots @bindings leaves free.
+ *
+ * Return: 0; -EINVAL for a bad @p, a batch of another device, unknown
+ * @ext->flags, or a @poll_idle_us or @eventfd its flag does not enable, or
+ * one the kernel refuses; -EOPNOTSUPP when the device has no
+ * %DRM_VATOM_CAP_QUEUE, or lacks what @ext asks for
+ * (%DRM_VATOM_CAP_QUEUE_POLL, %DRM_VATOM_CAP_QUEUE_SIGNAL); -ENOSPC when
+ * @bindings leaves fewer than two slots free, or past the file's memory
+ * cap; -EBUSY when the device file has its maximum of queues, or the
+ * device runs DRM_VATOM_PARAM_MAX_POLL_QUEUES polling queues; -EBADF,
+ * -ENOENT for a bad @eventfd or @syncobj; -E2BIG; -ENOMEM.
  */
 VATOM_API int vatom_queue_create_ext(struct vatom_device *dev,
 				     const struct vatom_queue_params *p,

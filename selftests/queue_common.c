@@ -1,0 +1,768 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Helpers shared by the asynchronous-submission, abuse and queue tests.
+ * See queue_common.h.
+ *
+ * Copyright (C) 2026 The vatom developers
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/dma-buf.h>
+#include <linux/sync_file.h>
+#include <xf86drm.h>
+
+#include "queue_common.h"
+
+/* vgem's UAPI (include/uapi/drm/vgem_drm.h), which libdrm does not ship. */
+struct va_vgem_fence_attach {
+	__u32 handle;
+	__u32 flags;
+	__u32 out_fence;
+	__u32 pad;
+};
+
+struct va_vgem_fence_signal {
+	__u32 fence;
+	__u32 flags;
+};
+
+#define VA_VGEM_FENCE_WRITE	0x1
+#define VA_IOCTL_VGEM_FENCE_ATTACH \
+	DRM_IOWR(DRM_COMMAND_BASE + 0x1, struct va_vgem_fence_attach)
+#define VA_IOCTL_VGEM_FENCE_SIGNAL \
+	DRM_IOW(DRM_COMMAND_BASE + 0x2, struct va_vgem_fence_signal)
+
+long long va_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+void va_sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000l };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* ------------------------------------------------------------------------ */
+/* A fence nobody has signalled: vgem                                        */
+/* ------------------------------------------------------------------------ */
+
+/* 0, -ENODEV without vgem, or -errno. */
+int va_blocker_init(struct va_blocker *b)
+{
+	struct dma_buf_export_sync_file ex = { .flags = DMA_BUF_SYNC_WRITE, .fd = -1 };
+	struct va_vgem_fence_attach at = { .flags = VA_VGEM_FENCE_WRITE };
+	struct drm_mode_create_dumb dumb = { .width = 1024, .height = 1, .bpp = 32 };
+	char vgem[1][VT_PATH_MAX];
+	int dmabuf = -1, ret = 0;
+
+	memset(b, 0, sizeof(*b));
+	b->vfd = -1;
+	b->sync_file = -1;
+	if (vt_scan_nodes("vgem", "card", vgem, 1) < 1)
+		return -ENODEV;
+	b->vfd = vt_open_path(vgem[0]);
+	if (b->vfd < 0)
+		return -errno;
+	if (ioctl(b->vfd, DRM_IOCTL_MODE_CREATE_DUMB, &dumb))
+		goto err;
+	at.handle = dumb.handle;
+	if (ioctl(b->vfd, VA_IOCTL_VGEM_FENCE_ATTACH, &at))
+		goto err;
+	b->fence = at.out_fence;
+	if (vt_prime_export(b->vfd, dumb.handle, &dmabuf))
+		goto err;
+	if (ioctl(dmabuf, DMA_BUF_IOCTL_EXPORT_SYNC_FILE, &ex))
+		goto err;
+	b->sync_file = ex.fd;
+	close(dmabuf);
+	return 0;
+err:
+	ret = -errno;
+	if (dmabuf >= 0)
+		close(dmabuf);
+	close(b->vfd);
+	b->vfd = -1;
+	return ret;
+}
+
+int va_blocker_signal(struct va_blocker *b)
+{
+	struct va_vgem_fence_signal sig = { .fence = b->fence };
+
+	b->signalled = true;
+	return ioctl(b->vfd, VA_IOCTL_VGEM_FENCE_SIGNAL, &sig);
+}
+
+void va_blocker_fini(struct va_blocker *b)
+{
+	if (b->vfd >= 0 && !b->signalled)
+		va_blocker_signal(b);
+	if (b->sync_file >= 0)
+		close(b->sync_file);
+	if (b->vfd >= 0)
+		close(b->vfd);
+	b->vfd = -1;
+	b->sync_file = -1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Syncobjs                                                                  */
+/* ------------------------------------------------------------------------ */
+
+__u32 va_syncobj(int fd, bool signalled)
+{
+	__u32 h = 0;
+
+	if (drmSyncobjCreate(fd, signalled ? DRM_SYNCOBJ_CREATE_SIGNALED : 0, &h))
+		return 0;
+	return h;
+}
+
+/* A syncobj on @fd holding the blocker's fence; 0 on failure. */
+__u32 va_blocker_syncobj(int fd, const struct va_blocker *b)
+{
+	__u32 h = va_syncobj(fd, false);
+
+	if (h && drmSyncobjImportSyncFile(fd, h, b->sync_file)) {
+		drmSyncobjDestroy(fd, h);
+		return 0;
+	}
+	return h;
+}
+
+/* TIMELINE_WAIT for @point (0: a binary syncobj) until @abs_ns: 0 or -errno. */
+static int va_wait_flags(int fd, __u32 h, __u64 point, __u32 flags,
+			 long long abs_ns)
+{
+	struct drm_syncobj_timeline_wait w;
+
+	memset(&w, 0, sizeof(w));
+	w.handles = vt_u64_ptr(&h);
+	w.points = vt_u64_ptr(&point);
+	w.count_handles = 1;
+	w.flags = flags;
+	w.timeout_nsec = abs_ns;
+	return ioctl(fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, &w) ? -errno : 0;
+}
+
+int va_wait(int fd, __u32 h, __u64 point, long long abs_ns)
+{
+	return va_wait_flags(fd, h, point, 0, abs_ns);
+}
+
+int va_wait_ms(int fd, __u32 h, __u64 point, int ms)
+{
+	return va_wait(fd, h, point, va_now_ns() + ms * VA_NS_PER_MS);
+}
+
+/* The syncobj's fence as a new sync_file, or -errno (-EINVAL: no fence). */
+int va_export(int fd, __u32 h)
+{
+	int sf = -1;
+
+	if (drmSyncobjExportSyncFile(fd, h, &sf))
+		return -errno;
+	return sf;
+}
+
+/* sync_file status: 1 signalled, 0 active, < 0 the fence's error. */
+int va_sync_file_status(int sf)
+{
+	struct sync_file_info info;
+
+	memset(&info, 0, sizeof(info));
+	if (ioctl(sf, SYNC_IOC_FILE_INFO, &info))
+		return -1000 - errno;	/* not a fence status */
+	return info.status;
+}
+
+/* Status of a binary syncobj's fence; -2000 when it has none. */
+int va_status(int fd, __u32 h)
+{
+	int sf = va_export(fd, h), st;
+
+	if (sf < 0)
+		return -2000;
+	st = va_sync_file_status(sf);
+	close(sf);
+	return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Submissions                                                               */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * One DWORD_ATOMIC with @n lanes (1, 2, 4, 8 or 16) of @op on slot 0 at
+ * byte offsets @addr with per-lane @src (NULL: V0), returning old values
+ * when @dst.
+ */
+void va_stream(struct vt_stream *s, __u8 op, unsigned int n,
+	       const __u32 *addr, const __u32 *src, bool dst)
+{
+	struct vt_visa v;
+	__u8 code = 0;
+
+	while ((1u << code) < n)
+		code++;
+	vt_stream_init(s);
+	vt_dword(&v, op, code, DRM_VATOM_VISA_TYPE_UD, addr, src, NULL, dst);
+	vt_add_visa(s, &v);
+}
+
+/*
+ * @s on surface @h at slot 0; asynchronous with @async; results, if any, to
+ * surface @res at @res_off (0: none).
+ */
+void va_sub_init(struct va_sub *j, const struct vt_stream *s, __u32 h,
+		 bool async, __u32 res, __u64 res_off)
+{
+	memset(j, 0, sizeof(*j));
+	j->bind.handle = h;
+	vt_submit_args(&j->args, s, &j->bind, 1, NULL, 0);
+	if (async)
+		j->args.flags = DRM_VATOM_SUBMIT_ASYNC;
+	if (res) {
+		j->args.result_handle = res;
+		j->args.result_offset = res_off;
+		j->args.results_size = s->results;
+	}
+}
+
+void va_sub_in(struct va_sub *j, __u32 syncobj, __u64 point)
+{
+	j->in[j->args.in_sync_count].handle = syncobj;
+	j->in[j->args.in_sync_count].point = point;
+	j->args.in_sync_count++;
+	j->args.in_syncs = vt_u64_ptr(j->in);
+}
+
+void va_sub_out(struct va_sub *j, __u32 syncobj, __u64 point)
+{
+	j->out[j->args.out_sync_count].handle = syncobj;
+	j->out[j->args.out_sync_count].point = point;
+	j->args.out_sync_count++;
+	j->args.out_syncs = vt_u64_ptr(j->out);
+}
+
+/* Submit: 0, or -errno. */
+int va_sub_submit(int fd, struct va_sub *j)
+{
+	return vt_submit(fd, &j->args) ? -errno : 0;
+}
+
+/*
+ * Submit "ADD @val to dword @word" on surface @h, async or not, waiting
+ * on @in (0: none) and signalling @out (0: none): 0 or -errno.
+ */
+int va_add(int fd, __u32 h, unsigned int word, __u32 val, bool async,
+	   __u32 in, __u32 out)
+{
+	const __u32 addr = word * 4;
+	struct vt_stream s;
+	struct va_sub j;
+
+	va_stream(&s, DRM_VATOM_VISA_OP_ADD, 1, &addr, &val, false);
+	va_sub_init(&j, &s, h, async, 0, 0);
+	if (in)
+		va_sub_in(&j, in, 0);
+	if (out)
+		va_sub_out(&j, out, 0);
+	return va_sub_submit(fd, &j);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Debugfs counters and module parameters                                    */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A completed job is freed, and a released fence counted, a moment after
+ * its fence signals: poll a counter until it is @want (up to ~2 s).
+ */
+long long va_stat_settle(const char *path, const char *name, long long want)
+{
+	long long v = vt_debugfs_stat(path, name);
+	int i;
+
+	for (i = 0; i < 200 && v != want; i++) {
+		va_sleep_ms(10);
+		v = vt_debugfs_stat(path, name);
+	}
+	return v;
+}
+
+/* The number a sysfs file holds; -1 if absent. */
+long long va_read_ll(const char *path)
+{
+	long long v = -1;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/* Read a module parameter of vatom.ko from sysfs; -1 if absent. */
+long long va_modparam(const char *name)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/module/vatom/parameters/%s", name);
+	return va_read_ll(path);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The largest grid: 64 x 64 broadcasts                                     */
+/* ------------------------------------------------------------------------ */
+
+int ab_grid_create(int fd, __u32 *handle, __u64 *size)
+{
+	static __u8 types[AB_TILES];
+	struct drm_vatom_tile_grid_desc d = {
+		.profile = DRM_VATOM_NOC_PROFILE_BLACKHOLE,
+		.width = AB_DIM, .height = AB_DIM,
+		.tile_types = vt_u64_ptr(types),
+	};
+
+	memset(types, DRM_VATOM_TILE_TENSIX, sizeof(types));
+	d.l1_size[DRM_VATOM_TILE_TENSIX] = AB_L1;
+	return vn_create(fd, &d, handle, size);
+}
+
+/*
+ * @n broadcasts from tile (0, 0) to the whole grid at slot 0, each adding 1
+ * to word 0 of every tile's L1: each costs 4096 operations.
+ */
+struct drm_vatom_noc *ab_broadcasts(unsigned int n)
+{
+	struct drm_vatom_noc *p = calloc(n, sizeof(*p));
+	unsigned int i;
+
+	for (i = 0; p && i < n; i++) {
+		p[i].hdr.type = DRM_VATOM_PACKET_NOC;
+		p[i].hdr.size = sizeof(*p);
+		/* BH TARG_ADDR_HI: End (63, 63), Start (0, 0). */
+		p[i].targ_addr_hi = (AB_DIM - 1) | (AB_DIM - 1) << 6;
+		p[i].ctrl = DRM_VATOM_NOC_CTRL_REQ_ATOMIC |
+			    DRM_VATOM_NOC_CTRL_BRCST_PACKET |
+			    DRM_VATOM_NOC_CTRL_BRCST_SRC_INCLUDE;
+		p[i].at_len_be = DRM_VATOM_NOC_AT_INCR <<
+				 DRM_VATOM_NOC_AT_OPCODE_SHIFT |
+				 31 << DRM_VATOM_NOC_AT_INT_WIDTH_SHIFT;
+		p[i].at_data = 1;
+	}
+	return p;
+}
+
+void ab_submit_args(struct drm_vatom_submit *args,
+		    struct drm_vatom_binding *bind, __u32 grid,
+		    const struct drm_vatom_noc *p, unsigned int n)
+{
+	memset(bind, 0, sizeof(*bind));
+	bind->handle = grid;
+	memset(args, 0, sizeof(*args));
+	args->stream = vt_u64_ptr(p);
+	args->stream_size = n * sizeof(*p);
+	args->bindings = vt_u64_ptr(bind);
+	args->binding_count = 1;
+}
+
+/*
+ * Every tile's word 0 holds the same count (a prefix of whole broadcasts
+ * ran): return it, or -1 if two tiles differ.
+ */
+long ab_common_count(const __u8 *map)
+{
+	__u32 first, v;
+	unsigned int t;
+
+	memcpy(&first, map + AB_L1_BASE, 4);
+	for (t = 1; t < AB_TILES; t++) {
+		memcpy(&v, map + AB_L1_BASE + t * AB_L1, 4);
+		if (v != first)
+			return -1;
+	}
+	return first;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Queues                                                                   */
+/* ------------------------------------------------------------------------ */
+
+int vq_create_args(int fd, struct drm_vatom_queue_create *args)
+{
+	return ioctl(fd, DRM_IOCTL_VATOM_QUEUE_CREATE, args);
+}
+
+int vq_destroy(int fd, __u32 id)
+{
+	struct drm_vatom_queue_destroy d = { .queue_id = id };
+
+	return ioctl(fd, DRM_IOCTL_VATOM_QUEUE_DESTROY, &d);
+}
+
+int vq_kick(int fd, __u32 id)
+{
+	struct drm_vatom_queue_kick k = { .queue_id = id };
+
+	return ioctl(fd, DRM_IOCTL_VATOM_QUEUE_KICK, &k);
+}
+
+/* Create the queue @a describes and map its ring and page: 0 or -errno. */
+int vq_create_mapped(int fd, struct drm_vatom_queue_create *a, struct vq *q)
+{
+	memset(q, 0, sizeof(*q));
+	if (vq_create_args(fd, a))
+		return -errno;
+	q->fd = fd;
+	q->id = a->queue_id;
+	q->entries = a->entries;
+	q->ring_handle = a->ring_handle;
+	q->ctl_handle = a->ctl_handle;
+	q->ring = vt_map(fd, a->ring_handle,
+			 vt_page_round(a->entries * sizeof(*q->ring)));
+	q->ctl = vt_map(fd, a->ctl_handle, VT_PAGE_SIZE);
+	return q->ring && q->ctl ? 0 : -ENOMEM;
+}
+
+/* A kick-mode queue with @n bindings, mapped: 0 or -errno. */
+int vq_create(int fd, __u32 entries, const struct drm_vatom_binding *b,
+	      __u32 n, struct vq *q)
+{
+	struct drm_vatom_queue_create a = {
+		.entries = entries, .bindings = vt_u64_ptr(b), .binding_count = n,
+	};
+
+	return vq_create_mapped(fd, &a, q);
+}
+
+/* Fill the descriptor at the tail; publish with vq_publish(). */
+struct drm_vatom_queue_job *vq_next(struct vq *q)
+{
+	struct drm_vatom_queue_job *j = &q->ring[q->tail & (q->entries - 1)];
+
+	memset(j, 0, sizeof(*j));
+	return j;
+}
+
+void vq_publish(struct vq *q, __u32 n)
+{
+	q->tail += n;
+	__atomic_store_n(&q->ctl->tail, q->tail, __ATOMIC_RELEASE);
+}
+
+__u64 vq_completed(const struct vq *q)
+{
+	return __atomic_load_n(&q->ctl->completed, __ATOMIC_ACQUIRE);
+}
+
+/* A 16-lane DWORD_ATOMIC.ADD on the target slot: lane k adds @inc * (k + 1). */
+void vq_add16(struct vt_stream *s, __u32 inc, bool dst)
+{
+	__u32 addr[16], src[16];
+	struct vt_visa v;
+	unsigned int k;
+
+	for (k = 0; k < 16; k++) {
+		addr[k] = 4 * k;
+		src[k] = inc * (k + 1);
+	}
+	vt_dword(&v, DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_EXEC_16,
+		 DRM_VATOM_VISA_TYPE_UD, addr, src, NULL, dst);
+	v.surface = VQ_SLOT_TARGET;
+	vt_add_visa(s, &v);
+}
+
+/*
+ * Queue job for ring entry @e: its stream copied to entry @e's stream area
+ * of @streams and results, if any, to entry @e's area of the results.
+ */
+void vq_job(struct drm_vatom_queue_job *j, void *streams, __u32 e,
+	    const struct vt_stream *s)
+{
+	memcpy((char *)streams + e * VQ_STREAM_STRIDE, s->buf, s->size);
+	j->stream_slot = VQ_SLOT_STREAM;
+	j->stream_offset = e * VQ_STREAM_STRIDE;
+	j->stream_size = s->size;
+	if (s->results) {
+		j->results_slot = VQ_SLOT_RESULTS;
+		j->results_offset = e * VQ_RES_STRIDE;
+		j->results_size = VQ_RES_STRIDE;
+	}
+}
+
+__u64 vq_charged(int fd)
+{
+	__u64 v = 0;
+
+	vt_get_param(fd, DRM_VATOM_PARAM_FILE_MEM_CHARGED, 0, &v);
+	return v;
+}
+
+void *vq_submit_thread(void *arg)
+{
+	struct vq_submitter *x = arg;
+	struct drm_vatom_binding b = { .slot = VQ_SLOT_TARGET, .handle = x->h };
+	struct drm_vatom_submit sub;
+	struct vt_stream s;
+	unsigned int i;
+	int ret;
+
+	vt_stream_init(&s);
+	vq_add16(&s, 1000, false);
+	for (i = 0; i < x->iters && !x->err; i++) {
+		do {
+			vt_submit_args(&sub, &s, &b, 1, NULL, 0);
+			if (i & 1)
+				sub.flags = DRM_VATOM_SUBMIT_ASYNC;
+			ret = vt_submit(x->fd, &sub) ? -errno : 0;
+			if (ret == -EBUSY)	/* the file's jobs are capped */
+				usleep(1000);
+		} while (ret == -EBUSY);
+		x->err = ret;
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Polling queues and completion signals                                    */
+/* ------------------------------------------------------------------------ */
+
+/* Bytes of the stream surface: room for a long job's stream at offset 0. */
+#define QP_STREAMS_MIN		(64 * 1024)
+
+/* QUEUE_CREATE with @m, then map the ring and page into @q: 0 or -errno. */
+int qp_queue_create(int fd, __u32 entries, const struct drm_vatom_binding *b,
+		    __u32 n, const struct qp_mode *m, struct vq *q)
+{
+	struct drm_vatom_queue_create a = {
+		.entries = entries, .bindings = vt_u64_ptr(b), .binding_count = n,
+		.flags = m->flags, .poll_idle_us = m->idle_us, .syncobj = m->syncobj,
+		.eventfd = m->flags & DRM_VATOM_QUEUE_CREATE_EVENTFD ? m->efd : 0,
+	};
+
+	return vq_create_mapped(fd, &a, q);
+}
+
+/*
+ * Surfaces and a queue created with @m, with at least @smin bytes of
+ * streams. @th: a target surface to bind (an import, say), or 0 for a new
+ * one. Return: 0 or -errno.
+ */
+static int qp_env_create(struct qp_env *v, int fd, __u32 entries, __u32 th,
+			 size_t smin, const struct qp_mode *m)
+{
+	memset(v, 0, sizeof(*v));
+	v->fd = fd;
+	v->th = th;
+	v->slen = vt_page_round(entries * VQ_STREAM_STRIDE);
+	if (v->slen < smin)
+		v->slen = smin;
+	v->rlen = vt_page_round(entries * VQ_RES_STRIDE);
+	if ((!th && vt_buffer_create(fd, VT_PAGE_SIZE, &v->th)) ||
+	    vt_buffer_create(fd, v->slen, &v->sh) ||
+	    vt_buffer_create(fd, v->rlen, &v->rh))
+		return -errno;
+	v->target = vt_map(fd, v->th, VT_PAGE_SIZE);
+	v->streams = vt_map(fd, v->sh, v->slen);
+	v->results = vt_map(fd, v->rh, v->rlen);
+	if (!v->target || !v->streams || !v->results)
+		return -ENOMEM;
+	v->bind[0] = (struct drm_vatom_binding){ .slot = VQ_SLOT_TARGET, .handle = v->th };
+	v->bind[1] = (struct drm_vatom_binding){ .slot = VQ_SLOT_STREAM, .handle = v->sh };
+	v->bind[2] = (struct drm_vatom_binding){ .slot = VQ_SLOT_RESULTS, .handle = v->rh };
+	return qp_queue_create(fd, entries, v->bind, 3, m, &v->q);
+}
+
+/* A kick-mode queue whose stream surface ends with entry @entries - 1's area. */
+int vq_env_init(struct qp_env *v, int fd, __u32 entries)
+{
+	static const struct qp_mode kick;
+
+	return qp_env_create(v, fd, entries, 0, 0, &kick);
+}
+
+int qp_env_init(struct qp_env *v, int fd, __u32 entries, __u32 th,
+		const struct qp_mode *m)
+{
+	return qp_env_create(v, fd, entries, th, QP_STREAMS_MIN, m);
+}
+
+/* Drop every mapping of @v: with its file closed, that releases the file. */
+void qp_env_unmap(struct qp_env *v)
+{
+	munmap(v->target, VT_PAGE_SIZE);
+	munmap(v->streams, v->slen);
+	munmap(v->results, v->rlen);
+	munmap(v->q.ring, vt_page_round(v->q.entries * sizeof(*v->q.ring)));
+	munmap(v->q.ctl, VT_PAGE_SIZE);
+}
+
+__u32 qp_flags(const struct vq *q)
+{
+	return __atomic_load_n(&q->ctl->flags, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * The producer's doorbell protocol: store the tail @n positions on
+ * (release), a full barrier, load the flags; KICK only when the consumer
+ * asks for it. Return: 1 after a KICK, 0 without one, or -errno of the KICK.
+ */
+int qp_publish(struct vq *q, __u32 n)
+{
+	q->tail += n;
+	__atomic_store_n(&q->ctl->tail, q->tail, __ATOMIC_RELEASE);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!(__atomic_load_n(&q->ctl->flags, __ATOMIC_RELAXED) &
+	      DRM_VATOM_QUEUE_CTL_NEED_WAKEUP))
+		return 0;
+	return vq_kick(q->fd, q->id) ? -errno : 1;
+}
+
+/* Spin until @n jobs are complete or @ms pass. Return: whether they are. */
+bool qp_wait_completed(const struct vq *q, __u64 n, int ms)
+{
+	long long end = va_now_ns() + ms * VA_NS_PER_MS;
+	unsigned long i;
+
+	for (i = 1; vq_completed(q) < n; i++) {
+		if (i % 1024)
+			continue;
+		if (va_now_ns() > end)
+			return vq_completed(q) >= n;
+		/* Spin a while, then leave the CPU to the poller too. */
+		if (i > 64 * 1024)
+			sched_yield();
+	}
+	return true;
+}
+
+/* Wait up to @ms for (flags & @mask) == @want. Return: whether it came. */
+bool qp_wait_flags(const struct vq *q, __u32 mask, __u32 want, int ms)
+{
+	long long end = va_now_ns() + ms * VA_NS_PER_MS;
+
+	while ((qp_flags(q) & mask) != want) {
+		if (va_now_ns() > end)
+			return (qp_flags(q) & mask) == want;
+		usleep(500);
+	}
+	return true;
+}
+
+/* Raw syncobj ioctls: a handle (0 on failure) and the last point (or -errno). */
+__u32 qp_syncobj_create(int fd, __u32 flags)
+{
+	struct drm_syncobj_create c = { .flags = flags };
+
+	return ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &c) ? 0 : c.handle;
+}
+
+int qp_syncobj_destroy(int fd, __u32 h)
+{
+	struct drm_syncobj_destroy d = { .handle = h };
+
+	return ioctl(fd, DRM_IOCTL_SYNCOBJ_DESTROY, &d) ? -errno : 0;
+}
+
+long long qp_syncobj_query(int fd, __u32 h)
+{
+	struct drm_syncobj_timeline_array a;
+	__u64 point = VT_POISON64;
+
+	memset(&a, 0, sizeof(a));
+	a.handles = vt_u64_ptr(&h);
+	a.points = vt_u64_ptr(&point);
+	a.count_handles = 1;
+	if (ioctl(fd, DRM_IOCTL_SYNCOBJ_QUERY, &a))
+		return -errno;
+	return point;
+}
+
+/* TIMELINE_WAIT for @point with @flags, @ms from now (0: no wait): 0 or -errno. */
+int qp_wait_point(int fd, __u32 h, __u64 point, __u32 flags, int ms)
+{
+	return va_wait_flags(fd, h, point, flags,
+			     ms ? va_now_ns() + ms * VA_NS_PER_MS : 0);
+}
+
+/* The eventfd's count (0 when it has none: non-blocking), or -errno. */
+long long qp_eventfd_take(int efd)
+{
+	__u64 v = 0;
+
+	if (read(efd, &v, sizeof(v)) == sizeof(v))
+		return v;
+	return errno == EAGAIN ? 0 : -errno;
+}
+
+static char qp_stats_path[256], qp_limits_path[256];
+
+void qp_live(struct qp_live *l)
+{
+	if (!qp_stats_path[0]) {
+		vt_debugfs_stats_path(vt_render_path, qp_stats_path, sizeof(qp_stats_path));
+		vt_debugfs_limits_path(vt_render_path, qp_limits_path,
+				       sizeof(qp_limits_path));
+	}
+	l->surfaces = vt_debugfs_stat(qp_stats_path, "surfaces");
+	l->pollers = vt_debugfs_stat(qp_limits_path, "poll_queues");
+}
+
+/* The live counts, waiting up to ~2 s for each readable one to be @base's. */
+void qp_live_settle(const struct qp_live *base, struct qp_live *now)
+{
+	now->surfaces = base->surfaces < 0 ? -1 :
+		va_stat_settle(qp_stats_path, "surfaces", base->surfaces);
+	now->pollers = base->pollers < 0 ? -1 :
+		va_stat_settle(qp_limits_path, "poll_queues", base->pollers);
+}
+
+bool qp_supported(int fd)
+{
+	return (vt_caps(fd) & QP_CAPS) == QP_CAPS;
+}
+
+/*
+ * A fixture's file: -1 (and @skip set) without a vatom device or its
+ * polling queues; the harness of 6.1 runs the test after a skipping
+ * setup, so each test checks @skip first.
+ */
+int qp_fixture_open(bool *skip)
+{
+	int fd = vt_open();
+
+	*skip = fd == -ENODEV;
+	if (fd >= 0 && !qp_supported(fd)) {
+		close(fd);
+		*skip = true;
+		fd = -1;
+	}
+	return fd;
+}
+
+__u64 qp_param(int fd, __u32 param)
+{
+	__u64 v = VT_POISON64;
+
+	vt_get_param(fd, param, 0, &v);
+	return v;
+}
