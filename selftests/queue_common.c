@@ -6,6 +6,7 @@
  * Copyright (C) 2026 The vatom developers
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
@@ -714,7 +715,8 @@ long long qp_eventfd_take(int efd)
 	return errno == EAGAIN ? 0 : -errno;
 }
 
-static char qp_stats_path[256], qp_limits_path[256];
+static char qp_stats_path[256];
+char qp_limits_path[256];
 
 void qp_live(struct qp_live *l)
 {
@@ -724,7 +726,8 @@ void qp_live(struct qp_live *l)
 				       sizeof(qp_limits_path));
 	}
 	l->surfaces = vt_debugfs_stat(qp_stats_path, "surfaces");
-	l->pollers = vt_debugfs_stat(qp_limits_path, "poll_queues");
+	l->poll_queues = vt_debugfs_stat(qp_limits_path, "poll_queues");
+	l->pollers = vt_debugfs_stat(qp_limits_path, "pollers");
 }
 
 /* The live counts, waiting up to ~2 s for each readable one to be @base's. */
@@ -732,8 +735,10 @@ void qp_live_settle(const struct qp_live *base, struct qp_live *now)
 {
 	now->surfaces = base->surfaces < 0 ? -1 :
 		va_stat_settle(qp_stats_path, "surfaces", base->surfaces);
+	now->poll_queues = base->poll_queues < 0 ? -1 :
+		va_stat_settle(qp_limits_path, "poll_queues", base->poll_queues);
 	now->pollers = base->pollers < 0 ? -1 :
-		va_stat_settle(qp_limits_path, "poll_queues", base->pollers);
+		va_stat_settle(qp_limits_path, "pollers", base->pollers);
 }
 
 bool qp_supported(int fd)
@@ -765,4 +770,61 @@ __u64 qp_param(int fd, __u32 param)
 
 	vt_get_param(fd, param, 0, &v);
 	return v;
+}
+
+/* Ring entries @first.. of @v: jobs of @packets broadcasts at @offset of the streams. */
+void qp_broadcast_jobs(struct qp_env *v, __u32 first, __u32 n, __u32 packets,
+			      __u32 offset)
+{
+	struct drm_vatom_noc *p = ab_broadcasts(packets);
+	__u32 i;
+
+	memcpy((char *)v->streams + offset, p, packets * sizeof(*p));
+	free(p);
+	for (i = first; i < first + n; i++) {
+		struct drm_vatom_queue_job *j = &v->q.ring[i & (v->q.entries - 1)];
+
+		memset(j, 0, sizeof(*j));
+		j->stream_slot = VQ_SLOT_STREAM;
+		j->stream_offset = offset;
+		j->stream_size = packets * sizeof(*p);
+		j->status = QP_UNTOUCHED;
+	}
+}
+
+/*
+ * The poller's task id: the one task named vatom-poll/@pid (15 bytes
+ * kept); -1 when there is none, -2 when there are several.
+ */
+pid_t qp_poller_tid(pid_t pid)
+{
+	char want[16], path[300], comm[64];
+	pid_t found = -1;
+	struct dirent *e;
+	DIR *d;
+	FILE *f;
+
+	/* TASK_COMM_LEN is 16: the kernel keeps 15 bytes of the name. */
+	snprintf(want, sizeof(want), "vatom-poll/%d", (int)pid);
+	d = opendir("/proc");
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f)) {
+			comm[strcspn(comm, "\n")] = 0;
+			if (!strcmp(comm, want)) {
+				/* Two threads of that name: which one is ours? */
+				found = found < 0 ? atoi(e->d_name) : -2;
+			}
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return found;
 }

@@ -254,11 +254,15 @@ long long qp_eventfd_take(int efd);
 /**
  * struct qp_live - the device's live objects (debugfs), where readable
  * @surfaces: vatom_stats "surfaces", or -1
- * @pollers: vatom_limits "poll_queues", or -1
+ * @poll_queues: vatom_limits "poll_queues", or -1
+ * @pollers: vatom_limits "pollers" (threads, one per process), or -1
  */
 struct qp_live {
-	long long surfaces, pollers;
+	long long surfaces, poll_queues, pollers;
 };
+
+/* vatom_limits of the device vt_open() opens (set by qp_live()). */
+extern char qp_limits_path[256];
 
 void qp_live(struct qp_live *l);
 void qp_live_settle(const struct qp_live *base, struct qp_live *now);
@@ -269,9 +273,15 @@ void qp_live_settle(const struct qp_live *base, struct qp_live *now);
 	qp_live_settle((base), &__now);					\
 	if ((base)->surfaces >= 0)					\
 		EXPECT_EQ((base)->surfaces, __now.surfaces);		\
+	if ((base)->poll_queues >= 0)					\
+		EXPECT_EQ((base)->poll_queues, __now.poll_queues);	\
 	if ((base)->pollers >= 0)					\
 		EXPECT_EQ((base)->pollers, __now.pollers);		\
 } while (0)
+
+void qp_broadcast_jobs(struct qp_env *v, __u32 first, __u32 n, __u32 packets,
+		       __u32 offset);
+pid_t qp_poller_tid(pid_t pid);
 
 /* Polling queues and completion signals: what every test here needs. */
 #define QP_CAPS		(DRM_VATOM_CAP_QUEUE_POLL | DRM_VATOM_CAP_QUEUE_SIGNAL)

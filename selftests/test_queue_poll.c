@@ -232,6 +232,7 @@ TEST(queue_poll_create_errors)
 	VT_EXPECT_ERRNO(ENOENT, vq_kick(fd, 1));
 	qp_live(&live_after);
 	EXPECT_EQ(live.surfaces, live_after.surfaces);
+	EXPECT_EQ(live.poll_queues, live_after.poll_queues);
 	EXPECT_EQ(live.pollers, live_after.pollers);
 	b.handle = h;
 
@@ -412,26 +413,6 @@ TEST_F(qpoll_trip, round_trip)
 #define QP_WAKE_JOBS		32
 #define QP_WAKE_PACKETS		32
 
-/* Ring entries @first.. of @v: jobs of @packets broadcasts at @offset of the streams. */
-static void qp_broadcast_jobs(struct qp_env *v, __u32 first, __u32 n, __u32 packets,
-			      __u32 offset)
-{
-	struct drm_vatom_noc *p = ab_broadcasts(packets);
-	__u32 i;
-
-	memcpy((char *)v->streams + offset, p, packets * sizeof(*p));
-	free(p);
-	for (i = first; i < first + n; i++) {
-		struct drm_vatom_queue_job *j = &v->q.ring[i & (v->q.entries - 1)];
-
-		memset(j, 0, sizeof(*j));
-		j->stream_slot = VQ_SLOT_STREAM;
-		j->stream_offset = offset;
-		j->stream_size = packets * sizeof(*p);
-		j->status = QP_UNTOUCHED;
-	}
-}
-
 /*
  * After poll_idle_us without work the poller sets NEED_WAKEUP and sleeps:
  * jobs published then wait for a KICK. The KICK wakes it and returns at
@@ -532,40 +513,6 @@ TEST(queue_poll_need_wakeup)
 #define QP_ASLEEP_WINDOW_MS	1000
 #define QP_ASLEEP_CPU_MS	5
 #define QP_HOGS_MAX		4
-
-/* The poller's task id: the one task named vatom-poll/@pid (15 bytes kept), or -1. */
-static pid_t qp_poller_tid(pid_t pid)
-{
-	char want[16], path[300], comm[64];
-	pid_t found = -1;
-	struct dirent *e;
-	DIR *d;
-	FILE *f;
-
-	/* TASK_COMM_LEN is 16: the kernel keeps 15 bytes of the name. */
-	snprintf(want, sizeof(want), "vatom-poll/%d", (int)pid);
-	d = opendir("/proc");
-	if (!d)
-		return -1;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f)) {
-			comm[strcspn(comm, "\n")] = 0;
-			if (!strcmp(comm, want)) {
-				/* Two threads of that name: which one is ours? */
-				found = found < 0 ? atoi(e->d_name) : -2;
-			}
-		}
-		fclose(f);
-	}
-	closedir(d);
-	return found == -2 ? -1 : found;
-}
 
 /*
  * CPU time task @tid has used, in ns: /proc/TID/schedstat (ns), else the

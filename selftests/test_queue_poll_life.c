@@ -339,8 +339,8 @@ TEST(queue_poll_limit)
 	max = qp_param(fd1, DRM_VATOM_PARAM_MAX_POLL_QUEUES);
 	ASSERT_GE(64, max);
 	qp_live(&base);
-	if (base.pollers >= 0)
-		ASSERT_EQ(0, base.pollers) TH_LOG("polling queues left by someone else");
+	if (base.poll_queues >= 0)
+		ASSERT_EQ(0, base.poll_queues) TH_LOG("polling queues left by someone else");
 	/* Half on one file, the rest on another. */
 	for (i = 0; i < max; i++) {
 		id = qp_poller(i % 2 ? fd2 : fd1);
@@ -351,8 +351,8 @@ TEST(queue_poll_limit)
 			first1 = id;
 	}
 	qp_live(&now);
-	if (base.pollers >= 0)
-		EXPECT_EQ(max, now.pollers);
+	if (base.poll_queues >= 0)
+		EXPECT_EQ(max, now.poll_queues);
 	charged = vq_charged(fd3);
 	EXPECT_EQ(-EBUSY, qp_poller(fd1));
 	EXPECT_EQ(-EBUSY, qp_poller(fd2));

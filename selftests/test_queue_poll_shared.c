@@ -5,14 +5,23 @@
  * the last queue; another process gets its own; and a KICK consumes its
  * queue itself when the poller is not at it.
  *
- * #included by vatom_test.c after test_queue_poll.c (qp_* helpers).
+ * #included by vatom_test.c; the qp_* helpers are queue_common.c's.
  *
  * Copyright (C) 2026 The vatom developers
  */
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "queue_common.h"
+
 /* Queues of the shared-poller test: two on one file, one on another. */
 #define QP_SHARED_QUEUES	3
 #define QP_SHARED_JOBS		8
+/* The long batch that keeps the poller busy: 32 jobs of 32 whole-grid broadcasts. */
+#define QP_LONG_JOBS		32
+#define QP_LONG_PACKETS		32
 
 /* Jobs 0..@n-1 of @v (1-packet SIMD16 adds of @inc with results). */
 static void qp_add_jobs(struct qp_env *v, __u32 n, __u32 inc)
@@ -64,7 +73,7 @@ static bool qp_poller_gone(pid_t pid, int ms)
 
 /*
  * Three polling queues of one process, on two files: one thread named
- * vatom-poll/PID serves them all (two would make qp_poller_tid() -2; debugfs
+ * vatom-poll/PID serves them all (two make qp_poller_tid() -2; debugfs
  * vatom_limits counts 3 polling queues and 1 poller), each
  * queue's jobs complete unasked with exact values, destroying a queue
  * leaves the thread to the others, and the last queue's DESTROY ends it.
@@ -74,7 +83,6 @@ TEST(queue_poll_shared)
 	struct qp_mode m = { .flags = QP_POLL, .idle_us = QP_IDLE_MAX };
 	struct qp_env v[QP_SHARED_QUEUES];
 	struct qp_live base, now;
-	long long pollers;
 	int fd[2], ret;
 	pid_t tid;
 	__u32 i;
@@ -92,11 +100,10 @@ TEST(queue_poll_shared)
 	ASSERT_LT(0, tid) TH_LOG("not one thread named vatom-poll/%d: %d",
 				 getpid(), tid);
 	qp_live(&now);
-	pollers = vt_debugfs_stat(qp_limits_path, "pollers");
-	if (base.pollers >= 0) {
-		EXPECT_EQ(base.pollers + QP_SHARED_QUEUES, now.pollers);
-		EXPECT_EQ(1, pollers);
-	}
+	if (base.poll_queues >= 0)
+		EXPECT_EQ(base.poll_queues + QP_SHARED_QUEUES, now.poll_queues);
+	if (base.pollers >= 0)
+		EXPECT_EQ(base.pollers + 1, now.pollers);
 
 	/* Every queue served, none asking for a KICK (1 s idle time). */
 	for (i = 0; i < QP_SHARED_QUEUES; i++)
@@ -129,11 +136,12 @@ TEST(queue_poll_shared)
 		TH_LOG("vatom-poll/%d still there %d ms after its last queue",
 		       getpid(), QP_STOP_MS);
 	if (base.pollers >= 0)
-		EXPECT_EQ(0, va_stat_settle(qp_limits_path, "pollers", 0));
+		EXPECT_EQ(base.pollers, va_stat_settle(qp_limits_path, "pollers",
+							base.pollers));
 	qp_env_unmap(&v[0]);
 	qp_env_unmap(&v[1]);
 	close(fd[0]);
-	qp_expect_live(_metadata, &base);
+	QP_EXPECT_LIVE(&base);
 }
 
 /*
@@ -195,7 +203,7 @@ TEST(queue_poll_kick_consumes)
 {
 	struct qp_mode m = { .flags = QP_POLL, .idle_us = QP_IDLE_MAX };
 	struct qp_env busy, v;
-	__u32 grid, n = QP_WAKE_JOBS;
+	__u32 grid, n = QP_LONG_JOBS;
 	__u64 gsize, done;
 	__u8 *gmap;
 	int fd;
@@ -210,7 +218,7 @@ TEST(queue_poll_kick_consumes)
 	ASSERT_EQ(0, qp_env_init(&v, fd, 8, 0, &m));
 
 	/* The poller in a batch of 32 long jobs... */
-	qp_broadcast_jobs(&busy, 0, n, QP_WAKE_PACKETS, 0);
+	qp_broadcast_jobs(&busy, 0, n, QP_LONG_PACKETS, 0);
 	EXPECT_EQ(0, qp_publish(&busy.q, n));
 	ASSERT_TRUE(qp_wait_completed(&busy.q, 1, QP_DONE_MS));
 	/* ...a KICK of the other queue runs its jobs before it returns. */
@@ -223,7 +231,7 @@ TEST(queue_poll_kick_consumes)
 	qp_expect_adds(_metadata, &v, 8, 5);
 
 	ASSERT_TRUE(qp_wait_completed(&busy.q, n, 6 * QP_DONE_MS));
-	EXPECT_EQ(n * QP_WAKE_PACKETS, ab_common_count(gmap));
+	EXPECT_EQ(n * QP_LONG_PACKETS, ab_common_count(gmap));
 	EXPECT_EQ(0, vq_destroy(fd, v.q.id));
 	EXPECT_EQ(0, vq_destroy(fd, busy.q.id));
 	munmap(gmap, gsize);
