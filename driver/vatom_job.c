@@ -380,9 +380,9 @@ void vatom_job_free(struct vatom_job *job)
 		complete(&vfile->idle);
 }
 
-/* Count @jobs successful submissions that executed @st. */
-static void vatom_account(struct vatom_device *vdev, const struct vatom_stats *st,
-			  u64 jobs)
+/* Count @jobs successful submissions that executed @st in the device's stats. */
+static void vatom_device_count(struct vatom_device *vdev,
+			       const struct vatom_stats *st, u64 jobs)
 {
 	int f;
 
@@ -443,7 +443,7 @@ static int vatom_job_execute(struct vatom_job *job)
 	ns = vatom_busy_clock() - t0;
 	vatom_file_busy(vfile, &stats, ns);
 done:
-	vatom_account(vfile->vdev, &stats, 1);
+	vatom_device_count(vfile->vdev, &stats, 1);
 	if (trace_vatom_job_end_enabled()) {
 		for (f = 0; f < VATOM_FAMILY_COUNT; f++)
 			elements += stats.elements[f];
@@ -490,7 +490,7 @@ void vatom_file_executed(struct vatom_file *vfile, const struct vatom_stats *sta
 			 u64 jobs, u64 ns)
 {
 	vatom_file_busy(vfile, stats, ns);
-	vatom_account(vfile->vdev, stats, jobs);
+	vatom_device_count(vfile->vdev, stats, jobs);
 	atomic64_add(jobs, &vfile->submitted);
 	atomic64_add(jobs, &vfile->completed);
 }

@@ -63,7 +63,9 @@ struct vatom_account {
  * struct vatom_file - per-file (per-context) state, drm_file.driver_priv
  * @vdev: the device
  * @acct: what the file is charged for
- * @lock: protects @jobs, @last_fence and @seqno
+ * @lock: protects @jobs, @last_fence and @seqno, and orders the file's
+ *	jobs: a direct job executes under it (vatom_job_run_direct()), so a
+ *	job pushed meanwhile comes after it
  * @jobs: jobs submitted and not yet freed, in submission order
  * @last_fence: fence of the last job submitted (every job waits for it)
  * @context: the fence context of this file's jobs
@@ -94,7 +96,7 @@ struct vatom_file {
 	atomic64_t completed;
 	atomic64_t rejected;
 	atomic64_t busy_ns[VATOM_FAMILY_COUNT];
-	struct mutex lock; /* protects jobs, last_fence, seqno */
+	struct mutex lock; /* see above */
 	struct list_head jobs;
 	struct dma_fence *last_fence;
 	u64 context;
