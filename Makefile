@@ -17,6 +17,9 @@
 #   make uninstall    the same files removed
 #   make dkms-source  a clean source tree for DKMS with its dkms.conf, in
 #                     DESTDIR/usr/src/vatom-VERSION (DKMS_SRC)
+#   make deb          the Debian packages (vatom-dkms, libvatom0,
+#                     libvatom-dev, vatom-tools, vatom-tests) in build/deb/,
+#                     lintian-checked: scripts/build-debs.sh
 #
 # The target kernel is never the running one: KVER defaults to the newest
 # installed 6.1 -amd64 headers.
@@ -40,7 +43,7 @@ endif
 
 .PHONY: all module userlib tools selftests host-tests sparse checkpatch \
 	check check-quick debug-kernel demo bench clean install uninstall \
-	dkms-source
+	dkms-source deb
 
 all: module userlib tools selftests
 
@@ -108,6 +111,9 @@ dkms-source:
 	find driver uapi -name '*.[ch]' ! -name '*.mod.c' \
 		-exec cp --parents {} $(DKMS_SRC)/ \;
 	sed 's/@VERSION@/$(VERSION)/' dkms.conf.in > $(DKMS_SRC)/dkms.conf
+
+deb:
+	scripts/build-debs.sh
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean

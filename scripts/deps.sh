@@ -41,6 +41,8 @@ PACKAGES=(
 	debootstrap		# the trixie root the newest kernel builds in
 	dkms			# test.sh's dkms build stages (private trees)
 	man-db			# make -C userlib check-man (man -l)
+	debhelper dh-dkms	# make deb (scripts/build-debs.sh)
+	fakeroot lintian	# the same: a build as non-root, its check
 )
 
 log() { echo "deps: $*" >&2; }

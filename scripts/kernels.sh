@@ -9,6 +9,8 @@
 #   scripts/kernels.sh module TARGET  and build vatom.ko for it (W=1) in
 #                                     build/kernels/$KVER/ (VATOM_KO=...)
 #   scripts/kernels.sh sparse TARGET  the same build under sparse (C=2)
+#   scripts/kernels.sh mirror         print the machine's Debian mirror (the
+#                                     URI of its bookworm entry)
 #
 # TARGET:
 #   6.12      Debian's 6.12 LTS, from bookworm-backports
@@ -305,6 +307,7 @@ build_module()
 
 cmd=env
 case "${1:-}" in
+mirror) debian_mirror; exit 0 ;;
 env|module|sparse) cmd=$1; shift ;;
 esac
 case "${1:-}" in

@@ -29,6 +29,10 @@
 #               and the newest kernel (trixie-backports, built in a trixie
 #               root with gcc-14): W=1 and sparse clean, the vm2 boot on
 #               each
+#   deb         scripts/deb-check.sh: make deb (lintian clean), the packages
+#               apt-installed in a fresh Debian 12 root with the 6.1
+#               headers, DKMS's vatom.ko booted with the installed tests
+#               run, then apt purge leaves nothing (docs/packaging.md)
 #   userlib     make -C userlib check (host checks of libvatom)
 #   host-tests  make -C tests check: engine tests plain, ASan+UBSan, fuzz
 #   debug-kernel  waits for the debug kernel's build: built, every option of
@@ -239,6 +243,10 @@ run_vm vm "" "${vm_progs[@]}" "${run_progs[@]}" build/dest/pkgconfig-hello
 # Two devices: discovery lists both, and the multi-device tests run; and
 # 20 s of the fuzzer, seeded (a failure names the seed to rerun).
 run_vm vm2 "num_devices=2" "${vm_progs[@]}" "selftests/vatom_fuzz -t 20 -s 1"
+
+# --- the Debian packages, installed as a user would in a fresh Debian 12
+# root: DKMS's module and the installed programs in the VM, then removed
+run_tap deb scripts/deb-check.sh
 
 # --- host tests
 run_check userlib "make -C userlib check (host checks)" "" \

@@ -37,6 +37,10 @@
 #   VM_FILES         more host programs or files to copy into the guest at
 #                    their host paths, with the shared libraries they need
 #                    (e.g. VM_FILES=/usr/bin/perf to profile in the guest)
+#   VM_TREE          a directory copied into the guest's root as it is
+#                    (e.g. files installed from packages: DIR/usr/lib/...
+#                    lands at /usr/lib/...), with the host's shared
+#                    libraries its programs need beyond those it holds
 #   VM_CONSOLE=1     print the guest's kernel console at the end
 #   VM_BOOT_STALL    seconds the guest kernel may print nothing before it
 #                    reaches /init (default 120; 0: never)
@@ -165,7 +169,7 @@ add_elf_deps()
 
 	for lib in $(ldd "$1" 2>/dev/null | grep -o '/[^ ]*' || true); do
 		case "$lib" in
-		"$VATOM_ROOT"/*) ;;
+		"$VATOM_ROOT"/*|"${tree:-/nonexistent}"/*) ;;
 		*) [ -f "$lib" ] && add_file "$lib" ;;
 		esac
 	done
@@ -198,6 +202,20 @@ for f in ${VM_FILES:-}; do
 	add_file "$f"
 	is_elf "$f" && add_elf_deps "$f"
 done
+
+# The tree's libraries resolve from the tree itself (ldd with its library
+# directories first); the host's are added as for the repository's.
+tree=
+if [ -n "${VM_TREE:-}" ]; then
+	tree=$(cd "$VM_TREE" && pwd)
+	cp -a "$tree/." "$root/"
+	treelibs=$(find "$tree" -name '*.so*' -printf '%h\n' | sort -u | paste -sd:)
+	while IFS= read -r -d '' f; do
+		is_elf "$f" &&
+			LD_LIBRARY_PATH=$treelibs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+			add_elf_deps "$f"
+	done < <(find "$tree" -type f -print0)
+fi
 
 # --- modules: the image's, in dependency order (modprobe reads the
 # modules.dep deps.sh built), then the module under test.
