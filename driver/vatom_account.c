@@ -8,22 +8,11 @@
  * Copyright (C) 2026 The vatom developers
  */
 
-#include <linux/module.h>
 #include <linux/slab.h>
 
 #include "vatom_drv.h"
 #include "vatom_job.h"
-
-static unsigned long file_mem_cap = 1ul << 30;
-module_param(file_mem_cap, ulong, 0444);
-MODULE_PARM_DESC(file_mem_cap,
-		 "Bytes of surfaces, streams and job data a file may make the kernel hold (default 1 GiB)");
-
-/** vatom_file_mem_cap() - bytes one file may have charged */
-u64 vatom_file_mem_cap(void)
-{
-	return file_mem_cap;
-}
+#include "vatom_limits.h"
 
 /**
  * vatom_account_create() - a new, empty account, for a new file
@@ -76,7 +65,7 @@ void vatom_account_put(struct vatom_account *acct)
  */
 int vatom_account_charge(struct vatom_account *acct, u64 bytes)
 {
-	if ((u64)atomic64_add_return(bytes, &acct->bytes) > file_mem_cap) {
+	if ((u64)atomic64_add_return(bytes, &acct->bytes) > vatom_file_mem_cap()) {
 		atomic64_sub(bytes, &acct->bytes);
 		return -ENOSPC;
 	}

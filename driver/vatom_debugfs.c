@@ -23,6 +23,7 @@
 #include "vatom_compat_kernel.h"
 #include "vatom_drv.h"
 #include "vatom_job.h"
+#include "vatom_limits.h"
 #include "vatom_queue.h"
 
 /* The sums of the per-CPU counters. */

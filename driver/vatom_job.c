@@ -56,16 +56,8 @@
 #include "vatom_compat_kernel.h"
 #include "vatom_drv.h"
 #include "vatom_job.h"
+#include "vatom_limits.h"
 #include "vatom_trace.h"
-
-static unsigned int max_jobs = 64;
-module_param(max_jobs, uint, 0444);
-MODULE_PARM_DESC(max_jobs, "Jobs a file may have in flight (1-65536, default 64)");
-
-static unsigned long max_submit_ops = 1ul << 24;
-module_param(max_submit_ops, ulong, 0444);
-MODULE_PARM_DESC(max_submit_ops,
-		 "Element operations one submission may cost (16384-2^32, default 2^24)");
 
 /* How long a closing file lets its jobs complete before cancelling them. */
 #define VATOM_CLOSE_DRAIN	(HZ / 2)
@@ -76,18 +68,6 @@ enum {
 	VATOM_JOB_READY,	/* the submitter executes it */
 	VATOM_JOB_ABANDONED,	/* the submitter gave up: the workqueue cancels it */
 };
-
-/** vatom_max_jobs() - jobs one file may have in flight */
-unsigned int vatom_max_jobs(void)
-{
-	return clamp(max_jobs, 1u, 65536u);
-}
-
-/** vatom_max_submit_ops() - element operations one submission may cost */
-u64 vatom_max_submit_ops(void)
-{
-	return clamp_t(u64, max_submit_ops, VATOM_CHECK_OPS, 1ull << 32);
-}
 
 /**
  * vatom_killed() - &vatom_exec_ctl.stop of work done in the submitter's

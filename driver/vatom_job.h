@@ -222,7 +222,6 @@ void vatom_fence_init(struct vatom_fence *vf, struct vatom_device *vdev,
 		      u64 context, u64 seqno);
 
 /* vatom_account.c */
-u64 vatom_file_mem_cap(void);
 struct vatom_account *vatom_account_create(void);
 void vatom_account_get(struct vatom_account *acct);
 void vatom_account_put(struct vatom_account *acct);
@@ -235,8 +234,6 @@ static inline struct vatom_account *vatom_file_account(struct drm_file *file)
 }
 
 /* vatom_job.c */
-unsigned int vatom_max_jobs(void);
-u64 vatom_max_submit_ops(void);
 bool vatom_killed(const struct vatom_exec_ctl *ctl);
 int vatom_file_open(struct drm_device *dev, struct drm_file *file);
 void vatom_file_postclose(struct drm_device *dev, struct drm_file *file);

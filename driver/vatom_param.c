@@ -11,6 +11,7 @@
 
 #include "vatom_drv.h"
 #include "vatom_job.h"
+#include "vatom_limits.h"
 #include "vatom_queue.h"
 
 int vatom_ioctl_get_param(struct drm_device *dev, void *data,

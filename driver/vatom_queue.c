@@ -55,6 +55,7 @@
 #include "vatom_compat_kernel.h"
 #include "vatom_drv.h"
 #include "vatom_job.h"
+#include "vatom_limits.h"
 #include "vatom_queue.h"
 #include "vatom_trace.h"
 

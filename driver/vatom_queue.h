@@ -80,9 +80,7 @@ bool vatom_queue_tail_ok(const struct vatom_queue *q, u32 tail);
 int vatom_queue_drain(struct vatom_queue *q, u32 tail, bool polled);
 
 /* vatom_queue_poll.c */
-unsigned int vatom_max_poll_queues(void);
 unsigned int vatom_pollers(struct vatom_device *vdev);
-u32 vatom_max_poll_idle_us(void);
 int vatom_queue_poll_start(struct vatom_queue *q, u32 idle_us);
 void vatom_queue_poll_attach(struct vatom_queue *q);
 bool vatom_queue_poll_wake(struct vatom_queue *q);

@@ -38,7 +38,6 @@
 #include <linux/kthread.h>
 #include <linux/list.h>
 #include <linux/memcontrol.h>
-#include <linux/moduleparam.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
@@ -48,35 +47,8 @@
 #include <linux/slab.h>
 
 #include "vatom_job.h"
+#include "vatom_limits.h"
 #include "vatom_queue.h"
-
-static unsigned int max_poll_queues = 4;
-module_param(max_poll_queues, uint, 0444);
-MODULE_PARM_DESC(max_poll_queues,
-		 "Polling queues a device has at once, all processes together (default: 4)");
-
-/* Largest drm_vatom_queue_create.poll_idle_us: one second. */
-#define VATOM_MAX_POLL_IDLE_US	1000000
-
-/**
- * vatom_max_poll_queues() - the max_poll_queues parameter
- *
- * Return: how many polling queues a device runs at once.
- */
-unsigned int vatom_max_poll_queues(void)
-{
-	return max_poll_queues;
-}
-
-/**
- * vatom_max_poll_idle_us() - the largest idle time of a poller
- *
- * Return: microseconds.
- */
-u32 vatom_max_poll_idle_us(void)
-{
-	return VATOM_MAX_POLL_IDLE_US;
-}
 
 /**
  * struct vatom_poller - the polling thread of one process on one device
@@ -359,7 +331,7 @@ int vatom_queue_poll_start(struct vatom_queue *q, u32 idle_us)
 	struct vatom_poller *p;
 	bool found = false;
 
-	if (atomic_inc_return(&vdev->poll_queues) > max_poll_queues) {
+	if (atomic_inc_return(&vdev->poll_queues) > vatom_max_poll_queues()) {
 		atomic_dec(&vdev->poll_queues);
 		return -EBUSY;
 	}

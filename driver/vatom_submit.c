@@ -32,6 +32,7 @@
 
 #include "vatom_drv.h"
 #include "vatom_job.h"
+#include "vatom_limits.h"
 #include "vatom_trace.h"
 
 /*
