@@ -538,20 +538,20 @@ int vatom_ioctl_queue_kick(struct drm_device *dev, void *data,
 
 	if (q->poller) {
 		/*
-		 * Polling mode: wake a sleeping poller, which consumes; one
-		 * that is awake and not at this queue (it serves others)
-		 * leaves it to us: the caller's CPU does the work, as in kick
-		 * mode, rather than wait.
+		 * Polling mode: wake a sleeping poller, which consumes. While
+		 * it is awake (serving the process's other queues, or this
+		 * one) consume as in kick mode, after the batch it may be
+		 * running here: the caller's CPU does the work rather than
+		 * wait its turn.
 		 */
 		if (!vatom_queue_tail_ok(q, READ_ONCE(q->ctl->tail)))
 			ret = -EINVAL;
-		if (ret || vatom_queue_poll_wake(q) || !mutex_trylock(&q->lock))
-			goto put;
-	} else {
-		ret = mutex_lock_interruptible(&q->lock);
-		if (ret)
+		if (ret || vatom_queue_poll_wake(q))
 			goto put;
 	}
+	ret = mutex_lock_interruptible(&q->lock);
+	if (ret)
+		goto put;
 	/* Pairs with userspace's release of the tail after its descriptors. */
 	tail = smp_load_acquire(&q->ctl->tail);
 	if (vatom_queue_tail_ok(q, tail))

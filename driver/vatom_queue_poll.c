@@ -12,9 +12,9 @@
  * still its creator's: it runs in the creator's cgroups at its nice value,
  * and charges what it allocates for a queue to that queue's creator's
  * memory cgroup as well as to its file. A KICK wakes a sleeping poller;
- * while the poller is awake but elsewhere, a KICK drains its queue itself
- * (vatom_queue.c), so when the poller falls behind, producers that ask
- * do their own work on their own CPUs, as in kick mode.
+ * while the poller is awake, a KICK drains its queue itself, as in kick
+ * mode (vatom_queue.c), so when the poller falls behind, producers that
+ * ask do their own work on their own CPUs.
  *
  * The poller polls while work keeps coming and for about the longest idle
  * time of its queues after the last job, then publishes NEED_WAKEUP on
@@ -147,7 +147,7 @@ static struct vatom_queue *vatom_poller_next(struct vatom_poller *p)
 
 /*
  * Consume what @q (@p->cur) has, unless a KICK is at it (it holds the
- * lock), charging the allocations to the creator's memory cgroup; then
+ * lock: the poller moves on rather than wait), charging the allocations to the creator's memory cgroup; then
  * leave it, for a detach waiting on that.
  */
 static void vatom_poller_drain(struct vatom_poller *p, struct vatom_queue *q)
@@ -382,7 +382,7 @@ void vatom_queue_poll_attach(struct vatom_queue *q)
  * @q: the queue, polling mode
  *
  * Return: true when the poller slept (it will consume the ring); false
- * when it is awake, maybe serving other queues.
+ * when it is awake, maybe serving other queues or this one.
  */
 bool vatom_queue_poll_wake(struct vatom_queue *q)
 {

@@ -193,11 +193,11 @@ TEST(queue_poll_per_process)
 }
 
 /*
- * A KICK while the poller is awake and busy with another queue of the
- * process consumes its own queue itself: when it returns, its jobs are
- * complete though the poller is still at the other queue's long batch
- * (before, it waited for the poller). A KICK to a sleeping poller only
- * wakes it (queue_poll_need_wakeup).
+ * A KICK while the poller is awake consumes its queue as in kick mode:
+ * while the poller is at another queue's long batch, it returns with its
+ * own jobs complete (before, it only woke the poller); while the poller
+ * is at its own queue, it returns once that batch and the rest are done.
+ * A KICK to a sleeping poller only wakes it (queue_poll_need_wakeup).
  */
 TEST(queue_poll_kick_consumes)
 {
@@ -232,6 +232,17 @@ TEST(queue_poll_kick_consumes)
 
 	ASSERT_TRUE(qp_wait_completed(&busy.q, n, 6 * QP_DONE_MS));
 	EXPECT_EQ(n * QP_LONG_PACKETS, ab_common_count(gmap));
+
+	/*
+	 * A KICK of the queue the poller is at waits for its batch, then
+	 * consumes the rest: when it returns, every job published is done.
+	 */
+	qp_broadcast_jobs(&busy, n, n, QP_LONG_PACKETS, 0);
+	EXPECT_EQ(0, qp_publish(&busy.q, n));
+	ASSERT_TRUE(qp_wait_completed(&busy.q, n + 1, QP_DONE_MS));
+	ASSERT_EQ(0, vq_kick(fd, busy.q.id));
+	EXPECT_EQ(2 * n, vq_completed(&busy.q));
+	EXPECT_EQ(2 * n * QP_LONG_PACKETS, ab_common_count(gmap));
 	EXPECT_EQ(0, vq_destroy(fd, v.q.id));
 	EXPECT_EQ(0, vq_destroy(fd, busy.q.id));
 	munmap(gmap, gsize);

@@ -1178,10 +1178,9 @@ struct drm_vatom_queue_destroy {
  * are all complete. Kicks of one queue run one at a time (a second
  * waits). Polling mode: wakes a sleeping poller and returns at once (the
  * poller clears %DRM_VATOM_QUEUE_CTL_NEED_WAKEUP and consumes); while the
- * poller is awake and not at this queue (it serves the process's other
- * queues), consumes as in kick mode, so a producer that asks does its own
- * jobs rather than wait; while the poller or another KICK is at it,
- * returns at once.
+ * poller is awake (it may be serving the process's other queues), consumes
+ * as in kick mode, after the batch the poller may be running on this
+ * queue, so a producer that asks does its own jobs rather than wait.
  *
  * Returns 0 (each job's outcome is in its descriptor); -EINVAL for
  * non-zero @pad, or when @tail is more than the ring's entries ahead of
@@ -1189,7 +1188,8 @@ struct drm_vatom_queue_destroy {
  * -ENOENT for an unknown @queue_id; -ENOMEM (when it consumes, with a
  * @syncobj, nothing consumed); -EINTR when the caller was killed (the jobs
  * completed so far are in @completed; one cut short has @status
- * -ECANCELED) or interrupted waiting for another kick of the queue.
+ * -ECANCELED) or interrupted waiting for another kick of the queue, or
+ * its poller.
  */
 struct drm_vatom_queue_kick {
 	/** @queue_id: In. The queue. */
