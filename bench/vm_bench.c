@@ -1245,7 +1245,7 @@ struct mq_thr {
 
 /*
  * Wait for job @seq of polling queue @q as libvatom's vatom_queue_wait()
- * does: 64 turns of sched_yield(), then KICK and sleep 1 us, doubling up
+ * does: 4 turns of sched_yield(), then KICK and sleep 1 us, doubling up
  * to 1 ms, with a KICK after each sleep (it only wakes a sleeping poller).
  */
 static void mq_wait(int fd, const struct qb *q, u32 seq)
@@ -1254,7 +1254,7 @@ static void mq_wait(int fd, const struct qb *q, u32 seq)
 	struct timespec ts = { 0, 1000 };
 	int i;
 
-	for (i = 0; i < 64; i++) {
+	for (i = 0; i < 4; i++) {
 		if ((int)((u32)__atomic_load_n(&q->ctl->completed,
 					       __ATOMIC_ACQUIRE) - seq) >= 0)
 			return;
@@ -1353,7 +1353,7 @@ static void mq_bench(int fd)
 	    "entries, publish 1-packet jobs (PTX atom.global.add.u32, 8 bytes "
 	    "of results) for %.1f s: kick mode 32 per KICK, polling mode up "
 	    "to 64 in flight, no system call unless NEED_WAKEUP, waiting "
-	    "for completions as libvatom's vatom_queue_wait() does (64 "
+	    "for completions as libvatom's vatom_queue_wait() does (4 "
 	    "sched_yield(), then KICK and sleep 1 us, doubling). Aggregate "
 	    "jobs/s (thousands) of all N, %d repetitions, kick and polling "
 	    "alternating; median (min-max). %ld vCPUs; max_poll_queues %llu.\n\n"

@@ -194,8 +194,8 @@ VATOM_API uint64_t vatom_queue_completed(const struct vatom_queue *q);
  *
  * Polls the completed count a few times and kicks: in kick mode when the
  * kernel needs it; in polling mode always, which wakes a sleeping poller
- * or, while the poller serves the process's other queues, runs the jobs
- * in the calling thread. Then, when the queue was created with a syncobj, blocks on it (a
+ * or, while the poller is awake, runs the jobs in the calling thread.
+ * Then, when the queue was created with a syncobj, blocks on it (a
  * timeline wait for point @seqno, which the kernel adds once the job is
  * complete); otherwise sleeps in growing steps (up to 1 ms) while another
  * thread's kick or the poller consumes. The eventfd, if any, is left to
