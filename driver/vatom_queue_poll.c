@@ -147,8 +147,9 @@ static struct vatom_queue *vatom_poller_next(struct vatom_poller *p)
 
 /*
  * Consume what @q (@p->cur) has, unless a KICK is at it (it holds the
- * lock: the poller moves on rather than wait), charging the allocations to the creator's memory cgroup; then
- * leave it, for a detach waiting on that.
+ * lock: the poller moves on rather than wait), charging the allocations
+ * to the creator's memory cgroup; then leave it, for a detach waiting on
+ * that.
  */
 static void vatom_poller_drain(struct vatom_poller *p, struct vatom_queue *q)
 {
