@@ -8,7 +8,7 @@
 #               then the debug kernel's build (scripts/debug-kernel.sh, once
 #               per machine, about half an hour) starts in the background at
 #               low priority while the stages below run
-#   build:*     make module (W=1), userlib, tools, selftests: a failure or
+#   build:*     make module (W=1), userlib, tools, selftests, bench: a failure or
 #               a compiler/modpost warning is a failed test
 #   install     scripts/install-check.sh: make install into build/dest/,
 #               a program built there with pkg-config (run in the vm stage),
@@ -162,6 +162,10 @@ run_check build:module "make module (W=1), no warnings" "$WARN" \
 for t in userlib tools selftests; do
 	run_check "build:$t" "make $t, no warnings" "$WARN" make -j"$JOBS" "$t"
 done
+# The benches run only by hand (make bench), so a change that breaks them
+# would otherwise go unseen until someone measures.
+run_check build:bench "make -C bench all (engine_bench, vm_bench), no warnings" \
+	"$WARN" make -C bench all
 
 # --- installing: make install into a staging root (the program it builds
 # there with pkg-config runs in the vm stage), and DKMS for the default
