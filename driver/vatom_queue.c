@@ -19,16 +19,17 @@
  * userspace reads the count with acquire, then the status and results.
  *
  * The consumer is the kicking thread, or in polling mode the poller
- * (vatom_queue_poll.c) or a KICK that finds the poller elsewhere; either
+ * (vatom_queue_poll.c) or a KICK while the poller is awake; either
  * drains the ring under the queue's lock with vatom_queue_drain(), then
  * signals the syncobj point and eventfd of the batch.
  *
  * Lifetimes: the file's xarray holds one reference to each queue; a KICK
  * takes another for its duration. DESTROY (or the file's release) erases
- * the queue, tells a running KICK to stop after its current job, stops the
- * poller (waiting for it) and drops the xarray's reference; the last
- * reference frees the queue, its references to the bound surfaces, ring,
- * control page, syncobj, eventfd and poller, and its charges. A queue
+ * the queue, tells a running KICK to stop after its current job, takes it
+ * from its poller (waiting until the poller has left it) and drops the
+ * xarray's reference; the last reference frees the queue, its references
+ * to the bound surfaces, ring, control page, syncobj, eventfd and poller,
+ * and its charges. A queue
  * cannot outlive its file: a KICK is an ioctl of the file, and the file's
  * release destroys what is left. Nor the module: files pin it.
  *
