@@ -528,6 +528,7 @@ int vatom_ioctl_queue_kick(struct drm_device *dev, void *data,
 {
 	struct drm_vatom_queue_kick *args = data;
 	struct vatom_queue *q;
+	u64 completed;
 	int ret = 0;
 	u32 tail;
 
@@ -555,10 +556,13 @@ int vatom_ioctl_queue_kick(struct drm_device *dev, void *data,
 		goto put;
 	/* Pairs with userspace's release of the tail after its descriptors. */
 	tail = smp_load_acquire(&q->ctl->tail);
+	completed = q->completed;
 	if (vatom_queue_tail_ok(q, tail))
 		ret = vatom_queue_drain(q, tail, false);
 	else
 		ret = -EINVAL;
+	if (q->poller && q->completed != completed)
+		vatom_queue_poll_kicked(q);
 	mutex_unlock(&q->lock);
 put:
 	vatom_queue_put(q);

@@ -84,6 +84,7 @@ unsigned int vatom_pollers(struct vatom_device *vdev);
 int vatom_queue_poll_start(struct vatom_queue *q, u32 idle_us);
 void vatom_queue_poll_attach(struct vatom_queue *q);
 bool vatom_queue_poll_wake(struct vatom_queue *q);
+void vatom_queue_poll_kicked(struct vatom_queue *q);
 void vatom_queue_poll_stop(struct vatom_queue *q);
 void vatom_queue_poll_put(struct vatom_queue *q);
 

@@ -2,8 +2,9 @@
 /*
  * One poller per process and device (issue 24): every polling queue of a
  * process, in any of its files, is served by one thread, which ends with
- * the last queue; another process gets its own; and a KICK consumes its
- * queue itself when the poller is not at it.
+ * the last queue; another process gets its own; a KICK consumes its
+ * queue itself when the poller is not at it, and the poller then steps
+ * aside (KICK_TO_WAIT).
  *
  * #included by vatom_test.c; the qp_* helpers are queue_common.c's.
  *
@@ -243,6 +244,86 @@ TEST(queue_poll_kick_consumes)
 	ASSERT_EQ(0, vq_kick(fd, busy.q.id));
 	EXPECT_EQ(2 * n, vq_completed(&busy.q));
 	EXPECT_EQ(2 * n * QP_LONG_PACKETS, ab_common_count(gmap));
+	EXPECT_EQ(0, vq_destroy(fd, v.q.id));
+	EXPECT_EQ(0, vq_destroy(fd, busy.q.id));
+	munmap(gmap, gsize);
+	close(fd);
+}
+
+/* Rounds of the step-aside test: each a short long batch and a KICK. */
+#define QP_ASIDE_ROUNDS		16
+#define QP_ASIDE_JOBS		3
+/* The longest step aside (VATOM_POLL_ASIDE_MAX_NS), with room for TCG. */
+#define QP_ASIDE_MAX_MS		4
+#define QP_ASIDE_SLACK_MS	200
+
+/*
+ * When KICKs do the jobs of a process's queues, its poller steps aside and
+ * says so (KICK_TO_WAIT, on each of its queues) rather than compete with
+ * the kickers: each round keeps the poller at a batch of long jobs while
+ * a KICK of another queue consumes that queue's job; when the batch ends
+ * the flag must show, on both queues. A job published without a KICK
+ * afterwards still completes, by the poller, once it is back (within the
+ * 4 ms the UAPI promises, plus slack), and the flag is then clear. Every
+ * job's effect is exact.
+ */
+TEST(queue_poll_steps_aside)
+{
+	struct qp_mode m = { .flags = QP_POLL, .idle_us = QP_IDLE_MAX };
+	unsigned int seen_v = 0, seen_busy = 0, r;
+	struct qp_env busy, v;
+	__u32 grid, k, flags;
+	__u64 gsize, start;
+	long long end;
+	__u8 *gmap;
+	int fd;
+
+	VT_OPEN(fd);
+	if (!qp_supported(fd) || qp_param(fd, DRM_VATOM_PARAM_MAX_POLL_QUEUES) < 2)
+		SKIP(close(fd); return, "fewer than 2 polling queues");
+	ASSERT_EQ(0, ab_grid_create(fd, &grid, &gsize));
+	gmap = vt_map(fd, grid, gsize);
+	ASSERT_NE(NULL, gmap);
+	ASSERT_EQ(0, qp_env_init(&busy, fd, 64, grid, &m));
+	ASSERT_EQ(0, qp_env_init(&v, fd, 8, 0, &m));
+	qp_add_jobs(&v, 8, 1);	/* descriptors stay; published in turn */
+
+	for (r = 0; r < QP_ASIDE_ROUNDS; r++) {
+		start = vq_completed(&busy.q);
+		qp_broadcast_jobs(&busy, start, QP_ASIDE_JOBS, QP_LONG_PACKETS, 0);
+		EXPECT_EQ(0, qp_publish(&busy.q, QP_ASIDE_JOBS));
+		ASSERT_TRUE(qp_wait_completed(&busy.q, start + 1, QP_DONE_MS));
+		/* The poller at the batch: this KICK does v's job itself. */
+		EXPECT_EQ(0, qp_publish(&v.q, 1));
+		ASSERT_EQ(0, vq_kick(fd, v.q.id));
+		EXPECT_EQ(r + 1, vq_completed(&v.q));
+		/* The batch over, the poller steps aside for 16 us or more. */
+		ASSERT_TRUE(qp_wait_completed(&busy.q, start + QP_ASIDE_JOBS,
+					      6 * QP_DONE_MS));
+		end = va_now_ns() + (QP_ASIDE_MAX_MS + QP_ASIDE_SLACK_MS) *
+				    VA_NS_PER_MS;
+		do {
+			flags = qp_flags(&v.q);
+			seen_v += !!(flags & DRM_VATOM_QUEUE_CTL_KICK_TO_WAIT);
+			flags = qp_flags(&busy.q);
+			seen_busy += !!(flags & DRM_VATOM_QUEUE_CTL_KICK_TO_WAIT);
+		} while (!(seen_v && seen_busy) && va_now_ns() < end);
+		EXPECT_EQ(0, v.q.ring[r % 8].status);
+	}
+	EXPECT_LT(0, seen_v) TH_LOG("KICK_TO_WAIT never set in %u rounds", r);
+	EXPECT_LT(0, seen_busy);
+
+	/* Not kicked: the poller comes back for it, and says so. */
+	end = va_now_ns();
+	EXPECT_EQ(0, qp_publish(&v.q, 1));
+	EXPECT_TRUE(qp_wait_completed(&v.q, r + 1, QP_ASIDE_MAX_MS +
+					QP_ASIDE_SLACK_MS))
+		TH_LOG("a job not kicked waited %lld ms",
+		       (va_now_ns() - end) / VA_NS_PER_MS);
+	EXPECT_EQ(0, qp_flags(&v.q) & DRM_VATOM_QUEUE_CTL_KICK_TO_WAIT);
+	for (k = 0; k < 16; k++)
+		EXPECT_EQ((r + 1) * (k + 1), v.target[k]) TH_LOG("lane %u", k);
+	EXPECT_EQ(r * QP_ASIDE_JOBS * QP_LONG_PACKETS, ab_common_count(gmap));
 	EXPECT_EQ(0, vq_destroy(fd, v.q.id));
 	EXPECT_EQ(0, vq_destroy(fd, busy.q.id));
 	munmap(gmap, gsize);

@@ -68,7 +68,7 @@ extern "C" {
 	DRM_IOW(DRM_COMMAND_BASE + DRM_VATOM_QUEUE_KICK, struct drm_vatom_queue_kick)
 
 /** DRM_VATOM_UAPI_VERSION: bumped with every addition to this header. */
-#define DRM_VATOM_UAPI_VERSION		5
+#define DRM_VATOM_UAPI_VERSION		6
 
 /* ------------------------------------------------------------------------ */
 /* GET_PARAM                                                                 */
@@ -992,6 +992,12 @@ struct drm_vatom_submit {
  * wakes it. The
  * producer must order its store of @tail before its load of @flags (a
  * full barrier, as with io_uring's SQPOLL), and kick when the flag is set.
+ * A KICK while the poller is awake consumes in the calling thread, as in
+ * kick mode. When such KICKs do jobs of the process's queues, the poller
+ * steps aside (0.016 to 4 ms, doubling while they go on) and sets
+ * %DRM_VATOM_QUEUE_CTL_KICK_TO_WAIT meanwhile: a producer waiting for
+ * completions should then KICK at once rather than spin (since UAPI
+ * version 6); one that only spins waits at most 4 ms for the poller.
  *
  * Completion. Besides @completed, a queue may signal a timeline syncobj
  * (@syncobj: each batch of jobs consumed adds point n, signalled, where n
@@ -1049,6 +1055,7 @@ struct drm_vatom_queue_job {
 
 /* Bits of struct drm_vatom_queue_ctl.flags. */
 #define DRM_VATOM_QUEUE_CTL_NEED_WAKEUP	(1u << 0) /* KICK to have jobs consumed */
+#define DRM_VATOM_QUEUE_CTL_KICK_TO_WAIT (1u << 1) /* poller aside: waiters KICK */
 
 /* Bytes of a queue's control page: its GEM buffer, what to mmap() */
 #define DRM_VATOM_QUEUE_CTL_SIZE	4096
