@@ -1255,6 +1255,9 @@ static void mq_wait(int fd, const struct qb *q, u32 seq)
 	int i;
 
 	for (i = 0; i < 4; i++) {
+		if (__atomic_load_n(&q->ctl->flags, __ATOMIC_RELAXED) &
+		    DRM_VATOM_QUEUE_CTL_KICK_TO_WAIT)
+			break;
 		if ((int)((u32)__atomic_load_n(&q->ctl->completed,
 					       __ATOMIC_ACQUIRE) - seq) >= 0)
 			return;

@@ -304,7 +304,8 @@ static int64_t now_ns(void)
  * first kick, then sleeps. Few: with 8 busy polling queues of a process on
  * 2 vCPUs, 4 spins gave 0.74x kick mode's aggregate against 0.25x with
  * 64, since a prompt kick does the job on the waiter's own CPU; one queue
- * lost a little (0.8-1.0x against 1.0-1.15x; bench/results.md, M).
+ * lost a little (0.8-1.0x against 1.0-1.15x; bench/results.md, M). None
+ * while the poller has stepped aside (KICK_TO_WAIT): no one else will.
  */
 #define QUEUE_SPINS	4
 
@@ -350,6 +351,9 @@ VATOM_API int vatom_queue_wait(struct vatom_queue *q, uint64_t seqno,
 	for (i = 0; i < QUEUE_SPINS; i++) {
 		if (vatom_queue_completed(q) >= seqno)
 			return 0;
+		if (__atomic_load_n(&q->ctl->flags, __ATOMIC_RELAXED) &
+		    DRM_VATOM_QUEUE_CTL_KICK_TO_WAIT)
+			break;
 		/* Gives the CPU to a poller that shares it, if any. */
 		sched_yield();
 	}

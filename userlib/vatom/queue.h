@@ -192,9 +192,11 @@ VATOM_API uint64_t vatom_queue_completed(const struct vatom_queue *q);
  * @seqno: a sequence number vatom_queue_commit() returned
  * @timeout_ns: relative timeout, or a negative value for none
  *
- * Polls the completed count a few times and kicks: in kick mode when the
- * kernel needs it; in polling mode always, which wakes a sleeping poller
- * or, while the poller is awake, runs the jobs in the calling thread.
+ * Polls the completed count a few times (none while the poller has
+ * stepped aside, %DRM_VATOM_QUEUE_CTL_KICK_TO_WAIT) and kicks: in kick
+ * mode when the kernel needs it; in polling mode always, which wakes a
+ * sleeping poller or, while the poller is awake, runs the jobs in the
+ * calling thread.
  * Then, when the queue was created with a syncobj, blocks on it (a
  * timeline wait for point @seqno, which the kernel adds once the job is
  * complete); otherwise sleeps in growing steps (up to 1 ms) while another
