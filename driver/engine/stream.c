@@ -422,3 +422,41 @@ u64 vatom_engine_caps(void)
 		caps |= DRM_VATOM_CAP_NOC_ATOMIC;
 	return caps;
 }
+
+/**
+ * vatom_stream_validate() - check a whole command stream, at any cost
+ * @stream: the stream, 8-byte aligned; never read past @size
+ * @size: bytes of the stream
+ * @b: the submission's bindings
+ * @results_needed: out, bytes of results the stream produces
+ * @err: out, the failing packet and reason
+ *
+ * vatom_stream_validate_ctl() without a limit or a way to stop.
+ *
+ * Return: 0, -EINVAL or -EOPNOTSUPP (with @err filled in).
+ */
+int vatom_stream_validate(const void *stream, u32 size,
+			  const struct vatom_bindings *b, u64 *results_needed,
+			  struct vatom_stream_error *err)
+{
+	u64 ops;
+
+	return vatom_stream_validate_ctl(stream, size, b, NULL, results_needed,
+					 &ops, err);
+}
+
+/**
+ * vatom_stream_execute() - execute a stream that vatom_stream_validate()
+ * accepted with the same @b, to its end
+ * @stream: the validated stream
+ * @size: bytes of the stream
+ * @b: the submission's bindings
+ * @results: destination of at least results_needed bytes (may be NULL when 0)
+ * @stats: accumulates the work done
+ */
+void vatom_stream_execute(const void *stream, u32 size,
+			  const struct vatom_bindings *b, u8 *results,
+			  struct vatom_stats *stats)
+{
+	vatom_stream_execute_ctl(stream, size, b, results, stats, NULL);
+}

@@ -100,44 +100,12 @@ int vatom_stream_execute_ctl(const void *stream, u32 size,
 u32 vatom_stream_census(const void *stream, u32 size,
 			u32 packets[VATOM_FAMILY_COUNT], u32 index, u32 *offset);
 
-/**
- * vatom_stream_validate() - check a whole command stream, at any cost
- * @stream: the stream, 8-byte aligned; never read past @size
- * @size: bytes of the stream
- * @b: the submission's bindings
- * @results_needed: out, bytes of results the stream produces
- * @err: out, the failing packet and reason
- *
- * vatom_stream_validate_ctl() without a limit or a way to stop.
- *
- * Return: 0, -EINVAL or -EOPNOTSUPP (with @err filled in).
- */
-static inline int vatom_stream_validate(const void *stream, u32 size,
-					const struct vatom_bindings *b,
-					u64 *results_needed,
-					struct vatom_stream_error *err)
-{
-	u64 ops;
-
-	return vatom_stream_validate_ctl(stream, size, b, NULL, results_needed,
-					 &ops, err);
-}
-
-/**
- * vatom_stream_execute() - execute a stream that vatom_stream_validate()
- * accepted with the same @b, to its end
- * @stream: the validated stream
- * @size: bytes of the stream
- * @b: the submission's bindings
- * @results: destination of at least results_needed bytes (may be NULL when 0)
- * @stats: accumulates the work done
- */
-static inline void vatom_stream_execute(const void *stream, u32 size,
-					const struct vatom_bindings *b,
-					u8 *results, struct vatom_stats *stats)
-{
-	vatom_stream_execute_ctl(stream, size, b, results, stats, NULL);
-}
+int vatom_stream_validate(const void *stream, u32 size,
+			  const struct vatom_bindings *b, u64 *results_needed,
+			  struct vatom_stream_error *err);
+void vatom_stream_execute(const void *stream, u32 size,
+			  const struct vatom_bindings *b, u8 *results,
+			  struct vatom_stats *stats);
 
 /**
  * vatom_reason_name() - the short name of a DRM_VATOM_ERR_* reason
