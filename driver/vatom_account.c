@@ -10,8 +10,8 @@
 
 #include <linux/slab.h>
 
-#include "vatom_drv.h"
-#include "vatom_job.h"
+#include "vatom_device.h"
+#include "vatom_file.h"
 #include "vatom_limits.h"
 
 /**

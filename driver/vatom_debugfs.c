@@ -21,10 +21,11 @@
 #include <drm/drm_file.h>
 
 #include "vatom_compat_kernel.h"
-#include "vatom_drv.h"
+#include "vatom_device.h"
+#include "vatom_ioctl.h"
 #include "vatom_job.h"
 #include "vatom_limits.h"
-#include "vatom_queue.h"
+#include "vatom_queue_poll.h"
 
 /* The sums of the per-CPU counters. */
 static void vatom_stats_sum(struct vatom_device *vdev, struct vatom_stats_pcpu *sum)

@@ -21,8 +21,12 @@
 #include <drm/drm_managed.h>
 
 #include "vatom_compat_kernel.h"
-#include "vatom_drv.h"
+#include "vatom_device.h"
+#include "vatom_file.h"
+#include "vatom_gem.h"
+#include "vatom_ioctl.h"
 #include "vatom_job.h"
+#include "vatom_queue.h"
 
 #define VATOM_MAX_DEVICES	16
 
@@ -47,11 +51,37 @@ static const struct drm_ioctl_desc vatom_ioctls[] = {
 
 VATOM_DEFINE_FOPS(vatom_fops);
 
+/* &drm_driver.open: the file's context. */
+static int vatom_open(struct drm_device *dev, struct drm_file *file)
+{
+	struct vatom_file *vfile = vatom_file_create(dev, file);
+
+	if (IS_ERR(vfile))
+		return PTR_ERR(vfile);
+	file->driver_priv = vfile;
+	return 0;
+}
+
+/*
+ * &drm_driver.postclose: the file's handles and syncobjs are released and
+ * no ioctl runs any more (no KICK either). Its queues go first, then its
+ * jobs complete or are cancelled, then its context.
+ */
+static void vatom_postclose(struct drm_device *dev, struct drm_file *file)
+{
+	struct vatom_file *vfile = file->driver_priv;
+
+	vatom_file_queues_release(vfile);
+	vatom_file_jobs_release(vfile);
+	vatom_file_destroy(vfile);
+	file->driver_priv = NULL;
+}
+
 static const struct drm_driver vatom_driver = {
 	.driver_features	= DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ |
 				  DRIVER_SYNCOBJ_TIMELINE,
-	.open			= vatom_file_open,
-	.postclose		= vatom_file_postclose,
+	.open			= vatom_open,
+	.postclose		= vatom_postclose,
 	.ioctls			= vatom_ioctls,
 	.num_ioctls		= ARRAY_SIZE(vatom_ioctls),
 	.fops			= &vatom_fops,

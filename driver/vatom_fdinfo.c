@@ -29,8 +29,8 @@
 #include <drm/drm_print.h>
 
 #include "vatom_compat_kernel.h"
-#include "vatom_drv.h"
-#include "vatom_job.h"
+#include "vatom_device.h"
+#include "vatom_file.h"
 
 /**
  * vatom_fdinfo_client_id() - the client id fdinfo and tracepoints show

@@ -16,7 +16,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 
-#include "vatom_drv.h"
+#include "vatom_device.h"
 #include "vatom_job.h"
 
 static const char *vatom_fence_driver_name(struct dma_fence *f)

@@ -30,8 +30,10 @@
 #include <drm/drm_gem_shmem_helper.h>
 
 #include "vatom_compat_kernel.h"
-#include "vatom_drv.h"
-#include "vatom_job.h"
+#include "vatom_device.h"
+#include "vatom_file.h"
+#include "vatom_gem.h"
+#include "vatom_ioctl.h"
 
 /* Largest descriptor SURFACE_CREATE reads (bytes past ours must be zero). */
 #define VATOM_MAX_DESC_SIZE	4096

@@ -54,7 +54,8 @@
 #include <drm/drm_gem.h>
 
 #include "vatom_compat_kernel.h"
-#include "vatom_drv.h"
+#include "vatom_exec.h"
+#include "vatom_file.h"
 #include "vatom_job.h"
 #include "vatom_limits.h"
 #include "vatom_trace.h"
@@ -68,18 +69,6 @@ enum {
 	VATOM_JOB_READY,	/* the submitter executes it */
 	VATOM_JOB_ABANDONED,	/* the submitter gave up: the workqueue cancels it */
 };
-
-/**
- * vatom_killed() - &vatom_exec_ctl.stop of work done in the submitter's
- * thread: stop when it has been killed
- * @ctl: unused
- *
- * Return: true when a fatal signal is pending.
- */
-bool vatom_killed(const struct vatom_exec_ctl *ctl)
-{
-	return fatal_signal_pending(current);
-}
 
 /*
  * &vatom_exec_ctl.stop of a job's execution: a synchronous job runs in its
@@ -100,73 +89,6 @@ static bool vatom_job_stop(const struct vatom_exec_ctl *ctl)
 /* ------------------------------------------------------------------------ */
 
 static void vatom_job_work(struct work_struct *work);
-
-/**
- * vatom_file_stream_get() - a buffer for the kernel copy of a stream
- * @vfile: the submitting file
- * @size: bytes needed, at most %VATOM_MAX_STREAM_SIZE
- * @alloc: out, bytes of the buffer
- *
- * Large streams come from vmalloc, whose fresh pages cost a fault and a
- * clear each under TCG and more than the atomics themselves on real CPUs:
- * the file's previous stream buffer is reused when it is large enough. The
- * buffer only ever holds this file's own streams and is overwritten up to
- * @size before it is read. A stream buffer is charged to the file for as
- * long as it exists, kept or in use.
- *
- * Return: the buffer (free with vatom_file_stream_put()), ERR_PTR(-ENOSPC)
- * past the file's memory cap or ERR_PTR(-ENOMEM).
- */
-void *vatom_file_stream_get(struct vatom_file *vfile, u32 size, u32 *alloc)
-{
-	void *buf = NULL;
-	int ret;
-
-	spin_lock(&vfile->spare_lock);
-	if (vfile->spare && vfile->spare_size >= size) {
-		buf = vfile->spare;
-		*alloc = vfile->spare_size;
-		vfile->spare = NULL;
-		vfile->spare_size = 0;
-	}
-	spin_unlock(&vfile->spare_lock);
-	if (buf)
-		return buf;
-
-	ret = vatom_account_charge(vfile->acct, size);
-	if (ret)
-		return ERR_PTR(ret);
-	buf = kvmalloc(size, GFP_KERNEL_ACCOUNT);
-	if (!buf) {
-		vatom_account_uncharge(vfile->acct, size);
-		return ERR_PTR(-ENOMEM);
-	}
-	*alloc = size;
-	return buf;
-}
-
-/*
- * Give a stream buffer back: the file keeps the larger of it and its spare
- * (one buffer of at most VATOM_MAX_STREAM_SIZE) and the other is freed.
- */
-static void vatom_file_stream_put(struct vatom_file *vfile, void *buf, u32 alloc)
-{
-	void *drop = buf;
-	u32 drop_size = alloc;
-
-	if (!buf)
-		return;
-	spin_lock(&vfile->spare_lock);
-	if (alloc > vfile->spare_size) {
-		drop = vfile->spare;
-		drop_size = vfile->spare_size;
-		vfile->spare = buf;
-		vfile->spare_size = alloc;
-	}
-	spin_unlock(&vfile->spare_lock);
-	kvfree(drop);
-	vatom_account_uncharge(vfile->acct, drop_size);
-}
 
 /* Free a job whose members from fence_mem on are clean. */
 static void vatom_job_destroy(struct vatom_job *job)
@@ -360,48 +282,10 @@ void vatom_job_free(struct vatom_job *job)
 		complete(&vfile->idle);
 }
 
-/* Count @jobs successful submissions that executed @st in the device's stats. */
-static void vatom_device_count(struct vatom_device *vdev,
-			       const struct vatom_stats *st, u64 jobs)
-{
-	int f;
-
-	this_cpu_add(vdev->pcpu->submissions, jobs);
-	for (f = 0; f < VATOM_FAMILY_COUNT; f++) {
-		if (!st->packets[f])
-			continue;
-		this_cpu_add(vdev->pcpu->packets[f], st->packets[f]);
-		this_cpu_add(vdev->pcpu->elements[f], st->elements[f]);
-	}
-}
-
 /* The job's seqno on its file's timeline, 0 for one without a fence. */
 static u64 vatom_job_seqno(const struct vatom_job *job)
 {
 	return job->fence ? job->fence->base.seqno : 0;
-}
-
-/*
- * Charge @ns of execution to the file's families, shared out by the
- * element operations each performed (fdinfo's drm-engine-<family>).
- * Work that ran is never charged nothing: a family that executed an
- * element gets at least 1 ns, whatever the clock's resolution.
- */
-static void vatom_file_busy(struct vatom_file *vfile,
-			    const struct vatom_stats *st, u64 ns)
-{
-	u64 total = 0, share;
-	int f;
-
-	for (f = 0; f < VATOM_FAMILY_COUNT; f++)
-		total += st->elements[f];
-	for (f = 0; f < VATOM_FAMILY_COUNT; f++) {
-		if (!st->elements[f])
-			continue;
-		share = total == st->elements[f] ? ns :
-			mul_u64_u64_div_u64(ns, st->elements[f], total);
-		atomic64_add(max_t(u64, share, 1), &vfile->busy_ns[f]);
-	}
 }
 
 /* Return: 0, or -ECANCELED when vatom_job_stop() stopped it part way. */
@@ -417,13 +301,12 @@ static int vatom_job_execute(struct vatom_job *job)
 	if (!job->stream_size)
 		goto done;	/* nothing to time */
 	t0 = vatom_busy_clock();
-	ret = vatom_stream_execute_ctl(job->stream, job->stream_size,
-				       &job->table.bindings, job->results, &stats,
-				       &job->ctl);
+	ret = vatom_exec_stream(job->stream, job->stream_size,
+				&job->table.bindings, job->results, &stats,
+				&job->ctl);
 	ns = vatom_busy_clock() - t0;
-	vatom_file_busy(vfile, &stats, ns);
 done:
-	vatom_device_count(vfile->vdev, &stats, 1);
+	vatom_exec_account(vfile, &stats, 1, ns);
 	if (trace_vatom_job_end_enabled()) {
 		for (f = 0; f < VATOM_FAMILY_COUNT; f++)
 			elements += stats.elements[f];
@@ -431,48 +314,6 @@ done:
 				    vatom_job_seqno(job), elements, ns, ret);
 	}
 	return ret;
-}
-
-/**
- * vatom_file_execute() - execute a validated stream for @vfile outside any
- * job (a user-mode queue's); vatom_file_executed() then counts a batch of
- * them as a job's execution is counted
- * @stream: the kernel copy of the stream, validated with @b
- * @size: bytes of @stream
- * @b: the bindings it was validated with
- * @results: where results go (at least what validation said), or NULL
- * @stats: accumulates what was executed
- * @ctl: stops the execution at a checkpoint
- *
- * Return: 0, or -ECANCELED when @ctl stopped it part way.
- */
-int vatom_file_execute(const void *stream, u32 size,
-		       const struct vatom_bindings *b, u8 *results,
-		       struct vatom_stats *stats, const struct vatom_exec_ctl *ctl)
-{
-	if (!size)
-		return 0;
-	return vatom_stream_execute_ctl(stream, size, b, results, stats, ctl);
-}
-
-/**
- * vatom_file_executed() - count what vatom_file_execute() ran for @vfile
- * @vfile: the file whose work it was
- * @stats: what ran
- * @jobs: how many streams that was
- * @ns: how long it took, busy time for fdinfo
- *
- * Counting a batch rather than each stream keeps the clock, which is not
- * cheap everywhere (a virtual machine's), and the locked adds off the
- * per-job path.
- */
-void vatom_file_executed(struct vatom_file *vfile, const struct vatom_stats *stats,
-			 u64 jobs, u64 ns)
-{
-	vatom_file_busy(vfile, stats, ns);
-	vatom_device_count(vfile->vdev, stats, jobs);
-	atomic64_add(jobs, &vfile->submitted);
-	atomic64_add(jobs, &vfile->completed);
 }
 
 /*
@@ -773,56 +614,15 @@ static void vatom_job_cancel_waits(struct vatom_job *job)
 	}
 }
 
-/* ------------------------------------------------------------------------ */
-/* Files                                                                     */
-/* ------------------------------------------------------------------------ */
-
 /**
- * vatom_file_open() - &drm_driver.open: set up the file's context
- * @dev: the device
- * @file: the new file
- *
- * Return: 0 or -ENOMEM.
+ * vatom_file_jobs_release() - end the jobs of a closing file: cancel those
+ * that wait for in-syncobjs, let the others complete for a while, cancel
+ * what is left and wait for every one
+ * @vfile: the file, whose handles, syncobjs and queues are already released
  */
-int vatom_file_open(struct drm_device *dev, struct drm_file *file)
+void vatom_file_jobs_release(struct vatom_file *vfile)
 {
-	struct vatom_file *vfile;
-
-	vfile = kzalloc(sizeof(*vfile), GFP_KERNEL_ACCOUNT);
-	if (!vfile)
-		return -ENOMEM;
-	vfile->acct = vatom_account_create();
-	if (!vfile->acct) {
-		kfree(vfile);
-		return -ENOMEM;
-	}
-	vfile->vdev = to_vatom_device(dev);
-	vfile->client_id = vatom_client_id(file);
-	mutex_init(&vfile->lock);
-	spin_lock_init(&vfile->spare_lock);
-	INIT_LIST_HEAD(&vfile->jobs);
-	xa_init_flags(&vfile->queues, XA_FLAGS_ALLOC1);
-	vfile->context = dma_fence_context_alloc(1);
-	atomic_set(&vfile->live, 1);
-	init_completion(&vfile->idle);
-	file->driver_priv = vfile;
-	return 0;
-}
-
-/**
- * vatom_file_postclose() - &drm_driver.postclose: cancel the jobs that wait
- * for in-syncobjs, let the others complete for a while, cancel what is
- * left, wait for every job of the file, free the context
- * @dev: the device
- * @file: the file, whose handles and syncobjs are already released
- */
-void vatom_file_postclose(struct drm_device *dev, struct drm_file *file)
-{
-	struct vatom_file *vfile = file->driver_priv;
 	struct vatom_job *job;
-
-	/* No ioctl runs any more: no kick either. */
-	vatom_file_queues_release(vfile);
 
 	mutex_lock(&vfile->lock);
 	list_for_each_entry(job, &vfile->jobs, link)
@@ -836,15 +636,6 @@ void vatom_file_postclose(struct drm_device *dev, struct drm_file *file)
 			wait_for_completion(&vfile->idle);
 		}
 	}
-
-	WARN_ON(!list_empty(&vfile->jobs));
-	dma_fence_put(vfile->last_fence);
-	kvfree(vfile->spare);
-	vatom_account_uncharge(vfile->acct, vfile->spare_size);
-	/* Surfaces the file owns and that are still alive keep the account. */
-	vatom_account_put(vfile->acct);
 	vatom_job_destroy(vfile->spare_job);
-	mutex_destroy(&vfile->lock);
-	kfree(vfile);
-	file->driver_priv = NULL;
+	vfile->spare_job = NULL;
 }

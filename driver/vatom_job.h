@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * vatom: jobs (submissions), their fences and the per-file context.
+ * vatom: jobs (submissions) and their fences.
  *
  * Copyright (C) 2026 The vatom developers
  */
@@ -21,8 +21,10 @@
 #include <drm/drm_file.h>
 #include <drm/drm_syncobj.h>
 
-#include "vatom_drv.h"
+#include "vatom_device.h"
 #include "vatom_engine.h"
+#include "vatom_file.h"
+#include "vatom_gem.h"
 
 struct vatom_device;
 struct vatom_surface;
@@ -40,76 +42,6 @@ struct vatom_fence {
 	struct dma_fence base;
 	spinlock_t lock; /* the dma_fence lock */
 	struct vatom_device *vdev;
-};
-
-/**
- * struct vatom_account - the bytes one file makes the kernel hold, against
- * its memory cap (vatom_file_mem_cap())
- * @ref: one for the file, one for each surface it owns: an owned surface
- *	stays charged after the file is closed, for as long as it lives
- * @bytes: bytes charged
- *
- * Charged: every surface the file owns (got the first handle to) for its
- * whole life, every surface it holds another handle to while it does,
- * its stream buffers (in use or kept), the jobs it has in flight and
- * their kernel copies of user results.
- */
-struct vatom_account {
-	struct kref ref;
-	atomic64_t bytes;
-};
-
-/**
- * struct vatom_file - per-file (per-context) state, drm_file.driver_priv
- * @vdev: the device
- * @acct: what the file is charged for
- * @lock: protects @jobs, @last_fence and @seqno, and orders the file's
- *	jobs: a direct job executes under it (vatom_job_run_direct()), so a
- *	job pushed meanwhile comes after it
- * @jobs: jobs submitted and not yet freed, in submission order
- * @last_fence: fence of the last job submitted (every job waits for it)
- * @context: the fence context of this file's jobs
- * @seqno: sequence number of the last job submitted
- * @inflight: jobs counted against the in-flight limit
- * @live: jobs not yet freed, plus one held by the open file
- * @idle: completed when @live drops to zero
- * @cancel: the file is closing and its jobs are to stop: those not
- *	started are cancelled, those executing stop at their next checkpoint
- * @spare_lock: protects @spare, @spare_size and @spare_job
- * @spare: one stream buffer kept for the file's next submission, or NULL
- * @spare_size: bytes of @spare
- * @spare_job: one freed job kept for the file's next submission, or NULL
- * @queues: the file's user-mode queues by id (vatom_queue.c)
- * @client_id: the file's number, as fdinfo's drm-client-id and tracepoints
- *	show it
- * @submitted: submissions accepted; a job's number is the count with it
- * @completed: jobs completed (executed, failed or cancelled)
- * @rejected: submissions that failed before execution
- * @busy_ns: time spent executing the file's jobs, per family (a job's time
- *	shared out by its element operations)
- */
-struct vatom_file {
-	struct vatom_device *vdev;
-	struct vatom_account *acct;
-	u64 client_id;
-	atomic64_t submitted;
-	atomic64_t completed;
-	atomic64_t rejected;
-	atomic64_t busy_ns[VATOM_FAMILY_COUNT];
-	struct mutex lock; /* see above */
-	struct list_head jobs;
-	struct dma_fence *last_fence;
-	u64 context;
-	u64 seqno;
-	atomic_t inflight;
-	atomic_t live;
-	struct completion idle;
-	bool cancel;
-	spinlock_t spare_lock; /* protects spare, spare_size, spare_job */
-	void *spare;
-	u32 spare_size;
-	struct vatom_job *spare_job;
-	struct xarray queues;
 };
 
 /**
@@ -221,52 +153,16 @@ struct vatom_job {
 void vatom_fence_init(struct vatom_fence *vf, struct vatom_device *vdev,
 		      u64 context, u64 seqno);
 
-/* vatom_account.c */
-struct vatom_account *vatom_account_create(void);
-void vatom_account_get(struct vatom_account *acct);
-void vatom_account_put(struct vatom_account *acct);
-int vatom_account_charge(struct vatom_account *acct, u64 bytes);
-void vatom_account_uncharge(struct vatom_account *acct, u64 bytes);
-
-static inline struct vatom_account *vatom_file_account(struct drm_file *file)
-{
-	return ((struct vatom_file *)file->driver_priv)->acct;
-}
-
 /* vatom_job.c */
-bool vatom_killed(const struct vatom_exec_ctl *ctl);
-int vatom_file_open(struct drm_device *dev, struct drm_file *file);
-void vatom_file_postclose(struct drm_device *dev, struct drm_file *file);
-
 struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 				  unsigned int in_syncs, unsigned int out_syncs);
 int vatom_job_charge(struct vatom_job *job, u64 bytes);
 u8 *vatom_job_bounce(struct vatom_job *job, u64 size);
-void *vatom_file_stream_get(struct vatom_file *vfile, u32 size, u32 *alloc);
 void vatom_job_free(struct vatom_job *job);
 void vatom_job_push(struct vatom_job *job);
 int vatom_job_wait_deps(struct vatom_job *job);
 int vatom_job_run_direct(struct vatom_job *job);
 int vatom_job_run_sync(struct vatom_job *job, bool *abandoned);
-int vatom_file_execute(const void *stream, u32 size,
-		       const struct vatom_bindings *b, u8 *results,
-		       struct vatom_stats *stats, const struct vatom_exec_ctl *ctl);
-void vatom_file_executed(struct vatom_file *vfile, const struct vatom_stats *stats,
-			 u64 jobs, u64 ns);
-
-/*
- * The clock execution is timed with, for fdinfo's drm-engine-<family>:
- * the timekeeping clock, as upstream drivers use. Not local_clock(): once
- * a guest marks its TSC unstable (TCG on a busy host does), local_clock()
- * is held within a tick of the last tick's time and reads the same value
- * across a short job, which then looked as if it took no time at all.
- */
-static inline u64 vatom_busy_clock(void)
-{
-	return ktime_get_ns();
-}
-
-/* vatom_queue.c */
-void vatom_file_queues_release(struct vatom_file *vfile);
+void vatom_file_jobs_release(struct vatom_file *vfile);
 
 #endif /* _VATOM_JOB_H_ */

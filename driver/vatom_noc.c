@@ -17,7 +17,9 @@
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 
-#include "vatom_drv.h"
+#include "vatom_device.h"
+#include "vatom_gem.h"
+#include "vatom_ioctl.h"
 
 /* Everything that can be checked without looking at the surface. */
 static int vatom_noc_counters_check(const struct drm_vatom_noc_counters *args)

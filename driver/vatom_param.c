@@ -9,10 +9,10 @@
 #include <drm/drm_device.h>
 #include <drm/drm_file.h>
 
-#include "vatom_drv.h"
+#include "vatom_device.h"
+#include "vatom_ioctl.h"
 #include "vatom_job.h"
 #include "vatom_limits.h"
-#include "vatom_queue.h"
 
 int vatom_ioctl_get_param(struct drm_device *dev, void *data,
 			  struct drm_file *file)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * vatom: user-mode queues, shared by the ioctls and consumer
- * (vatom_queue.c) and the polling thread (vatom_queue_poll.c).
+ * vatom: user-mode queues, shared by the ioctls (vatom_queue_ioctl.c),
+ * the consumer (vatom_queue.c) and the polling thread (vatom_queue_poll.c).
  *
  * Copyright (C) 2026 The vatom developers
  */
@@ -13,7 +13,8 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 
-#include "vatom_drv.h"
+#include "vatom_device.h"
+#include "vatom_gem.h"
 
 struct dma_fence_chain;
 struct drm_syncobj;
@@ -78,14 +79,5 @@ struct vatom_queue {
 /* vatom_queue.c */
 bool vatom_queue_tail_ok(const struct vatom_queue *q, u32 tail);
 int vatom_queue_drain(struct vatom_queue *q, u32 tail, bool polled);
-
-/* vatom_queue_poll.c */
-unsigned int vatom_pollers(struct vatom_device *vdev);
-int vatom_queue_poll_start(struct vatom_queue *q, u32 idle_us);
-void vatom_queue_poll_attach(struct vatom_queue *q);
-bool vatom_queue_poll_wake(struct vatom_queue *q);
-void vatom_queue_poll_kicked(struct vatom_queue *q);
-void vatom_queue_poll_stop(struct vatom_queue *q);
-void vatom_queue_poll_put(struct vatom_queue *q);
 
 #endif /* _VATOM_QUEUE_H_ */

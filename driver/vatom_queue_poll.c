@@ -47,9 +47,10 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 
-#include "vatom_job.h"
+#include "vatom_file.h"
 #include "vatom_limits.h"
 #include "vatom_queue.h"
+#include "vatom_queue_poll.h"
 
 /**
  * struct vatom_poller - the polling thread of one process on one device

@@ -30,7 +30,10 @@
 #include <drm/drm_print.h>
 #include <drm/drm_syncobj.h>
 
-#include "vatom_drv.h"
+#include "vatom_device.h"
+#include "vatom_exec.h"
+#include "vatom_gem.h"
+#include "vatom_ioctl.h"
 #include "vatom_job.h"
 #include "vatom_limits.h"
 #include "vatom_trace.h"

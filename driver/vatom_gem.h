@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * vatom: surfaces (shmem GEM objects) and binding tables, charged to the
+ * files that hold them.
+ *
+ * Copyright (C) 2026 The vatom developers
+ */
+#ifndef _VATOM_GEM_H_
+#define _VATOM_GEM_H_
+
+#include <linux/iosys-map.h>
+#include <linux/mutex.h>
+
+#include <drm/drm_gem_shmem_helper.h>
+
+#include "tile_grid.h"
+#include "typed.h"
+#include "vatom_engine.h"
+
+struct drm_file;
+
+struct vatom_account;
+
+/**
+ * struct vatom_surface - a GEM object the engine can address
+ * @shmem: the shmem GEM object, first so the helpers can free us
+ * @lock: serialises creation and removal of kernel mappings (ours and, for
+ *	a surface we export, the importers')
+ * @map: kernel mapping, valid once @view.vaddr is set
+ * @view: what the engine sees; @view.vaddr is published last
+ * @typed: texel layout of a typed surface, else NULL
+ * @grid: tile grid of a NoC surface, else NULL
+ * @owner: the account of the file that got the first handle, charged
+ *	@charge for as long as the surface lives (set once, then constant)
+ * @charge: bytes the surface makes the kernel hold: its pages and its
+ *	layout or grid
+ */
+struct vatom_surface {
+	struct drm_gem_shmem_object shmem;
+	struct mutex lock; /* protects @map and the setting of @view.vaddr */
+	struct iosys_map map;
+	struct vatom_surface_view view;
+	struct vatom_typed_layout *typed;
+	struct vatom_tile_grid *grid;
+	struct vatom_account *owner;
+	u64 charge;
+};
+
+static inline struct vatom_surface *to_vatom_surface(struct drm_gem_object *obj)
+{
+	return container_of(to_drm_gem_shmem_obj(obj), struct vatom_surface, shmem);
+}
+
+/**
+ * struct vatom_binding_table - the surfaces bound to slots, as a
+ * submission or a queue names them, each referenced
+ * @nbound: slots bound, listed in @bound_slot
+ * @bound_slot: the slots bound, in binding-table order
+ * @bindings: slot table handed to the engine
+ * @bound: surfaces referenced by the binding table, by slot
+ *
+ * Empty when zeroed; vatom_binding_table_release() leaves it empty again
+ * (touching only the slots bound, not the two 2 KiB tables).
+ */
+struct vatom_binding_table {
+	unsigned int nbound;
+	u8 bound_slot[DRM_VATOM_MAX_SLOTS];
+	struct vatom_bindings bindings;
+	struct vatom_surface *bound[DRM_VATOM_MAX_SLOTS];
+};
+
+/* vatom_gem.c */
+struct drm_gem_object *vatom_gem_create_object(struct drm_device *dev, size_t size);
+int vatom_binding_table_read(struct vatom_binding_table *t,
+			     struct drm_file *file, u64 ubindings, u32 count);
+void vatom_binding_table_release(struct vatom_binding_table *t);
+struct vatom_surface *vatom_surface_lookup(struct drm_file *file, u32 handle);
+int vatom_surface_view(struct vatom_surface *surf,
+		       const struct vatom_surface_view **view);
+struct vatom_surface *vatom_buffer_new(struct drm_device *dev,
+				       struct drm_file *file, u64 size,
+				       u32 *handle);
+
+#endif /* _VATOM_GEM_H_ */

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * vatom: the entry points &drm_driver names (vatom_drv.c), each defined in
+ * the file of its concern.
+ *
+ * Copyright (C) 2026 The vatom developers
+ */
+#ifndef _VATOM_IOCTL_H_
+#define _VATOM_IOCTL_H_
+
+struct drm_device;
+struct drm_file;
+struct drm_minor;
+struct vatom_file;
+
+/* vatom_gem.c */
+int vatom_ioctl_surface_create(struct drm_device *dev, void *data,
+			       struct drm_file *file);
+int vatom_ioctl_surface_mmap_offset(struct drm_device *dev, void *data,
+				    struct drm_file *file);
+int vatom_ioctl_surface_info(struct drm_device *dev, void *data,
+			     struct drm_file *file);
+
+/* vatom_param.c */
+int vatom_ioctl_get_param(struct drm_device *dev, void *data,
+			  struct drm_file *file);
+
+/* vatom_submit.c */
+int vatom_ioctl_submit(struct drm_device *dev, void *data,
+		       struct drm_file *file);
+
+/* vatom_noc.c */
+int vatom_ioctl_noc_counters(struct drm_device *dev, void *data,
+			     struct drm_file *file);
+
+/* vatom_queue_ioctl.c */
+int vatom_ioctl_queue_create(struct drm_device *dev, void *data,
+			     struct drm_file *file);
+int vatom_ioctl_queue_destroy(struct drm_device *dev, void *data,
+			      struct drm_file *file);
+int vatom_ioctl_queue_kick(struct drm_device *dev, void *data,
+			   struct drm_file *file);
+void vatom_file_queues_release(struct vatom_file *vfile);
+
+/* vatom_debugfs.c */
+void vatom_debugfs_init(struct drm_minor *minor);
+
+#endif /* _VATOM_IOCTL_H_ */

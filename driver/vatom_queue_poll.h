@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * vatom: the polling thread of user-mode queues, one per process and
+ * device (vatom_queue_poll.c).
+ *
+ * Copyright (C) 2026 The vatom developers
+ */
+#ifndef _VATOM_QUEUE_POLL_H_
+#define _VATOM_QUEUE_POLL_H_
+
+#include <linux/types.h>
+
+struct vatom_device;
+struct vatom_queue;
+
+unsigned int vatom_pollers(struct vatom_device *vdev);
+int vatom_queue_poll_start(struct vatom_queue *q, u32 idle_us);
+void vatom_queue_poll_attach(struct vatom_queue *q);
+bool vatom_queue_poll_wake(struct vatom_queue *q);
+void vatom_queue_poll_kicked(struct vatom_queue *q);
+void vatom_queue_poll_stop(struct vatom_queue *q);
+void vatom_queue_poll_put(struct vatom_queue *q);
+
+#endif /* _VATOM_QUEUE_POLL_H_ */
