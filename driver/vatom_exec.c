@@ -2,30 +2,118 @@
 /*
  * The execution core: what every job needs whatever door it came through,
  * SUBMIT (vatom_submit.c, vatom_job.c), a KICK or the poller
- * (vatom_queue.c): the stop rule of work done in the submitter's thread,
- * running a validated stream, and counting what ran, for fdinfo's busy
- * time and the device's statistics, in one place.
+ * (vatom_queue.c), in one place: the control block with its one stop
+ * rule, the checks of the job's envelope (its stream's size, its regions
+ * in surfaces, its results' room), running the validated stream, and
+ * counting what ran (fdinfo's busy time, the device's statistics) or was
+ * rejected (the file's and device's counters, the reject tracepoint and
+ * drm.debug's reason).
  *
  * Copyright (C) 2026 The vatom developers
  */
 
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/overflow.h>
 #include <linux/sched/signal.h>
+
+#include <drm/drm_print.h>
 
 #include "vatom_exec.h"
 #include "vatom_file.h"
+#include "vatom_limits.h"
+#include "vatom_trace.h"
+
+/*
+ * &vatom_exec_ctl.stop, the one stop rule: a job stops at its next
+ * checkpoint when its submitter, in whose thread it runs, is killed, or
+ * when what it belongs to is going away (its file closing, for an
+ * asynchronous job; its queue destroyed, for the poller's).
+ */
+static bool vatom_exec_stop(const struct vatom_exec_ctl *ctl)
+{
+	const struct vatom_exec *x = container_of(ctl, struct vatom_exec, ctl);
+
+	return (x->killable && fatal_signal_pending(current)) ||
+	       (x->cancel && READ_ONCE(*x->cancel));
+}
 
 /**
- * vatom_killed() - &vatom_exec_ctl.stop of work done in the submitter's
- * thread: stop when it has been killed
- * @ctl: unused
- *
- * Return: true when a fatal signal is pending.
+ * vatom_exec_init() - set up a job's control block
+ * @x: the control block
+ * @cancel: the job stops when this becomes true, or NULL
+ * @killable: the job runs in its submitter's thread: it stops when that
+ *	is killed
  */
-bool vatom_killed(const struct vatom_exec_ctl *ctl)
+void vatom_exec_init(struct vatom_exec *x, const bool *cancel, bool killable)
 {
-	return fatal_signal_pending(current);
+	x->ctl.max_ops = vatom_max_submit_ops();
+	x->ctl.stop = vatom_exec_stop;
+	x->cancel = cancel;
+	x->killable = killable;
+}
+
+/**
+ * vatom_exec_stopped() - whether a job's work is to stop now
+ * @x: its control block
+ *
+ * Return: what the engine's checkpoints would say.
+ */
+bool vatom_exec_stopped(const struct vatom_exec *x)
+{
+	return vatom_exec_stop(&x->ctl);
+}
+
+/**
+ * vatom_exec_check_stream_size() - the size of a stream a job names
+ * @size: bytes
+ *
+ * Return: 0; -EINVAL when not a multiple of 8; -E2BIG past
+ * %VATOM_MAX_STREAM_SIZE.
+ */
+int vatom_exec_check_stream_size(u64 size)
+{
+	if (size % 8)
+		return -EINVAL;
+	if (size > VATOM_MAX_STREAM_SIZE)
+		return -E2BIG;
+	return 0;
+}
+
+/**
+ * vatom_exec_region_ok() - whether a job's stream or results region lies
+ * in its surface
+ * @view: the surface, or NULL (none bound)
+ * @offset: byte offset, a multiple of 8 (64-bit results stay naturally
+ *	aligned)
+ * @size: bytes
+ *
+ * Return: true when @size bytes at @offset lie in @view.
+ */
+bool vatom_exec_region_ok(const struct vatom_surface_view *view, u64 offset,
+			  u64 size)
+{
+	u64 end;
+
+	return view && !(offset & 7) && !check_add_overflow(offset, size, &end) &&
+	       end <= view->size;
+}
+
+/**
+ * vatom_exec_results_fit() - whether a job's results fit where they go
+ * @needed: bytes of results its validated stream produces
+ * @size: bytes available
+ * @err: out, on failure: %DRM_VATOM_ERR_RESULTS at packet 0
+ *
+ * Return: 0 or -EINVAL.
+ */
+int vatom_exec_results_fit(u64 needed, u64 size, struct vatom_stream_error *err)
+{
+	if (needed <= size)
+		return 0;
+	err->index = 0;
+	err->reason = DRM_VATOM_ERR_RESULTS;
+	return -EINVAL;
 }
 
 /* Count @jobs successful submissions that executed @st in the device's stats. */
@@ -52,11 +140,9 @@ static void vatom_device_count(struct vatom_device *vdev,
 static void vatom_file_busy(struct vatom_file *vfile,
 			    const struct vatom_stats *st, u64 ns)
 {
-	u64 total = 0, share;
+	u64 total = vatom_stats_elements(st), share;
 	int f;
 
-	for (f = 0; f < VATOM_FAMILY_COUNT; f++)
-		total += st->elements[f];
 	for (f = 0; f < VATOM_FAMILY_COUNT; f++) {
 		if (!st->elements[f])
 			continue;
@@ -102,4 +188,50 @@ void vatom_exec_account(struct vatom_file *vfile,
 {
 	vatom_file_busy(vfile, stats, ns);
 	vatom_device_count(vfile->vdev, stats, jobs);
+}
+
+/**
+ * vatom_exec_rejected() - a job failed before it executed: count it, trace
+ * it and, with drm.debug's DRIVER category (or its dynamic debug site) on,
+ * say why, with the head of the offending packet
+ * @vfile: the submitting file
+ * @error: the error it failed with
+ * @stream: the kernel copy of its stream, or NULL when it failed before
+ * @size: bytes of @stream
+ * @err: the failing packet and reason (%DRM_VATOM_ERR_NONE: not the
+ *	stream's fault)
+ */
+void vatom_exec_rejected(struct vatom_file *vfile, int error,
+			 const void *stream, u32 size,
+			 const struct vatom_stream_error *err)
+{
+	u32 type = 0, offset = 0, len = 0;
+
+	atomic64_inc(&vfile->rejected);
+	vatom_exec_failed(vfile);
+	if (!trace_vatom_reject_enabled() && !drm_debug_enabled(DRM_UT_DRIVER))
+		return;
+	if (stream && err->reason) {
+		type = vatom_stream_census(stream, size, NULL, err->index, &offset);
+		len = min_t(u32, size - offset, 32);
+	}
+	trace_vatom_reject(vfile->client_id, error, err->index, type,
+			   err->reason);
+	drm_dbg_driver(&vfile->vdev->drm,
+		       "client %llu: rejected (%d): packet %u, type %u, reason %u (%s): %*ph\n",
+		       vfile->client_id, error, err->index, type, err->reason,
+		       vatom_reason_name(err->reason), len,
+		       len ? (const u8 *)stream + offset : NULL);
+}
+
+/**
+ * vatom_exec_failed() - count a failed job in the device's errors
+ * @vfile: the submitting file
+ *
+ * vatom_exec_rejected() counts it too; a job that failed once accepted
+ * (stopped, or its results not copied out) counts here only.
+ */
+void vatom_exec_failed(struct vatom_file *vfile)
+{
+	atomic64_inc(&vfile->vdev->stats.errors);
 }

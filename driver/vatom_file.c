@@ -2,8 +2,9 @@
 /*
  * The per-file (per-context) state: created at open, destroyed once the
  * file's queues and jobs are gone (vatom_drv.c orders the two). It owns
- * the file's memory account (vatom_account.c) and the one stream buffer
- * the file keeps between submissions.
+ * the file's memory account (vatom_account.c) and the stream buffers
+ * charged to it, the kernel copies of streams: its jobs', its queues' and
+ * the one it keeps between submissions.
  *
  * Copyright (C) 2026 The vatom developers
  */
@@ -56,8 +57,7 @@ void vatom_file_destroy(struct vatom_file *vfile)
 {
 	WARN_ON(!list_empty(&vfile->jobs));
 	dma_fence_put(vfile->last_fence);
-	kvfree(vfile->spare);
-	vatom_account_uncharge(vfile->acct, vfile->spare_size);
+	vatom_stream_buf_free(&vfile->spare, vfile->acct);
 	/* Surfaces the file owns and that are still alive keep the account. */
 	vatom_account_put(vfile->acct);
 	mutex_destroy(&vfile->lock);
@@ -65,73 +65,91 @@ void vatom_file_destroy(struct vatom_file *vfile)
 }
 
 /**
- * vatom_file_stream_get() - a buffer for the kernel copy of a stream
- * @vfile: the submitting file
+ * vatom_stream_buf_reserve() - make a stream buffer at least @size bytes
+ * @sb: the buffer, kept as it is when large enough
+ * @acct: the account it is charged to
  * @size: bytes needed, at most %VATOM_MAX_STREAM_SIZE
- * @alloc: out, bytes of the buffer
+ *
+ * A larger buffer replaces a smaller one; its contents are not kept. The
+ * one place a kernel copy of a stream is allocated and charged, for
+ * SUBMIT's jobs and for the queues alike.
+ *
+ * Return: 0; -ENOSPC past the account's cap or -ENOMEM, @sb unchanged.
+ */
+int vatom_stream_buf_reserve(struct vatom_stream_buf *sb,
+			     struct vatom_account *acct, u32 size)
+{
+	void *buf;
+	int ret;
+
+	if (size <= sb->size)
+		return 0;
+	ret = vatom_account_charge(acct, size);
+	if (ret)
+		return ret;
+	buf = kvmalloc(size, GFP_KERNEL_ACCOUNT);
+	if (!buf) {
+		vatom_account_uncharge(acct, size);
+		return -ENOMEM;
+	}
+	vatom_stream_buf_free(sb, acct);
+	sb->buf = buf;
+	sb->size = size;
+	return 0;
+}
+
+/**
+ * vatom_stream_buf_free() - free a stream buffer and return its charge
+ * @sb: the buffer, empty afterwards
+ * @acct: the account it was charged to
+ */
+void vatom_stream_buf_free(struct vatom_stream_buf *sb,
+			   struct vatom_account *acct)
+{
+	kvfree(sb->buf);
+	vatom_account_uncharge(acct, sb->size);
+	sb->buf = NULL;
+	sb->size = 0;
+}
+
+/**
+ * vatom_file_stream_get() - a stream buffer for one of the file's jobs
+ * @vfile: the submitting file
+ * @sb: out, the buffer (empty on entry)
+ * @size: bytes needed, at most %VATOM_MAX_STREAM_SIZE
  *
  * Large streams come from vmalloc, whose fresh pages cost a fault and a
  * clear each under TCG and more than the atomics themselves on real CPUs:
- * the file's previous stream buffer is reused when it is large enough. The
- * buffer only ever holds this file's own streams and is overwritten up to
- * @size before it is read. A stream buffer is charged to the file for as
- * long as it exists, kept or in use.
+ * the file's kept buffer is reused when it is large enough. It only ever
+ * holds this file's own streams and is overwritten up to @size before it
+ * is read.
  *
- * Return: the buffer (free with vatom_file_stream_put()), ERR_PTR(-ENOSPC)
- * past the file's memory cap or ERR_PTR(-ENOMEM).
+ * Return: 0 (give it back with vatom_file_stream_put()), -ENOSPC past the
+ * file's memory cap or -ENOMEM.
  */
-void *vatom_file_stream_get(struct vatom_file *vfile, u32 size, u32 *alloc)
+int vatom_file_stream_get(struct vatom_file *vfile, struct vatom_stream_buf *sb,
+			  u32 size)
 {
-	void *buf = NULL;
-	int ret;
-
 	spin_lock(&vfile->spare_lock);
-	if (vfile->spare && vfile->spare_size >= size) {
-		buf = vfile->spare;
-		*alloc = vfile->spare_size;
-		vfile->spare = NULL;
-		vfile->spare_size = 0;
-	}
+	if (vfile->spare.size >= size)
+		swap(*sb, vfile->spare);
 	spin_unlock(&vfile->spare_lock);
-	if (buf)
-		return buf;
-
-	ret = vatom_account_charge(vfile->acct, size);
-	if (ret)
-		return ERR_PTR(ret);
-	buf = kvmalloc(size, GFP_KERNEL_ACCOUNT);
-	if (!buf) {
-		vatom_account_uncharge(vfile->acct, size);
-		return ERR_PTR(-ENOMEM);
-	}
-	*alloc = size;
-	return buf;
+	return vatom_stream_buf_reserve(sb, vfile->acct, size);
 }
 
 /**
  * vatom_file_stream_put() - give back a buffer of vatom_file_stream_get()
  * @vfile: the file
- * @buf: the buffer, or NULL
- * @alloc: its bytes
+ * @sb: the buffer, empty afterwards
  *
- * The file keeps the larger of it and its spare (one buffer of at most
+ * The file keeps the larger of it and its kept one (one buffer of at most
  * %VATOM_MAX_STREAM_SIZE) and the other is freed.
  */
-void vatom_file_stream_put(struct vatom_file *vfile, void *buf, u32 alloc)
+void vatom_file_stream_put(struct vatom_file *vfile, struct vatom_stream_buf *sb)
 {
-	void *drop = buf;
-	u32 drop_size = alloc;
-
-	if (!buf)
-		return;
 	spin_lock(&vfile->spare_lock);
-	if (alloc > vfile->spare_size) {
-		drop = vfile->spare;
-		drop_size = vfile->spare_size;
-		vfile->spare = buf;
-		vfile->spare_size = alloc;
-	}
+	if (sb->size > vfile->spare.size)
+		swap(*sb, vfile->spare);
 	spin_unlock(&vfile->spare_lock);
-	kvfree(drop);
-	vatom_account_uncharge(vfile->acct, drop_size);
+	vatom_stream_buf_free(sb, vfile->acct);
 }

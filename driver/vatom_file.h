@@ -42,6 +42,16 @@ struct vatom_account {
 };
 
 /**
+ * struct vatom_stream_buf - a kernel buffer for copies of streams
+ * @buf: the buffer, or NULL
+ * @size: its bytes, charged to its owner's account while it exists
+ */
+struct vatom_stream_buf {
+	void *buf;
+	u32 size;
+};
+
+/**
  * struct vatom_file - per-file (per-context) state, drm_file.driver_priv
  * @vdev: the device
  * @acct: what the file is charged for
@@ -57,9 +67,8 @@ struct vatom_account {
  * @idle: completed when @live drops to zero
  * @cancel: the file is closing and its jobs are to stop: those not
  *	started are cancelled, those executing stop at their next checkpoint
- * @spare_lock: protects @spare, @spare_size and @spare_job
- * @spare: one stream buffer kept for the file's next submission, or NULL
- * @spare_size: bytes of @spare
+ * @spare_lock: protects @spare and @spare_job
+ * @spare: one stream buffer kept for the file's next submission
  * @spare_job: one freed job kept for the file's next submission, or NULL
  * @queues: the file's user-mode queues by id (vatom_queue.c)
  * @client_id: the file's number, as fdinfo's drm-client-id and tracepoints
@@ -87,9 +96,8 @@ struct vatom_file {
 	atomic_t live;
 	struct completion idle;
 	bool cancel;
-	spinlock_t spare_lock; /* protects spare, spare_size, spare_job */
-	void *spare;
-	u32 spare_size;
+	spinlock_t spare_lock; /* protects spare, spare_job */
+	struct vatom_stream_buf spare;
 	struct vatom_job *spare_job;
 	struct xarray queues;
 };
@@ -111,7 +119,12 @@ static inline struct vatom_account *vatom_file_account(struct drm_file *file)
 struct vatom_file *vatom_file_create(struct drm_device *dev,
 				     struct drm_file *file);
 void vatom_file_destroy(struct vatom_file *vfile);
-void *vatom_file_stream_get(struct vatom_file *vfile, u32 size, u32 *alloc);
-void vatom_file_stream_put(struct vatom_file *vfile, void *buf, u32 alloc);
+int vatom_stream_buf_reserve(struct vatom_stream_buf *sb,
+			     struct vatom_account *acct, u32 size);
+void vatom_stream_buf_free(struct vatom_stream_buf *sb,
+			   struct vatom_account *acct);
+int vatom_file_stream_get(struct vatom_file *vfile, struct vatom_stream_buf *sb,
+			  u32 size);
+void vatom_file_stream_put(struct vatom_file *vfile, struct vatom_stream_buf *sb);
 
 #endif /* _VATOM_FILE_H_ */

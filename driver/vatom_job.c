@@ -44,11 +44,7 @@
  */
 
 #include <linux/dma-fence-chain.h>
-#include <linux/math64.h>
-#include <linux/minmax.h>
 #include <linux/module.h>
-#include <linux/sched/clock.h>
-#include <linux/sched/signal.h>
 #include <linux/slab.h>
 
 #include <drm/drm_gem.h>
@@ -69,20 +65,6 @@ enum {
 	VATOM_JOB_READY,	/* the submitter executes it */
 	VATOM_JOB_ABANDONED,	/* the submitter gave up: the workqueue cancels it */
 };
-
-/*
- * &vatom_exec_ctl.stop of a job's execution: a synchronous job runs in its
- * submitter, which may be killed; an asynchronous one in a worker, stopped
- * by the closing of its file.
- */
-static bool vatom_job_stop(const struct vatom_exec_ctl *ctl)
-{
-	const struct vatom_job *job = container_of(ctl, struct vatom_job, ctl);
-
-	if (job->async)
-		return READ_ONCE(job->vfile->cancel);
-	return fatal_signal_pending(current);
-}
 
 /* ------------------------------------------------------------------------ */
 /* Jobs                                                                      */
@@ -155,7 +137,8 @@ struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 	job->vfile = vfile;
 	job->inflight = true;
 	job->async = async;
-	job->ctl.stop = vatom_job_stop;
+	/* A synchronous job runs in its submitter; an asynchronous one stops on close. */
+	vatom_exec_init(&job->exec, async ? &vfile->cancel : NULL, !async);
 	INIT_LIST_HEAD(&job->link);
 	INIT_WORK(&job->work, vatom_job_work);
 	init_completion(&job->ready);
@@ -271,7 +254,7 @@ void vatom_job_free(struct vatom_job *job)
 	vatom_binding_table_release(&job->table);
 	if (job->result_surf)
 		drm_gem_object_put(&job->result_surf->shmem.base);
-	vatom_file_stream_put(vfile, job->stream, job->stream_alloc);
+	vatom_file_stream_put(vfile, &job->stream);
 	if (job->bounce != job->bounce_small)
 		kvfree(job->bounce);
 	vatom_job_keep(job);
@@ -293,26 +276,24 @@ static int vatom_job_execute(struct vatom_job *job)
 {
 	struct vatom_file *vfile = job->vfile;
 	struct vatom_stats stats = {};
-	u64 t0, ns = 0, elements = 0;
-	int ret = 0, f;
+	u64 t0, ns = 0;
+	int ret = 0;
 
 	trace_vatom_job_start(vfile->client_id, job->id, vatom_job_seqno(job),
 			      job->ops);
 	if (!job->stream_size)
 		goto done;	/* nothing to time */
 	t0 = vatom_busy_clock();
-	ret = vatom_exec_stream(job->stream, job->stream_size,
+	ret = vatom_exec_stream(job->stream.buf, job->stream_size,
 				&job->table.bindings, job->results, &stats,
-				&job->ctl);
+				&job->exec.ctl);
 	ns = vatom_busy_clock() - t0;
 done:
 	vatom_exec_account(vfile, &stats, 1, ns);
-	if (trace_vatom_job_end_enabled()) {
-		for (f = 0; f < VATOM_FAMILY_COUNT; f++)
-			elements += stats.elements[f];
+	if (trace_vatom_job_end_enabled())
 		trace_vatom_job_end(vfile->client_id, job->id,
-				    vatom_job_seqno(job), elements, ns, ret);
-	}
+				    vatom_job_seqno(job),
+				    vatom_stats_elements(&stats), ns, ret);
 	return ret;
 }
 
@@ -420,7 +401,7 @@ static void vatom_job_accept(struct vatom_job *job, unsigned int in_syncs)
 
 	job->id = atomic64_inc_return(&vfile->submitted);
 	if (trace_vatom_submit_enabled()) {
-		vatom_stream_census(job->stream, job->stream_size, packets, 0,
+		vatom_stream_census(job->stream.buf, job->stream_size, packets, 0,
 				    &offset);
 		trace_vatom_submit(vfile->client_id, job->id, vfile->context,
 				   packets, job->stream_size, job->ops,

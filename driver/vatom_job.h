@@ -23,6 +23,7 @@
 
 #include "vatom_device.h"
 #include "vatom_engine.h"
+#include "vatom_exec.h"
 #include "vatom_file.h"
 #include "vatom_gem.h"
 
@@ -85,7 +86,7 @@ struct vatom_out_sync {
  * @state: VATOM_JOB_* (synchronous jobs: who runs the job)
  * @pending: dependencies not yet signalled, plus one while submitting
  * @dep_error: error of the first in-syncobj fence that failed
- * @ctl: when the job's execution stops early (vatom_job_stop())
+ * @exec: the job's control block: when its execution stops early
  * @id: the job's number in its file (tracepoints), once accepted
  * @ops: element operations the stream costs, as validated
  * @async: returns before execution
@@ -101,9 +102,8 @@ struct vatom_out_sync {
  *	its kernel copy of user results
  * @result_surf: result surface, if results go to one
  * @results: where results are written (surface or @bounce)
- * @stream: kernel copy of the command stream
- * @stream_size: bytes of @stream
- * @stream_alloc: bytes allocated at @stream (>= @stream_size)
+ * @stream: kernel copy of the command stream (vatom_file_stream_get())
+ * @stream_size: bytes of the stream in @stream
  * @bounce: kernel copy of the user result region (@bounce_small or
  *	allocated)
  * @fence_mem: the fence before it is initialised
@@ -123,7 +123,7 @@ struct vatom_job {
 	atomic_t state;
 	atomic_t pending;
 	int dep_error;
-	struct vatom_exec_ctl ctl;
+	struct vatom_exec exec;
 	u64 id;
 	u64 ops;
 	bool async;
@@ -138,9 +138,8 @@ struct vatom_job {
 	u64 charged;
 	struct vatom_surface *result_surf;
 	u8 *results;
-	void *stream;
+	struct vatom_stream_buf stream;
 	u32 stream_size;
-	u32 stream_alloc;
 	u8 *bounce;
 
 	/* Kept clean across reuse: see above. */

@@ -31,7 +31,6 @@
 
 #include <linux/dma-fence-chain.h>
 #include <linux/mm.h>
-#include <linux/overflow.h>
 #include <linux/sched.h>
 
 #include <drm/drm_syncobj.h>
@@ -39,7 +38,6 @@
 #include "vatom_compat_kernel.h"
 #include "vatom_exec.h"
 #include "vatom_file.h"
-#include "vatom_limits.h"
 #include "vatom_queue.h"
 #include "vatom_trace.h"
 
@@ -47,64 +45,11 @@ static_assert(sizeof(struct drm_vatom_queue_job) == 64);
 static_assert(sizeof(struct drm_vatom_queue_ctl) == 128);
 static_assert(sizeof(struct drm_vatom_queue_ctl) <= DRM_VATOM_QUEUE_CTL_SIZE);
 
-/*
- * A kernel buffer of at least @size bytes for the current job's stream,
- * charged to the file: the queue keeps its largest one.
- */
-static int vatom_queue_stream_buf(struct vatom_queue *q, u32 size)
-{
-	struct vatom_account *acct = q->vfile->acct;
-	void *buf;
-	int ret;
-
-	if (size <= q->stream_alloc)
-		return 0;
-	ret = vatom_account_charge(acct, size);
-	if (ret)
-		return ret;
-	buf = kvmalloc(size, GFP_KERNEL_ACCOUNT);
-	if (!buf) {
-		vatom_account_uncharge(acct, size);
-		return -ENOMEM;
-	}
-	kvfree(q->stream);
-	vatom_account_uncharge(acct, q->stream_alloc);
-	q->stream = buf;
-	q->stream_alloc = size;
-	return 0;
-}
-
 /* The view bound at @slot, or NULL. */
 static const struct vatom_surface_view *vatom_queue_slot(const struct vatom_queue *q,
 							 u32 slot)
 {
 	return slot < DRM_VATOM_MAX_SLOTS ? q->table.bindings.slot[slot] : NULL;
-}
-
-/* @size bytes at @offset lie in @view, @offset a multiple of 8. */
-static bool vatom_queue_region_ok(const struct vatom_surface_view *view,
-				  u64 offset, u64 size)
-{
-	u64 end;
-
-	return view && !(offset & 7) && !check_add_overflow(offset, size, &end) &&
-	       end <= view->size;
-}
-
-/**
- * struct vatom_queue_exec - how a consumer runs a batch's jobs
- * @ctl: the control block of each job
- * @q: the queue
- */
-struct vatom_queue_exec {
-	struct vatom_exec_ctl ctl;
-	const struct vatom_queue *q;
-};
-
-/* &vatom_exec_ctl.stop of the poller's jobs: the queue was destroyed. */
-static bool vatom_queue_destroyed(const struct vatom_exec_ctl *ctl)
-{
-	return READ_ONCE(container_of(ctl, struct vatom_queue_exec, ctl)->q->dead);
 }
 
 /*
@@ -124,18 +69,19 @@ static int vatom_queue_job(struct vatom_queue *q,
 
 	/* The descriptor, on its own: DRM_VATOM_ERR_DESCRIPTOR at index 0. */
 	err->reason = DRM_VATOM_ERR_DESCRIPTOR;
-	if (d->flags || d->pad || d->stream_size % 8)
+	if (d->flags || d->pad)
 		return -EINVAL;
-	if (d->stream_size > VATOM_MAX_STREAM_SIZE)
-		return -E2BIG;
+	ret = vatom_exec_check_stream_size(d->stream_size);
+	if (ret)
+		return ret;
 	if (d->stream_size) {
 		sv = vatom_queue_slot(q, d->stream_slot);
-		if (!vatom_queue_region_ok(sv, d->stream_offset, d->stream_size))
+		if (!vatom_exec_region_ok(sv, d->stream_offset, d->stream_size))
 			return -EINVAL;
 	}
 	if (d->results_size) {
 		rv = vatom_queue_slot(q, d->results_slot);
-		if (!vatom_queue_region_ok(rv, d->results_offset, d->results_size))
+		if (!vatom_exec_region_ok(rv, d->results_offset, d->results_size))
 			return -EINVAL;
 	} else if (d->results_slot || d->results_offset) {
 		return -EINVAL;
@@ -143,23 +89,22 @@ static int vatom_queue_job(struct vatom_queue *q,
 	err->reason = DRM_VATOM_ERR_NONE;
 
 	if (d->stream_size) {
-		ret = vatom_queue_stream_buf(q, d->stream_size);
+		ret = vatom_stream_buf_reserve(&q->stream, q->vfile->acct,
+					       d->stream_size);
 		if (ret)
 			return ret;
 		/* Our copy: the surface may change under us from here on. */
-		memcpy(q->stream, sv->vaddr + d->stream_offset, d->stream_size);
-		ret = vatom_stream_validate_ctl(q->stream, d->stream_size,
+		memcpy(q->stream.buf, sv->vaddr + d->stream_offset, d->stream_size);
+		ret = vatom_stream_validate_ctl(q->stream.buf, d->stream_size,
 						&q->table.bindings, ctl, &needed,
 						&ops, err);
 		if (ret)
 			return ret;
 	}
-	if (needed > d->results_size) {
-		err->index = 0;
-		err->reason = DRM_VATOM_ERR_RESULTS;
-		return -EINVAL;
-	}
-	return vatom_exec_stream(q->stream, d->stream_size, &q->table.bindings,
+	ret = vatom_exec_results_fit(needed, d->results_size, err);
+	if (ret)
+		return ret;
+	return vatom_exec_stream(q->stream.buf, d->stream_size, &q->table.bindings,
 				 needed ? rv->vaddr + d->results_offset : NULL,
 				 stats, ctl);
 }
@@ -185,10 +130,10 @@ static bool vatom_queue_consume(struct vatom_queue *q,
 	memcpy(&d, slot, sizeof(d));
 	barrier();
 	ret = vatom_queue_job(q, &d, ctl, stats, &err);
-	if (ret && ret != -ECANCELED) {
-		atomic64_inc(&q->vfile->rejected);
-		atomic64_inc(&q->vfile->vdev->stats.errors);
-	}
+	if (ret && ret != -ECANCELED)
+		vatom_exec_rejected(q->vfile, ret,
+				    err.reason == DRM_VATOM_ERR_DESCRIPTOR ?
+				    NULL : q->stream.buf, d.stream_size, &err);
 
 	WRITE_ONCE(slot->error_index, err.index);
 	WRITE_ONCE(slot->error_reason, err.reason);
@@ -245,18 +190,14 @@ static void vatom_queue_signal(struct vatom_queue *q)
  */
 int vatom_queue_drain(struct vatom_queue *q, u32 tail, bool polled)
 {
-	const struct vatom_queue_exec x = {
-		.ctl = {
-			.max_ops = vatom_max_submit_ops(),
-			.stop = polled ? vatom_queue_destroyed : vatom_killed,
-		},
-		.q = q,
-	};
+	struct vatom_exec x;
 	u64 completed = q->completed, t0, ns, executed = 0;
 	struct vatom_stats stats = {};
 	int ret = 0;
 
 	lockdep_assert_held(&q->lock);
+	/* The poller stops when the queue is destroyed, a KICK when killed. */
+	vatom_exec_init(&x, polled ? &q->dead : NULL, !polled);
 	if (q->syncobj && !q->chain) {
 		q->chain = dma_fence_chain_alloc();
 		if (!q->chain)
@@ -265,7 +206,7 @@ int vatom_queue_drain(struct vatom_queue *q, u32 tail, bool polled)
 	t0 = vatom_busy_clock();
 	while (q->head != tail && !READ_ONCE(q->dead)) {
 		executed += vatom_queue_consume(q, &x.ctl, &stats);
-		if (x.ctl.stop(&x.ctl)) {
+		if (vatom_exec_stopped(&x)) {
 			ret = -EINTR;
 			break;
 		}
@@ -278,16 +219,10 @@ int vatom_queue_drain(struct vatom_queue *q, u32 tail, bool polled)
 	atomic64_add(executed, &q->vfile->submitted);
 	atomic64_add(executed, &q->vfile->completed);
 	vatom_queue_signal(q);
-	if (trace_vatom_queue_batch_enabled()) {
-		u64 elements = 0;
-		int f;
-
-		for (f = 0; f < VATOM_FAMILY_COUNT; f++)
-			elements += stats.elements[f];
+	if (trace_vatom_queue_batch_enabled())
 		trace_vatom_queue_batch(q->vfile->client_id, q->id,
 					completed + 1, q->completed - completed,
 					q->completed - completed - executed,
-					elements, ns, polled);
-	}
+					vatom_stats_elements(&stats), ns, polled);
 	return ret;
 }

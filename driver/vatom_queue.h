@@ -38,8 +38,7 @@ struct vatom_poller;
  * @ctl_surf: the control page, referenced
  * @ring: kernel mapping of the ring
  * @ctl: kernel mapping of the control page
- * @stream: kernel copy of the current job's stream, or NULL
- * @stream_alloc: bytes at @stream, charged to the file
+ * @stream: kernel copy of the current job's stream, charged to the file
  * @syncobj: gets a point per batch consumed, or NULL
  * @chain: the chain node of the next point, allocated before a batch
  * @eventfd: signalled once per batch consumed, or NULL
@@ -64,8 +63,7 @@ struct vatom_queue {
 	struct vatom_surface *ctl_surf;
 	struct drm_vatom_queue_job *ring;
 	struct drm_vatom_queue_ctl *ctl;
-	void *stream;
-	u32 stream_alloc;
+	struct vatom_stream_buf stream;
 	struct drm_syncobj *syncobj;
 	struct dma_fence_chain *chain;
 	struct eventfd_ctx *eventfd;

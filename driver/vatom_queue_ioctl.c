@@ -54,8 +54,8 @@ static void vatom_queue_free(struct kref *ref)
 		drm_gem_object_put(&q->ring_surf->shmem.base);
 	if (q->ctl_surf)
 		drm_gem_object_put(&q->ctl_surf->shmem.base);
-	kvfree(q->stream);
-	vatom_account_uncharge(acct, q->stream_alloc + sizeof(*q));
+	vatom_stream_buf_free(&q->stream, acct);
+	vatom_account_uncharge(acct, sizeof(*q));
 	mutex_destroy(&q->lock);
 	kfree(q);
 }

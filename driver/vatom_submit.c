@@ -20,14 +20,12 @@
  */
 
 #include <linux/dma-fence-chain.h>
-#include <linux/overflow.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
-#include <drm/drm_print.h>
 #include <drm/drm_syncobj.h>
 
 #include "vatom_device.h"
@@ -35,8 +33,6 @@
 #include "vatom_gem.h"
 #include "vatom_ioctl.h"
 #include "vatom_job.h"
-#include "vatom_limits.h"
-#include "vatom_trace.h"
 
 /*
  * Largest stream, and cost, a synchronous submission executes under its
@@ -50,19 +46,17 @@
 static int vatom_job_copy_stream(struct vatom_job *job,
 				 const struct drm_vatom_submit *args)
 {
-	void *buf;
+	int ret;
 
 	if (!args->stream_size)
 		return 0;
 
 	/* The buffer counts against the file's memory cap while it exists. */
-	buf = vatom_file_stream_get(job->vfile, args->stream_size,
-				    &job->stream_alloc);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-	job->stream = buf;
+	ret = vatom_file_stream_get(job->vfile, &job->stream, args->stream_size);
+	if (ret)
+		return ret;
 	job->stream_size = args->stream_size;
-	if (copy_from_user(job->stream, u64_to_user_ptr(args->stream),
+	if (copy_from_user(job->stream.buf, u64_to_user_ptr(args->stream),
 			   args->stream_size))
 		return -EFAULT;
 	return 0;
@@ -78,7 +72,7 @@ static int vatom_job_results(struct vatom_job *job, struct drm_file *file,
 			     struct drm_vatom_submit *args)
 {
 	const struct vatom_surface_view *view;
-	u64 end;
+	struct vatom_stream_error err;
 	int ret;
 
 	if (args->result_handle) {
@@ -88,18 +82,17 @@ static int vatom_job_results(struct vatom_job *job, struct drm_file *file,
 		ret = vatom_surface_view(job->result_surf, &view);
 		if (ret)
 			return ret;
-		if (check_add_overflow(args->result_offset, args->results_size, &end) ||
-		    end > view->size)
-			return -EINVAL;
-		/* Keep 64-bit results naturally aligned in the surface. */
-		if (args->result_offset & 7)
+		if (!vatom_exec_region_ok(view, args->result_offset,
+					  args->results_size))
 			return -EINVAL;
 	}
 
-	if (args->results_needed > args->results_size) {
-		args->error_index = 0;
-		args->error_reason = DRM_VATOM_ERR_RESULTS;
-		return -EINVAL;
+	ret = vatom_exec_results_fit(args->results_needed, args->results_size,
+				     &err);
+	if (ret) {
+		args->error_index = err.index;
+		args->error_reason = err.reason;
+		return ret;
 	}
 	if (!args->results_needed)
 		return 0;
@@ -194,6 +187,8 @@ static int vatom_job_out_syncs(struct vatom_job *job, struct drm_file *file,
 
 static int vatom_check_args(const struct drm_vatom_submit *args)
 {
+	int ret;
+
 	if (args->flags & ~DRM_VATOM_SUBMIT_FLAGS)
 		return -EINVAL;
 	if (args->result_handle && args->results)
@@ -209,10 +204,10 @@ static int vatom_check_args(const struct drm_vatom_submit *args)
 		return -EINVAL;
 	if (!args->out_sync_count && args->out_syncs)
 		return -EINVAL;
-	if (args->stream_size % 8)
-		return -EINVAL;
-	if (args->stream_size > VATOM_MAX_STREAM_SIZE ||
-	    args->binding_count > DRM_VATOM_MAX_SLOTS ||
+	ret = vatom_exec_check_stream_size(args->stream_size);
+	if (ret)
+		return ret;
+	if (args->binding_count > DRM_VATOM_MAX_SLOTS ||
 	    args->in_sync_count > VATOM_MAX_SYNCS ||
 	    args->out_sync_count > VATOM_MAX_SYNCS)
 		return -E2BIG;
@@ -223,11 +218,8 @@ static int vatom_check_args(const struct drm_vatom_submit *args)
 static int vatom_job_prepare(struct vatom_job *job, struct drm_file *file,
 			     struct drm_vatom_submit *args)
 {
-	const struct vatom_exec_ctl ctl = {
-		.max_ops = vatom_max_submit_ops(),
-		.stop = vatom_killed,
-	};
 	struct vatom_stream_error err = {};
+	struct vatom_exec x;
 	int ret;
 
 	ret = vatom_job_in_syncs(job, file, args);
@@ -244,8 +236,10 @@ static int vatom_job_prepare(struct vatom_job *job, struct drm_file *file,
 	if (ret)
 		return ret;
 
-	ret = vatom_stream_validate_ctl(job->stream, args->stream_size,
-					&job->table.bindings, &ctl,
+	/* In the submitter's thread, whatever the job's own rule. */
+	vatom_exec_init(&x, NULL, true);
+	ret = vatom_stream_validate_ctl(job->stream.buf, args->stream_size,
+					&job->table.bindings, &x.ctl,
 					&args->results_needed, &job->ops, &err);
 	if (ret) {
 		args->error_index = err.index;
@@ -256,39 +250,25 @@ static int vatom_job_prepare(struct vatom_job *job, struct drm_file *file,
 }
 
 /*
- * A submission failed before its point of no return: count it, trace it
- * and, with drm.debug's DRIVER category (or its dynamic debug site) on,
- * say why, with the head of the offending packet. @job: NULL when none
- * was allocated.
+ * A submission failed before its point of no return: the core counts,
+ * traces and explains it. @job: NULL when none was allocated.
  */
-static void vatom_submit_rejected(struct drm_device *dev, struct drm_file *file,
+static void vatom_submit_rejected(struct drm_file *file,
 				  const struct vatom_job *job,
 				  const struct drm_vatom_submit *args, int ret)
 {
-	struct vatom_file *vfile = file->driver_priv;
-	u32 type = 0, offset = 0, len = 0;
+	const struct vatom_stream_error err = {
+		.index = args->error_index,
+		.reason = args->error_reason,
+	};
 
-	atomic64_inc(&vfile->rejected);
-	if (!trace_vatom_reject_enabled() && !drm_debug_enabled(DRM_UT_DRIVER))
-		return;
-	if (job && job->stream && args->error_reason) {
-		type = vatom_stream_census(job->stream, job->stream_size, NULL,
-					   args->error_index, &offset);
-		len = min_t(u32, job->stream_size - offset, 32);
-	}
-	trace_vatom_reject(vfile->client_id, ret, args->error_index, type,
-			   args->error_reason);
-	drm_dbg_driver(dev,
-		       "client %llu: rejected (%d): packet %u, type %u, reason %u (%s): %*ph\n",
-		       vfile->client_id, ret, args->error_index, type,
-		       args->error_reason, vatom_reason_name(args->error_reason),
-		       len, len ? (const u8 *)job->stream + offset : NULL);
+	vatom_exec_rejected(file->driver_priv, ret, job ? job->stream.buf : NULL,
+			    job ? job->stream_size : 0, &err);
 }
 
 int vatom_ioctl_submit(struct drm_device *dev, void *data,
 		       struct drm_file *file)
 {
-	struct vatom_device *vdev = to_vatom_device(dev);
 	struct drm_vatom_submit *args = data;
 	struct vatom_job *job = NULL;
 	bool async, abandoned;
@@ -351,15 +331,16 @@ copy_out:
 	}
 free:
 	if (ret && !job->id)
-		vatom_submit_rejected(dev, file, job, args, ret);
+		vatom_submit_rejected(file, job, args, ret);
+	else if (ret)
+		vatom_exec_failed(file->driver_priv);
 	vatom_job_free(job);
-	goto done;
+	return ret;
 out:
 	/* Before a job was allocated, or abandoned after its push. */
 	if (ret && !job)
-		vatom_submit_rejected(dev, file, NULL, args, ret);
-done:
-	if (ret)
-		atomic64_inc(&vdev->stats.errors);
+		vatom_submit_rejected(file, NULL, args, ret);
+	else if (ret)
+		vatom_exec_failed(file->driver_priv);
 	return ret;
 }
