@@ -582,6 +582,8 @@ static void vatom_job_cancel_waits(struct vatom_job *job)
 	struct vatom_dep *dep;
 	unsigned int i;
 
+	/* Holding it keeps the job in the file's list, and alive. */
+	lockdep_assert_held(&job->vfile->lock);
 	for (i = 0; i < job->ndeps; i++) {
 		dep = &job->deps[i];
 		if (!dep->external || !dep->armed)

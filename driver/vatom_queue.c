@@ -123,6 +123,7 @@ static bool vatom_queue_consume(struct vatom_queue *q,
 	struct drm_vatom_queue_job d;
 	int ret;
 
+	lockdep_assert_held(&q->lock);
 	/*
 	 * The one read of the descriptor; the barrier keeps the compiler
 	 * from reading @slot again where it could use @d.
@@ -164,6 +165,7 @@ static void vatom_queue_signal(struct vatom_queue *q)
 {
 	struct dma_fence *fence;
 
+	lockdep_assert_held(&q->lock);
 	if (q->syncobj) {
 		fence = dma_fence_get_stub();
 		drm_syncobj_add_point(q->syncobj, q->chain, fence, q->completed);
