@@ -14,106 +14,31 @@
 
 #include <linux/math64.h>
 #include <linux/minmax.h>
-#include <linux/overflow.h>
 #include <linux/sched/signal.h>
 
 #include <drm/drm_print.h>
 
 #include "vatom_exec.h"
 #include "vatom_file.h"
-#include "vatom_limits.h"
 #include "vatom_trace.h"
 
-/*
- * &vatom_exec_ctl.stop, the one stop rule: a job stops at its next
- * checkpoint when its submitter, in whose thread it runs, is killed, or
- * when what it belongs to is going away (its file closing, for an
- * asynchronous job; its queue destroyed, for the poller's).
+/**
+ * vatom_exec_stop() - &vatom_exec_ctl.stop, the one stop rule
+ * @ctl: the &vatom_exec.ctl of a job
+ *
+ * A job stops at its next checkpoint when its submitter, in whose thread
+ * it runs, is killed, or when what it belongs to is going away (its file
+ * closing, for an asynchronous job; its queue destroyed, for the
+ * poller's).
+ *
+ * Return: true when the job is to stop.
  */
-static bool vatom_exec_stop(const struct vatom_exec_ctl *ctl)
+bool vatom_exec_stop(const struct vatom_exec_ctl *ctl)
 {
 	const struct vatom_exec *x = container_of(ctl, struct vatom_exec, ctl);
 
 	return (x->killable && fatal_signal_pending(current)) ||
 	       (x->cancel && READ_ONCE(*x->cancel));
-}
-
-/**
- * vatom_exec_init() - set up a job's control block
- * @x: the control block
- * @cancel: the job stops when this becomes true, or NULL
- * @killable: the job runs in its submitter's thread: it stops when that
- *	is killed
- */
-void vatom_exec_init(struct vatom_exec *x, const bool *cancel, bool killable)
-{
-	x->ctl.max_ops = vatom_max_submit_ops();
-	x->ctl.stop = vatom_exec_stop;
-	x->cancel = cancel;
-	x->killable = killable;
-}
-
-/**
- * vatom_exec_stopped() - whether a job's work is to stop now
- * @x: its control block
- *
- * Return: what the engine's checkpoints would say.
- */
-bool vatom_exec_stopped(const struct vatom_exec *x)
-{
-	return vatom_exec_stop(&x->ctl);
-}
-
-/**
- * vatom_exec_check_stream_size() - the size of a stream a job names
- * @size: bytes
- *
- * Return: 0; -EINVAL when not a multiple of 8; -E2BIG past
- * %VATOM_MAX_STREAM_SIZE.
- */
-int vatom_exec_check_stream_size(u64 size)
-{
-	if (size % 8)
-		return -EINVAL;
-	if (size > VATOM_MAX_STREAM_SIZE)
-		return -E2BIG;
-	return 0;
-}
-
-/**
- * vatom_exec_region_ok() - whether a job's stream or results region lies
- * in its surface
- * @view: the surface, or NULL (none bound)
- * @offset: byte offset, a multiple of 8 (64-bit results stay naturally
- *	aligned)
- * @size: bytes
- *
- * Return: true when @size bytes at @offset lie in @view.
- */
-bool vatom_exec_region_ok(const struct vatom_surface_view *view, u64 offset,
-			  u64 size)
-{
-	u64 end;
-
-	return view && !(offset & 7) && !check_add_overflow(offset, size, &end) &&
-	       end <= view->size;
-}
-
-/**
- * vatom_exec_results_fit() - whether a job's results fit where they go
- * @needed: bytes of results its validated stream produces
- * @size: bytes available
- * @err: out, on failure: %DRM_VATOM_ERR_RESULTS at packet 0
- *
- * Return: 0 or -EINVAL.
- */
-int vatom_exec_results_fit(u64 needed, u64 size, struct vatom_stream_error *err)
-{
-	if (needed <= size)
-		return 0;
-	err->index = 0;
-	err->reason = DRM_VATOM_ERR_RESULTS;
-	return -EINVAL;
 }
 
 /* Count @jobs successful submissions that executed @st in the device's stats. */
@@ -150,26 +75,6 @@ static void vatom_file_busy(struct vatom_file *vfile,
 			mul_u64_u64_div_u64(ns, st->elements[f], total);
 		atomic64_add(max_t(u64, share, 1), &vfile->busy_ns[f]);
 	}
-}
-
-/**
- * vatom_exec_stream() - execute a validated stream
- * @stream: the kernel copy of the stream, validated with @b
- * @size: bytes of @stream
- * @b: the bindings it was validated with
- * @results: where results go (at least what validation said), or NULL
- * @stats: accumulates what was executed
- * @ctl: stops the execution at a checkpoint
- *
- * Return: 0, or -ECANCELED when @ctl stopped it part way.
- */
-int vatom_exec_stream(const void *stream, u32 size,
-		      const struct vatom_bindings *b, u8 *results,
-		      struct vatom_stats *stats, const struct vatom_exec_ctl *ctl)
-{
-	if (!size)
-		return 0;
-	return vatom_stream_execute_ctl(stream, size, b, results, stats, ctl);
 }
 
 /**

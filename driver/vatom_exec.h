@@ -12,8 +12,11 @@
 #define _VATOM_EXEC_H_
 
 #include <linux/ktime.h>
+#include <linux/overflow.h>
 
+#include "vatom_device.h"
 #include "vatom_engine.h"
+#include "vatom_limits.h"
 
 struct vatom_file;
 
@@ -56,15 +59,109 @@ static inline u64 vatom_stats_elements(const struct vatom_stats *st)
 	return n;
 }
 
-void vatom_exec_init(struct vatom_exec *x, const bool *cancel, bool killable);
-bool vatom_exec_stopped(const struct vatom_exec *x);
-int vatom_exec_check_stream_size(u64 size);
-bool vatom_exec_region_ok(const struct vatom_surface_view *view, u64 offset,
-			  u64 size);
-int vatom_exec_results_fit(u64 needed, u64 size, struct vatom_stream_error *err);
-int vatom_exec_stream(const void *stream, u32 size,
-		      const struct vatom_bindings *b, u8 *results,
-		      struct vatom_stats *stats, const struct vatom_exec_ctl *ctl);
+bool vatom_exec_stop(const struct vatom_exec_ctl *ctl);
+
+/**
+ * vatom_exec_init() - set up a job's control block
+ * @x: the control block
+ * @cancel: the job stops when this becomes true, or NULL
+ * @killable: the job runs in its submitter's thread: it stops when that
+ *	is killed
+ */
+static inline void vatom_exec_init(struct vatom_exec *x, const bool *cancel,
+				   bool killable)
+{
+	x->ctl.max_ops = vatom_max_submit_ops();
+	x->ctl.stop = vatom_exec_stop;
+	x->cancel = cancel;
+	x->killable = killable;
+}
+
+/**
+ * vatom_exec_stopped() - whether a job's work is to stop now
+ * @x: its control block
+ *
+ * Return: what the engine's checkpoints would say.
+ */
+static inline bool vatom_exec_stopped(const struct vatom_exec *x)
+{
+	return vatom_exec_stop(&x->ctl);
+}
+
+/**
+ * vatom_exec_check_stream_size() - the size of a stream a job names
+ * @size: bytes
+ *
+ * Return: 0; -EINVAL when not a multiple of 8; -E2BIG past
+ * %VATOM_MAX_STREAM_SIZE.
+ */
+static inline int vatom_exec_check_stream_size(u64 size)
+{
+	if (size % 8)
+		return -EINVAL;
+	if (size > VATOM_MAX_STREAM_SIZE)
+		return -E2BIG;
+	return 0;
+}
+
+/**
+ * vatom_exec_region_ok() - whether a job's stream or results region lies
+ * in its surface
+ * @view: the surface, or NULL (none bound)
+ * @offset: byte offset, a multiple of 8 (64-bit results stay naturally
+ *	aligned)
+ * @size: bytes
+ *
+ * Return: true when @size bytes at @offset lie in @view.
+ */
+static inline bool vatom_exec_region_ok(const struct vatom_surface_view *view,
+					u64 offset, u64 size)
+{
+	u64 end;
+
+	return view && !(offset & 7) && !check_add_overflow(offset, size, &end) &&
+	       end <= view->size;
+}
+
+/**
+ * vatom_exec_results_fit() - whether a job's results fit where they go
+ * @needed: bytes of results its validated stream produces
+ * @size: bytes available
+ * @err: out, on failure: %DRM_VATOM_ERR_RESULTS at packet 0
+ *
+ * Return: 0 or -EINVAL.
+ */
+static inline int vatom_exec_results_fit(u64 needed, u64 size,
+					 struct vatom_stream_error *err)
+{
+	if (needed <= size)
+		return 0;
+	err->index = 0;
+	err->reason = DRM_VATOM_ERR_RESULTS;
+	return -EINVAL;
+}
+
+/**
+ * vatom_exec_stream() - execute a validated stream
+ * @stream: the kernel copy of the stream, validated with @b
+ * @size: bytes of @stream
+ * @b: the bindings it was validated with
+ * @results: where results go (at least what validation said), or NULL
+ * @stats: accumulates what was executed
+ * @ctl: stops the execution at a checkpoint
+ *
+ * Return: 0, or -ECANCELED when @ctl stopped it part way.
+ */
+static inline int vatom_exec_stream(const void *stream, u32 size,
+				    const struct vatom_bindings *b, u8 *results,
+				    struct vatom_stats *stats,
+				    const struct vatom_exec_ctl *ctl)
+{
+	if (!size)
+		return 0;
+	return vatom_stream_execute_ctl(stream, size, b, results, stats, ctl);
+}
+
 void vatom_exec_account(struct vatom_file *vfile,
 			const struct vatom_stats *stats, u64 jobs, u64 ns);
 void vatom_exec_rejected(struct vatom_file *vfile, int error,

@@ -65,25 +65,21 @@ void vatom_file_destroy(struct vatom_file *vfile)
 }
 
 /**
- * vatom_stream_buf_reserve() - make a stream buffer at least @size bytes
- * @sb: the buffer, kept as it is when large enough
+ * __vatom_stream_buf_reserve() - vatom_stream_buf_reserve() when @sb is
+ * smaller than @size: the one place a kernel copy of a stream is
+ * allocated and charged, for SUBMIT's jobs and for the queues alike
+ * @sb: the buffer, replaced by a larger one (its contents are not kept)
  * @acct: the account it is charged to
  * @size: bytes needed, at most %VATOM_MAX_STREAM_SIZE
  *
- * A larger buffer replaces a smaller one; its contents are not kept. The
- * one place a kernel copy of a stream is allocated and charged, for
- * SUBMIT's jobs and for the queues alike.
- *
  * Return: 0; -ENOSPC past the account's cap or -ENOMEM, @sb unchanged.
  */
-int vatom_stream_buf_reserve(struct vatom_stream_buf *sb,
-			     struct vatom_account *acct, u32 size)
+int __vatom_stream_buf_reserve(struct vatom_stream_buf *sb,
+			       struct vatom_account *acct, u32 size)
 {
 	void *buf;
 	int ret;
 
-	if (size <= sb->size)
-		return 0;
 	ret = vatom_account_charge(acct, size);
 	if (ret)
 		return ret;
@@ -106,6 +102,8 @@ int vatom_stream_buf_reserve(struct vatom_stream_buf *sb,
 void vatom_stream_buf_free(struct vatom_stream_buf *sb,
 			   struct vatom_account *acct)
 {
+	if (!sb->buf)
+		return;
 	kvfree(sb->buf);
 	vatom_account_uncharge(acct, sb->size);
 	sb->buf = NULL;
@@ -147,6 +145,8 @@ int vatom_file_stream_get(struct vatom_file *vfile, struct vatom_stream_buf *sb,
  */
 void vatom_file_stream_put(struct vatom_file *vfile, struct vatom_stream_buf *sb)
 {
+	if (!sb->buf)
+		return;	/* an empty stream: nothing was taken */
 	spin_lock(&vfile->spare_lock);
 	if (sb->size > vfile->spare.size)
 		swap(*sb, vfile->spare);

@@ -119,8 +119,23 @@ static inline struct vatom_account *vatom_file_account(struct drm_file *file)
 struct vatom_file *vatom_file_create(struct drm_device *dev,
 				     struct drm_file *file);
 void vatom_file_destroy(struct vatom_file *vfile);
-int vatom_stream_buf_reserve(struct vatom_stream_buf *sb,
-			     struct vatom_account *acct, u32 size);
+int __vatom_stream_buf_reserve(struct vatom_stream_buf *sb,
+			       struct vatom_account *acct, u32 size);
+
+/**
+ * vatom_stream_buf_reserve() - make a stream buffer at least @size bytes
+ * @sb: the buffer, kept as it is when large enough
+ * @acct: the account it is charged to
+ * @size: bytes needed, at most %VATOM_MAX_STREAM_SIZE
+ *
+ * Return: 0; -ENOSPC past the account's cap or -ENOMEM, @sb unchanged.
+ */
+static inline int vatom_stream_buf_reserve(struct vatom_stream_buf *sb,
+					   struct vatom_account *acct, u32 size)
+{
+	return size <= sb->size ? 0 : __vatom_stream_buf_reserve(sb, acct, size);
+}
+
 void vatom_stream_buf_free(struct vatom_stream_buf *sb,
 			   struct vatom_account *acct);
 int vatom_file_stream_get(struct vatom_file *vfile, struct vatom_stream_buf *sb,
