@@ -18,6 +18,8 @@ set -euo pipefail
 SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/env.sh
 . "$SCRIPTS/env.sh"
+# shellcheck source=scripts/tap.sh
+. "$SCRIPTS/tap.sh"
 
 CHECKPATCH=$LINUX_SRC/scripts/checkpatch.pl
 if [ ! -x "$CHECKPATCH" ]; then
@@ -70,10 +72,7 @@ trap 'rm -rf "$tree"' EXIT
 
 echo "TAP version 13"
 echo "1..${#files[@]}"
-n=0
-failed=0
 for f in "${files[@]}"; do
-	n=$((n + 1))
 	p=$(in_tree_path "$f")
 	mkdir -p "$tree/$(dirname "$p")"
 	ln -sf "$VATOM_ROOT/$f" "$tree/$p"
@@ -85,12 +84,8 @@ for f in "${files[@]}"; do
 			--no-summary --ignore "$ignore" -f "$p" 2>&1 |
 		   sed "s|^$p:|$f:|" | drop_version_shims "$VATOM_ROOT/$f"
 		   exit 0)
-	if [ -z "$findings" ]; then
-		echo "ok $n - checkpatch $f"
-	else
-		echo "not ok $n - checkpatch $f"
-		sed 's/^/# /' <<<"$findings"
-		failed=$((failed + 1))
-	fi
+	[ -z "$findings" ]
+	tap $? "checkpatch $f"
+	[ -z "$findings" ] || sed 's/^/# /' <<<"$findings"
 done
-[ "$failed" -eq 0 ]
+tap_failed

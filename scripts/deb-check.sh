@@ -51,16 +51,8 @@ PROGS=("$TESTS/vatom_test" "$TESTS/libvatom_test"
 build=1
 [ "${1:-}" = --no-build ] && build=
 
-n=0
-tap()
-{
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-	fi
-}
+# shellcheck source=scripts/tap.sh
+. "$SCRIPTS/tap.sh"
 
 # fail DESCRIPTION LOG: a failed step, the end of its log, and the end of
 # the run (the steps after it count as failed: they never report).

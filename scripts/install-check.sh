@@ -23,19 +23,8 @@ cd "$VATOM_ROOT"
 
 DEST=$(realpath -m "$1")
 VERSION=$(cat VERSION)
-n=0
-failed=0
-
-tap()
-{
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
+# shellcheck source=scripts/tap.sh
+. "$SCRIPTS/tap.sh"
 
 echo "TAP version 13"
 echo "1..4"
@@ -94,4 +83,4 @@ make -s uninstall DESTDIR="$DEST" PREFIX=/usr >>"$DEST.log" 2>&1 || true
 left=$(find "$DEST" -type f ! -name 'modules.*' ! -name pkgconfig-hello | head -n 5)
 [ -z "$left" ] || echo "# left: $left"
 tap "$([ -z "$left" ]; echo $?)" "make uninstall removes every installed file"
-[ "$failed" -eq 0 ]
+tap_failed
