@@ -13,6 +13,8 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 
+#include <asm/barrier.h>
+
 #include "vatom_device.h"
 #include "vatom_gem.h"
 
@@ -73,6 +75,20 @@ struct vatom_queue {
 	u64 idle_ns;
 	struct vatom_binding_table table;
 };
+
+/**
+ * vatom_queue_tail() - the tail userspace last published
+ * @q: the queue
+ *
+ * Read with acquire, which pairs with userspace's release of the tail
+ * after its descriptors: the consumer then sees them.
+ *
+ * Return: the tail, to check with vatom_queue_tail_ok().
+ */
+static inline u32 vatom_queue_tail(const struct vatom_queue *q)
+{
+	return smp_load_acquire(&q->ctl->tail);
+}
 
 /* vatom_queue.c */
 bool vatom_queue_tail_ok(const struct vatom_queue *q, u32 tail);

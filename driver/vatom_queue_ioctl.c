@@ -276,7 +276,7 @@ int vatom_ioctl_queue_kick(struct drm_device *dev, void *data,
 		 * running here: the caller's CPU does the work rather than
 		 * wait its turn.
 		 */
-		if (!vatom_queue_tail_ok(q, READ_ONCE(q->ctl->tail)))
+		if (!vatom_queue_tail_ok(q, vatom_queue_tail(q)))
 			ret = -EINVAL;
 		if (ret || vatom_queue_poll_wake(q))
 			goto put;
@@ -284,8 +284,7 @@ int vatom_ioctl_queue_kick(struct drm_device *dev, void *data,
 	ret = mutex_lock_interruptible(&q->lock);
 	if (ret)
 		goto put;
-	/* Pairs with userspace's release of the tail after its descriptors. */
-	tail = smp_load_acquire(&q->ctl->tail);
+	tail = vatom_queue_tail(q);
 	completed = q->completed;
 	if (vatom_queue_tail_ok(q, tail))
 		ret = vatom_queue_drain(q, tail, false);

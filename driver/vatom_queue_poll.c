@@ -129,8 +129,7 @@ static void vatom_poller_free(struct kref *ref)
 /* Whether @q has a batch the poller may consume; @tail gets its tail. */
 static bool vatom_queue_has_work(struct vatom_queue *q, u32 *tail)
 {
-	/* Pairs with the producer's release of the tail. */
-	*tail = smp_load_acquire(&q->ctl->tail);
+	*tail = vatom_queue_tail(q);
 	return *tail != READ_ONCE(q->head) && vatom_queue_tail_ok(q, *tail);
 }
 
