@@ -87,6 +87,7 @@ struct vatom_queue {
  */
 static inline u32 vatom_queue_tail(const struct vatom_queue *q)
 {
+	/* Pairs with userspace's release of the tail after its descriptors. */
 	return smp_load_acquire(&q->ctl->tail);
 }
 

@@ -84,8 +84,11 @@ for f in "${files[@]}"; do
 			--no-summary --ignore "$ignore" -f "$p" 2>&1 |
 		   sed "s|^$p:|$f:|" | drop_version_shims "$VATOM_ROOT/$f"
 		   exit 0)
-	[ -z "$findings" ]
-	tap $? "checkpatch $f"
-	[ -z "$findings" ] || sed 's/^/# /' <<<"$findings"
+	if [ -z "$findings" ]; then
+		tap 0 "checkpatch $f"
+	else
+		tap 1 "checkpatch $f"
+		sed 's/^/# /' <<<"$findings"
+	fi
 done
 tap_failed
