@@ -43,6 +43,63 @@
 #define VATOM_DIRECT_MAX_STREAM	SZ_64K
 #define VATOM_DIRECT_MAX_OPS	SZ_64K
 
+/* What vatom_user_copy() does: read the user's bytes, write them. */
+#define VATOM_COPY_IN	BIT(0)
+#define VATOM_COPY_OUT	BIT(1)
+
+/* Copies up to this size take vatom_user_copy()'s short path. */
+#define VATOM_SMALL_COPY	256
+
+/*
+ * Copy between user memory at @ubuf and a kernel buffer of the caller's,
+ * @kbuf, of at least @n bytes and 8-byte aligned: %VATOM_COPY_IN reads
+ * the user's bytes into @kbuf, %VATOM_COPY_OUT writes @kbuf's to the user;
+ * both read each word and write it back, which proves the region writable
+ * and leaves it as it was. Up to %VATOM_SMALL_COPY bytes, a word at a time
+ * in one user_access_begin() section: copy_from_user()'s hardened-usercopy
+ * check of the kernel buffer (five calls) cost more than copying a
+ * 1-packet stream or its results, three times per SUBMIT (a function
+ * graph of one, docs/driver.md).
+ *
+ * Return: 0 or -EFAULT.
+ */
+static int vatom_user_copy(void *kbuf, void __user *ubuf, u64 n,
+			   unsigned int dir)
+{
+	u64 __user *uw = ubuf;
+	u8 __user *ub = ubuf;
+	u64 *kw = kbuf;
+	u8 *kb = kbuf;
+	u64 i;
+
+	if (n > VATOM_SMALL_COPY) {
+		if ((dir & VATOM_COPY_IN) && copy_from_user(kbuf, ubuf, n))
+			return -EFAULT;
+		if ((dir & VATOM_COPY_OUT) && copy_to_user(ubuf, kbuf, n))
+			return -EFAULT;
+		return 0;
+	}
+	if (!user_access_begin(ubuf, n))
+		return -EFAULT;
+	for (i = 0; i < n / 8; i++) {
+		if (dir & VATOM_COPY_IN)
+			unsafe_get_user(kw[i], &uw[i], fault);
+		if (dir & VATOM_COPY_OUT)
+			unsafe_put_user(kw[i], &uw[i], fault);
+	}
+	for (i = n & ~7ull; i < n; i++) {
+		if (dir & VATOM_COPY_IN)
+			unsafe_get_user(kb[i], &ub[i], fault);
+		if (dir & VATOM_COPY_OUT)
+			unsafe_put_user(kb[i], &ub[i], fault);
+	}
+	user_access_end();
+	return 0;
+fault:
+	user_access_end();
+	return -EFAULT;
+}
+
 static int vatom_job_copy_stream(struct vatom_job *job,
 				 const struct drm_vatom_submit *args)
 {
@@ -56,10 +113,8 @@ static int vatom_job_copy_stream(struct vatom_job *job,
 	if (ret)
 		return ret;
 	job->stream_size = args->stream_size;
-	if (copy_from_user(job->stream.buf, u64_to_user_ptr(args->stream),
-			   args->stream_size))
-		return -EFAULT;
-	return 0;
+	return vatom_user_copy(job->stream.buf, u64_to_user_ptr(args->stream),
+			       args->stream_size, VATOM_COPY_IN);
 }
 
 /*
@@ -110,17 +165,16 @@ static int vatom_job_results(struct vatom_job *job, struct drm_file *file,
 		return ret;
 	if (!vatom_job_bounce(job, args->results_needed))
 		return -ENOMEM;
-	if (copy_from_user(job->bounce, u64_to_user_ptr(args->results),
-			   args->results_needed))
-		return -EFAULT;
 	/*
 	 * Writable? Write the bytes just read back: the region is the call's
 	 * until it returns, and holds these bytes where no lane writes at the
 	 * end anyway. Cheaper than fault_in_safe_writeable()'s page walk.
 	 */
-	if (copy_to_user(u64_to_user_ptr(args->results), job->bounce,
-			 args->results_needed))
-		return -EFAULT;
+	ret = vatom_user_copy(job->bounce, u64_to_user_ptr(args->results),
+			      args->results_needed,
+			      VATOM_COPY_IN | VATOM_COPY_OUT);
+	if (ret)
+		return ret;
 	job->results = job->bounce;
 	return 0;
 }
@@ -324,8 +378,8 @@ copy_out:
 	 * vatom_job_results() checked: executed, but say so.
 	 */
 	if (!ret && job->bounce &&
-	    copy_to_user(u64_to_user_ptr(args->results), job->bounce,
-			 args->results_needed)) {
+	    vatom_user_copy(job->bounce, u64_to_user_ptr(args->results),
+			    args->results_needed, VATOM_COPY_OUT)) {
 		args->error_reason = DRM_VATOM_ERR_RESULTS_FAULT;
 		ret = -EFAULT;
 	}
