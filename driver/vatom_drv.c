@@ -26,6 +26,7 @@
 #include "vatom_gem.h"
 #include "vatom_ioctl.h"
 #include "vatom_job.h"
+#include "vatom_limits.h"
 #include "vatom_queue.h"
 
 #define VATOM_MAX_DEVICES	16
@@ -201,6 +202,7 @@ static int __init vatom_init(void)
 		pr_err("vatom: num_devices must be 1..%d\n", VATOM_MAX_DEVICES);
 		return -EINVAL;
 	}
+	vatom_limits_init();
 
 	for (i = 0; i < num_devices; i++) {
 		vdev = vatom_device_create(i);

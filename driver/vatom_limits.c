@@ -7,6 +7,8 @@
  * Copyright (C) 2026 The vatom developers
  */
 
+#include <linux/cache.h>
+#include <linux/init.h>
 #include <linux/minmax.h>
 #include <linux/moduleparam.h>
 
@@ -32,35 +34,19 @@ module_param(max_poll_queues, uint, 0444);
 MODULE_PARM_DESC(max_poll_queues,
 		 "Polling queues a device has at once, all processes together (default: 4)");
 
-/* Largest drm_vatom_queue_create.poll_idle_us: one second. */
-#define VATOM_MAX_POLL_IDLE_US	1000000
+struct vatom_limits vatom_limits __ro_after_init;
 
-/** vatom_file_mem_cap() - bytes one file may have charged */
-u64 vatom_file_mem_cap(void)
+/**
+ * vatom_limits_init() - clamp the module parameters once, at load
+ *
+ * They are read-only once loaded, so the job paths read the clamped
+ * values (vatom_limits.h) rather than clamp on every job.
+ */
+void __init vatom_limits_init(void)
 {
-	return file_mem_cap;
-}
-
-/** vatom_max_jobs() - jobs one file may have in flight */
-unsigned int vatom_max_jobs(void)
-{
-	return clamp(max_jobs, 1u, 65536u);
-}
-
-/** vatom_max_submit_ops() - element operations one submission may cost */
-u64 vatom_max_submit_ops(void)
-{
-	return clamp_t(u64, max_submit_ops, VATOM_CHECK_OPS, 1ull << 32);
-}
-
-/** vatom_max_poll_queues() - polling queues a device has at once */
-unsigned int vatom_max_poll_queues(void)
-{
-	return max_poll_queues;
-}
-
-/** vatom_max_poll_idle_us() - the largest idle time of a poller, in us */
-u32 vatom_max_poll_idle_us(void)
-{
-	return VATOM_MAX_POLL_IDLE_US;
+	vatom_limits.file_mem_cap = file_mem_cap;
+	vatom_limits.max_jobs = clamp(max_jobs, 1u, 65536u);
+	vatom_limits.max_submit_ops = clamp_t(u64, max_submit_ops,
+					      VATOM_CHECK_OPS, 1ull << 32);
+	vatom_limits.max_poll_queues = max_poll_queues;
 }

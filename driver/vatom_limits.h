@@ -11,10 +11,55 @@
 
 #include <linux/types.h>
 
-u64 vatom_file_mem_cap(void);
-unsigned int vatom_max_jobs(void);
-u64 vatom_max_submit_ops(void);
-unsigned int vatom_max_poll_queues(void);
-u32 vatom_max_poll_idle_us(void);
+/* Largest drm_vatom_queue_create.poll_idle_us: one second. */
+#define VATOM_MAX_POLL_IDLE_US	1000000
+
+/**
+ * struct vatom_limits - the module parameters, clamped at load
+ * @file_mem_cap: bytes one file may have charged
+ * @max_jobs: jobs one file may have in flight
+ * @max_submit_ops: element operations one submission may cost
+ * @max_poll_queues: polling queues a device has at once
+ */
+struct vatom_limits {
+	u64 file_mem_cap;
+	unsigned int max_jobs;
+	u64 max_submit_ops;
+	unsigned int max_poll_queues;
+};
+
+extern struct vatom_limits vatom_limits;
+
+void vatom_limits_init(void);
+
+/* vatom_file_mem_cap() - bytes one file may have charged */
+static inline u64 vatom_file_mem_cap(void)
+{
+	return vatom_limits.file_mem_cap;
+}
+
+/* vatom_max_jobs() - jobs one file may have in flight */
+static inline unsigned int vatom_max_jobs(void)
+{
+	return vatom_limits.max_jobs;
+}
+
+/* vatom_max_submit_ops() - element operations one submission may cost */
+static inline u64 vatom_max_submit_ops(void)
+{
+	return vatom_limits.max_submit_ops;
+}
+
+/* vatom_max_poll_queues() - polling queues a device has at once */
+static inline unsigned int vatom_max_poll_queues(void)
+{
+	return vatom_limits.max_poll_queues;
+}
+
+/* vatom_max_poll_idle_us() - the largest idle time of a poller, in us */
+static inline u32 vatom_max_poll_idle_us(void)
+{
+	return VATOM_MAX_POLL_IDLE_US;
+}
 
 #endif /* _VATOM_LIMITS_H_ */
