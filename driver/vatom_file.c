@@ -3,8 +3,8 @@
  * The per-file (per-context) state: created at open, destroyed once the
  * file's queues and jobs are gone (vatom_drv.c orders the two). It owns
  * the file's memory account (vatom_account.c) and the stream buffers
- * charged to it, the kernel copies of streams: its jobs', its queues' and
- * the one it keeps between submissions.
+ * charged to it, the kernel copies of streams: its jobs' (one kept with
+ * the job the file keeps between submissions) and its queues'.
  *
  * Copyright (C) 2026 The vatom developers
  */
@@ -57,7 +57,6 @@ void vatom_file_destroy(struct vatom_file *vfile)
 {
 	WARN_ON(!list_empty(&vfile->jobs));
 	dma_fence_put(vfile->last_fence);
-	vatom_stream_buf_free(&vfile->spare, vfile->acct);
 	/* Surfaces the file owns and that are still alive keep the account. */
 	vatom_account_put(vfile->acct);
 	mutex_destroy(&vfile->lock);
@@ -108,48 +107,4 @@ void vatom_stream_buf_free(struct vatom_stream_buf *sb,
 	vatom_account_uncharge(acct, sb->size);
 	sb->buf = NULL;
 	sb->size = 0;
-}
-
-/**
- * vatom_file_stream_get() - a stream buffer for one of the file's jobs
- * @vfile: the submitting file
- * @sb: out, the buffer (empty on entry)
- * @size: bytes needed, at most %VATOM_MAX_STREAM_SIZE
- *
- * Large streams come from vmalloc, whose fresh pages cost a fault and a
- * clear each under TCG and more than the atomics themselves on real CPUs:
- * the file's kept buffer is reused when it is large enough. It only ever
- * holds this file's own streams and is overwritten up to @size before it
- * is read.
- *
- * Return: 0 (give it back with vatom_file_stream_put()), -ENOSPC past the
- * file's memory cap or -ENOMEM.
- */
-int vatom_file_stream_get(struct vatom_file *vfile, struct vatom_stream_buf *sb,
-			  u32 size)
-{
-	spin_lock(&vfile->spare_lock);
-	if (vfile->spare.size >= size)
-		swap(*sb, vfile->spare);
-	spin_unlock(&vfile->spare_lock);
-	return vatom_stream_buf_reserve(sb, vfile->acct, size);
-}
-
-/**
- * vatom_file_stream_put() - give back a buffer of vatom_file_stream_get()
- * @vfile: the file
- * @sb: the buffer, empty afterwards
- *
- * The file keeps the larger of it and its kept one (one buffer of at most
- * %VATOM_MAX_STREAM_SIZE) and the other is freed.
- */
-void vatom_file_stream_put(struct vatom_file *vfile, struct vatom_stream_buf *sb)
-{
-	if (!sb->buf)
-		return;	/* an empty stream: nothing was taken */
-	spin_lock(&vfile->spare_lock);
-	if (sb->size > vfile->spare.size)
-		swap(*sb, vfile->spare);
-	spin_unlock(&vfile->spare_lock);
-	vatom_stream_buf_free(sb, vfile->acct);
 }

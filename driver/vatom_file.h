@@ -67,8 +67,7 @@ struct vatom_stream_buf {
  * @idle: completed when @live drops to zero
  * @cancel: the file is closing and its jobs are to stop: those not
  *	started are cancelled, those executing stop at their next checkpoint
- * @spare_lock: protects @spare and @spare_job
- * @spare: one stream buffer kept for the file's next submission
+ * @spare_lock: protects @spare_job
  * @spare_job: one freed job kept for the file's next submission, or NULL
  * @queues: the file's user-mode queues by id (vatom_queue.c)
  * @client_id: the file's number, as fdinfo's drm-client-id and tracepoints
@@ -96,8 +95,7 @@ struct vatom_file {
 	atomic_t live;
 	struct completion idle;
 	bool cancel;
-	spinlock_t spare_lock; /* protects spare, spare_job */
-	struct vatom_stream_buf spare;
+	spinlock_t spare_lock; /* protects spare_job */
 	struct vatom_job *spare_job;
 	struct xarray queues;
 };
@@ -138,8 +136,5 @@ static inline int vatom_stream_buf_reserve(struct vatom_stream_buf *sb,
 
 void vatom_stream_buf_free(struct vatom_stream_buf *sb,
 			   struct vatom_account *acct);
-int vatom_file_stream_get(struct vatom_file *vfile, struct vatom_stream_buf *sb,
-			  u32 size);
-void vatom_file_stream_put(struct vatom_file *vfile, struct vatom_stream_buf *sb);
 
 #endif /* _VATOM_FILE_H_ */

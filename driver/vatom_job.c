@@ -72,19 +72,23 @@ enum {
 
 static void vatom_job_work(struct work_struct *work);
 
-/* Free a job whose members from fence_mem on are clean. */
-static void vatom_job_destroy(struct vatom_job *job)
+/*
+ * Free a job whose members from fence_mem on are clean, and its stream
+ * buffer, charged to @acct.
+ */
+static void vatom_job_destroy(struct vatom_job *job, struct vatom_account *acct)
 {
 	if (!job)
 		return;
+	vatom_stream_buf_free(&job->stream, acct);
 	kfree(job->fence_mem);
 	kfree(job);
 }
 
 /*
  * A released job becomes the file's spare, for its next submission (its
- * head cleared; fence_mem, if unused, and the emptied slot tables kept),
- * unless the file has one already.
+ * head cleared; fence_mem, if unused, its stream buffer and the emptied
+ * slot tables kept), unless the file has one already.
  */
 static void vatom_job_keep(struct vatom_job *job)
 {
@@ -97,7 +101,7 @@ static void vatom_job_keep(struct vatom_job *job)
 		job = NULL;
 	}
 	spin_unlock(&vfile->spare_lock);
-	vatom_job_destroy(job);
+	vatom_job_destroy(job, vfile->acct);
 }
 
 /**
@@ -254,7 +258,6 @@ void vatom_job_free(struct vatom_job *job)
 	vatom_binding_table_release(&job->table);
 	if (job->result_surf)
 		drm_gem_object_put(&job->result_surf->shmem.base);
-	vatom_file_stream_put(vfile, &job->stream);
 	if (job->bounce != job->bounce_small)
 		kvfree(job->bounce);
 	vatom_job_keep(job);
@@ -619,6 +622,6 @@ void vatom_file_jobs_release(struct vatom_file *vfile)
 			wait_for_completion(&vfile->idle);
 		}
 	}
-	vatom_job_destroy(vfile->spare_job);
+	vatom_job_destroy(vfile->spare_job, vfile->acct);
 	vfile->spare_job = NULL;
 }

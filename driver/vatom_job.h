@@ -102,18 +102,20 @@ struct vatom_out_sync {
  *	its kernel copy of user results
  * @result_surf: result surface, if results go to one
  * @results: where results are written (surface or @bounce)
- * @stream: kernel copy of the command stream (vatom_file_stream_get())
  * @stream_size: bytes of the stream in @stream
  * @bounce: kernel copy of the user result region (@bounce_small or
  *	allocated)
  * @fence_mem: the fence before it is initialised
+ * @stream: kernel copy of the command stream, charged to the file
  * @table: the surfaces bound, by slot
  * @bounce_small: @bounce of small result regions
  *
  * A freed job is kept by its file for the next submission: the members
  * from @fence_mem on are then not cleared but left clean (unused
  * @fence_mem, no slot bound), which saves clearing two 2 KiB slot tables
- * per submission.
+ * per submission; @stream keeps its buffer, still charged, for the next
+ * stream that fits (under TCG a fresh vmalloc'ed page costs a fault and a
+ * clear, more than the atomics themselves on real CPUs).
  */
 struct vatom_job {
 	struct vatom_file *vfile;
@@ -138,12 +140,12 @@ struct vatom_job {
 	u64 charged;
 	struct vatom_surface *result_surf;
 	u8 *results;
-	struct vatom_stream_buf stream;
 	u32 stream_size;
 	u8 *bounce;
 
 	/* Kept clean across reuse: see above. */
 	struct vatom_fence *fence_mem;
+	struct vatom_stream_buf stream;
 	struct vatom_binding_table table;
 	u8 bounce_small[VATOM_JOB_BOUNCE_SMALL] __aligned(8);
 };

@@ -109,7 +109,8 @@ static int vatom_job_copy_stream(struct vatom_job *job,
 		return 0;
 
 	/* The buffer counts against the file's memory cap while it exists. */
-	ret = vatom_file_stream_get(job->vfile, &job->stream, args->stream_size);
+	ret = vatom_stream_buf_reserve(&job->stream, job->vfile->acct,
+				       args->stream_size);
 	if (ret)
 		return ret;
 	job->stream_size = args->stream_size;
