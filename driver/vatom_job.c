@@ -145,7 +145,6 @@ struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 	vatom_exec_init(&job->exec, async ? &vfile->cancel : NULL, !async);
 	INIT_LIST_HEAD(&job->link);
 	INIT_WORK(&job->work, vatom_job_work);
-	init_completion(&job->ready);
 	atomic_set(&job->state, VATOM_JOB_WAITING);
 	atomic_inc(&vfile->live);
 	this_cpu_inc(vfile->vdev->pcpu->jobs);
@@ -252,8 +251,8 @@ void vatom_job_free(struct vatom_job *job)
 			dma_fence_chain_free(job->outs[i].chain);
 			drm_syncobj_put(job->outs[i].syncobj);
 		}
+		kfree(job->outs);
 	}
-	kfree(job->outs);
 
 	vatom_binding_table_release(&job->table);
 	if (job->result_surf)
@@ -427,6 +426,9 @@ void vatom_job_push(struct vatom_job *job)
 	unsigned int i;
 	int ret;
 
+	/* Only a pushed synchronous job waits for it (the direct path does not). */
+	if (!job->async)
+		init_completion(&job->ready);
 	vatom_job_accept(job, job->ndeps);
 	mutex_lock(&vfile->lock);
 	vatom_fence_init(job->fence_mem, vfile->vdev, vfile->context, ++vfile->seqno);

@@ -82,7 +82,8 @@ struct vatom_out_sync {
  * @vfile: the submitting file
  * @link: in @vfile->jobs
  * @work: runs the job on the device's workqueue
- * @ready: a synchronous job's dependencies are all met
+ * @ready: a synchronous job's dependencies are all met (set up when it is
+ *	pushed: the direct path does not wait)
  * @state: VATOM_JOB_* (synchronous jobs: who runs the job)
  * @pending: dependencies not yet signalled, plus one while submitting
  * @dep_error: error of the first in-syncobj fence that failed
