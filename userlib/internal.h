@@ -95,7 +95,20 @@ struct vatom_fence {
 	uint32_t syncobj;	/* a binary syncobj on dev->fd */
 };
 
-/* noc.c: the layout of a tile grid created from @desc, kernel size @size. */
+/*
+ * The layout of docs/semantics-noc.md section 1: 512 bytes of NIU counters
+ * per tile (two NoCs x 64 x 4 bytes), then the L1s row-major, packed.
+ */
+struct vatom__grid {
+	uint32_t width;
+	uint32_t height;
+	struct {
+		uint64_t off;		/* of the L1 in the surface */
+		uint32_t size;		/* 0: DRAM, PCIe */
+	} tile[];
+};
+
+/* grid.c: the layout of a tile grid created from @desc, kernel size @size. */
 struct vatom__grid *vatom__grid_layout(const struct drm_vatom_tile_grid_desc *desc,
 				       uint64_t size);
 
