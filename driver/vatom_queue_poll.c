@@ -74,8 +74,8 @@
  *	whole idle time more first, so a new queue starts with it awake
  * @kicked: a KICK consumed jobs of one of @queues while the poller was
  *	awake: their producers do their own work, and the poller steps aside
- * @step_aside_ns: how long the poller steps aside next time (doubling
- *	while KICKs keep doing the work, halving while it does it alone)
+ * @step_aside_ns: how long the poller last stepped aside (doubled next
+ *	time while KICKs keep doing the work; 0 once it drains a batch itself)
  */
 struct vatom_poller {
 	struct kref ref;
@@ -319,15 +319,17 @@ static int vatom_poller_thread(void *data)
 	unsigned int empty = 0;
 	u64 idle_since = 0;	/* 0: not read since the last job */
 	struct vatom_queue *q;
+	bool kicked;
 
 	while (!kthread_should_stop()) {
-		q = READ_ONCE(p->kicked) ? NULL : vatom_poller_next(p);
+		kicked = READ_ONCE(p->kicked);
+		q = kicked ? NULL : vatom_poller_next(p);
 		if (q) {
 			vatom_poller_drain(p, q);
 			p->step_aside_ns = 0;
 			empty = 0;
 			idle_since = 0;
-		} else if (READ_ONCE(p->kicked)) {
+		} else if (kicked) {
 			vatom_poller_step_aside(p);
 			empty = 0;
 			idle_since = 0;

@@ -58,7 +58,7 @@
  * and leaves it as it was. Up to %VATOM_SMALL_COPY bytes, a word at a time
  * in one user_access_begin() section: copy_from_user()'s hardened-usercopy
  * check of the kernel buffer (five calls) cost more than copying a
- * 1-packet stream or its results, three times per SUBMIT (a function
+ * 1-packet stream or its results, four copies per SUBMIT (a function
  * graph of one, docs/driver.md).
  *
  * Return: 0 or -EFAULT.
