@@ -417,7 +417,7 @@ TEST_F(qpoll_trip, round_trip)
  * After poll_idle_us without work the poller sets NEED_WAKEUP and sleeps:
  * jobs published then wait for a KICK. The KICK wakes it and returns at
  * once (it consumes only for a poller that is awake and elsewhere:
- * queue_poll_kick_consumes); the poller clears the flag while it
+ * queue_poll_pair.kick_consumes); the poller clears the flag while it
  * consumes, and sets it again once idle.
  * The jobs broadcast to a grid (the queue's target), long enough to look
  * at the flag while they run.

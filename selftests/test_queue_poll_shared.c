@@ -4,7 +4,7 @@
  * process, in any of its files, is served by one thread, which ends with
  * the last queue; another process gets its own; a KICK consumes its
  * queue itself when the poller is not at it, and the poller then steps
- * aside (KICK_TO_WAIT).
+ * aside (KICK_TO_WAIT): the queue_poll_pair tests.
  *
  * #included by vatom_test.c; the qp_* helpers are queue_common.c's.
  *
@@ -194,60 +194,92 @@ TEST(queue_poll_per_process)
 }
 
 /*
+ * Two polling queues of one process on one file, so one poller: @busy
+ * (64 entries) on a tile grid, whose whole-grid broadcasts keep the poller
+ * at one batch for a while, and @v (8 entries) beside it.
+ */
+FIXTURE(queue_poll_pair) {
+	int fd;
+	bool skip;
+	__u32 grid;
+	__u64 gsize;
+	__u8 *gmap;
+	struct qp_env busy, v;
+};
+
+FIXTURE_SETUP(queue_poll_pair)
+{
+	struct qp_mode m = { .flags = QP_POLL, .idle_us = QP_IDLE_MAX };
+
+	self->gmap = NULL;
+	self->fd = qp_fixture_open(&self->skip);
+	if (self->skip)
+		SKIP(return, "no vatom device, or no polling queues");
+	ASSERT_LE(0, self->fd);
+	if (qp_param(self->fd, DRM_VATOM_PARAM_MAX_POLL_QUEUES) < 2) {
+		self->skip = true;
+		SKIP(return, "fewer than 2 polling queues");
+	}
+	ASSERT_EQ(0, ab_grid_create(self->fd, &self->grid, &self->gsize));
+	self->gmap = vt_map(self->fd, self->grid, self->gsize);
+	ASSERT_NE(NULL, self->gmap);
+	ASSERT_EQ(0, qp_env_init(&self->busy, self->fd, 64, self->grid, &m));
+	ASSERT_EQ(0, qp_env_init(&self->v, self->fd, 8, 0, &m));
+}
+
+FIXTURE_TEARDOWN(queue_poll_pair)
+{
+	if (self->gmap)
+		munmap(self->gmap, self->gsize);
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/*
  * A KICK while the poller is awake consumes its queue as in kick mode:
  * while the poller is at another queue's long batch, it returns with its
  * own jobs complete (before, it only woke the poller); while the poller
  * is at its own queue, it returns once that batch and the rest are done.
  * A KICK to a sleeping poller only wakes it (queue_poll_need_wakeup).
  */
-TEST(queue_poll_kick_consumes)
+TEST_F(queue_poll_pair, kick_consumes)
 {
-	struct qp_mode m = { .flags = QP_POLL, .idle_us = QP_IDLE_MAX };
-	struct qp_env busy, v;
-	__u32 grid, n = QP_LONG_JOBS;
-	__u64 gsize, done;
-	__u8 *gmap;
-	int fd;
+	struct qp_env *busy = &self->busy, *v = &self->v;
+	__u32 n = QP_LONG_JOBS;
+	int fd = self->fd;
+	__u64 done;
 
-	VT_OPEN(fd);
-	if (!qp_supported(fd) || qp_param(fd, DRM_VATOM_PARAM_MAX_POLL_QUEUES) < 2)
-		SKIP(close(fd); return, "fewer than 2 polling queues");
-	ASSERT_EQ(0, ab_grid_create(fd, &grid, &gsize));
-	gmap = vt_map(fd, grid, gsize);
-	ASSERT_NE(NULL, gmap);
-	ASSERT_EQ(0, qp_env_init(&busy, fd, 64, grid, &m));
-	ASSERT_EQ(0, qp_env_init(&v, fd, 8, 0, &m));
+	if (self->skip)
+		SKIP(return, "no vatom device, or fewer than 2 polling queues");
 
 	/* The poller in a batch of 32 long jobs... */
-	qp_broadcast_jobs(&busy, 0, n, QP_LONG_PACKETS, 0);
-	EXPECT_EQ(0, qp_publish(&busy.q, n));
-	ASSERT_TRUE(qp_wait_completed(&busy.q, 1, QP_DONE_MS));
+	qp_broadcast_jobs(busy, 0, n, QP_LONG_PACKETS, 0);
+	EXPECT_EQ(0, qp_publish(&busy->q, n));
+	ASSERT_TRUE(qp_wait_completed(&busy->q, 1, QP_DONE_MS));
 	/* ...a KICK of the other queue runs its jobs before it returns. */
-	qp_add_jobs(&v, 8, 5);
-	EXPECT_EQ(0, qp_publish(&v.q, 8));	/* the poller is awake */
-	ASSERT_EQ(0, vq_kick(fd, v.q.id));
-	EXPECT_EQ(8, vq_completed(&v.q));
-	done = vq_completed(&busy.q);
+	qp_add_jobs(v, 8, 5);
+	EXPECT_EQ(0, qp_publish(&v->q, 8));	/* the poller is awake */
+	ASSERT_EQ(0, vq_kick(fd, v->q.id));
+	EXPECT_EQ(8, vq_completed(&v->q));
+	done = vq_completed(&busy->q);
 	EXPECT_GT(n, done) TH_LOG("the long batch ended first: inconclusive");
-	qp_expect_adds(_metadata, &v, 8, 5);
+	qp_expect_adds(_metadata, v, 8, 5);
 
-	ASSERT_TRUE(qp_wait_completed(&busy.q, n, 6 * QP_DONE_MS));
-	EXPECT_EQ(n * QP_LONG_PACKETS, ab_common_count(gmap));
+	ASSERT_TRUE(qp_wait_completed(&busy->q, n, 6 * QP_DONE_MS));
+	EXPECT_EQ(n * QP_LONG_PACKETS, ab_common_count(self->gmap));
 
 	/*
 	 * A KICK of the queue the poller is at waits for its batch, then
 	 * consumes the rest: when it returns, every job published is done.
 	 */
-	qp_broadcast_jobs(&busy, n, n, QP_LONG_PACKETS, 0);
-	EXPECT_EQ(0, qp_publish(&busy.q, n));
-	ASSERT_TRUE(qp_wait_completed(&busy.q, n + 1, QP_DONE_MS));
-	ASSERT_EQ(0, vq_kick(fd, busy.q.id));
-	EXPECT_EQ(2 * n, vq_completed(&busy.q));
-	EXPECT_EQ(2 * n * QP_LONG_PACKETS, ab_common_count(gmap));
-	EXPECT_EQ(0, vq_destroy(fd, v.q.id));
-	EXPECT_EQ(0, vq_destroy(fd, busy.q.id));
-	munmap(gmap, gsize);
-	close(fd);
+	qp_broadcast_jobs(busy, n, n, QP_LONG_PACKETS, 0);
+	EXPECT_EQ(0, qp_publish(&busy->q, n));
+	ASSERT_TRUE(qp_wait_completed(&busy->q, n + 1, QP_DONE_MS));
+	ASSERT_EQ(0, vq_kick(fd, busy->q.id));
+	EXPECT_EQ(2 * n, vq_completed(&busy->q));
+	EXPECT_EQ(2 * n * QP_LONG_PACKETS, ab_common_count(self->gmap));
+	EXPECT_EQ(0, vq_destroy(fd, v->q.id));
+	EXPECT_EQ(0, vq_destroy(fd, busy->q.id));
 }
 
 /* Rounds of the step-aside test: each a short long batch and a KICK. */
@@ -267,65 +299,55 @@ TEST(queue_poll_kick_consumes)
  * 4 ms the UAPI promises, plus slack), and the flag is then clear. Every
  * job's effect is exact.
  */
-TEST(queue_poll_steps_aside)
+TEST_F(queue_poll_pair, steps_aside)
 {
-	struct qp_mode m = { .flags = QP_POLL, .idle_us = QP_IDLE_MAX };
+	struct qp_env *busy = &self->busy, *v = &self->v;
 	unsigned int seen_v = 0, seen_busy = 0, r;
-	struct qp_env busy, v;
-	__u32 grid, k, flags;
-	__u64 gsize, start;
+	__u32 k, flags;
+	int fd = self->fd;
 	long long end;
-	__u8 *gmap;
-	int fd;
+	__u64 start;
 
-	VT_OPEN(fd);
-	if (!qp_supported(fd) || qp_param(fd, DRM_VATOM_PARAM_MAX_POLL_QUEUES) < 2)
-		SKIP(close(fd); return, "fewer than 2 polling queues");
-	ASSERT_EQ(0, ab_grid_create(fd, &grid, &gsize));
-	gmap = vt_map(fd, grid, gsize);
-	ASSERT_NE(NULL, gmap);
-	ASSERT_EQ(0, qp_env_init(&busy, fd, 64, grid, &m));
-	ASSERT_EQ(0, qp_env_init(&v, fd, 8, 0, &m));
-	qp_add_jobs(&v, 8, 1);	/* descriptors stay; published in turn */
+	if (self->skip)
+		SKIP(return, "no vatom device, or fewer than 2 polling queues");
+	qp_add_jobs(v, 8, 1);	/* descriptors stay; published in turn */
 
 	for (r = 0; r < QP_ASIDE_ROUNDS; r++) {
-		start = vq_completed(&busy.q);
-		qp_broadcast_jobs(&busy, start, QP_ASIDE_JOBS, QP_LONG_PACKETS, 0);
-		EXPECT_EQ(0, qp_publish(&busy.q, QP_ASIDE_JOBS));
-		ASSERT_TRUE(qp_wait_completed(&busy.q, start + 1, QP_DONE_MS));
+		start = vq_completed(&busy->q);
+		qp_broadcast_jobs(busy, start, QP_ASIDE_JOBS, QP_LONG_PACKETS, 0);
+		EXPECT_EQ(0, qp_publish(&busy->q, QP_ASIDE_JOBS));
+		ASSERT_TRUE(qp_wait_completed(&busy->q, start + 1, QP_DONE_MS));
 		/* The poller at the batch: this KICK does v's job itself. */
-		EXPECT_EQ(0, qp_publish(&v.q, 1));
-		ASSERT_EQ(0, vq_kick(fd, v.q.id));
-		EXPECT_EQ(r + 1, vq_completed(&v.q));
+		EXPECT_EQ(0, qp_publish(&v->q, 1));
+		ASSERT_EQ(0, vq_kick(fd, v->q.id));
+		EXPECT_EQ(r + 1, vq_completed(&v->q));
 		/* The batch over, the poller steps aside for 16 us or more. */
-		ASSERT_TRUE(qp_wait_completed(&busy.q, start + QP_ASIDE_JOBS,
+		ASSERT_TRUE(qp_wait_completed(&busy->q, start + QP_ASIDE_JOBS,
 					      6 * QP_DONE_MS));
 		end = va_now_ns() + (QP_ASIDE_MAX_MS + QP_ASIDE_SLACK_MS) *
 				    VA_NS_PER_MS;
 		do {
-			flags = qp_flags(&v.q);
+			flags = qp_flags(&v->q);
 			seen_v += !!(flags & DRM_VATOM_QUEUE_CTL_KICK_TO_WAIT);
-			flags = qp_flags(&busy.q);
+			flags = qp_flags(&busy->q);
 			seen_busy += !!(flags & DRM_VATOM_QUEUE_CTL_KICK_TO_WAIT);
 		} while (!(seen_v && seen_busy) && va_now_ns() < end);
-		EXPECT_EQ(0, v.q.ring[r % 8].status);
+		EXPECT_EQ(0, v->q.ring[r % 8].status);
 	}
 	EXPECT_LT(0, seen_v) TH_LOG("KICK_TO_WAIT never set in %u rounds", r);
 	EXPECT_LT(0, seen_busy);
 
 	/* Not kicked: the poller comes back for it, and says so. */
 	end = va_now_ns();
-	EXPECT_EQ(0, qp_publish(&v.q, 1));
-	EXPECT_TRUE(qp_wait_completed(&v.q, r + 1, QP_ASIDE_MAX_MS +
+	EXPECT_EQ(0, qp_publish(&v->q, 1));
+	EXPECT_TRUE(qp_wait_completed(&v->q, r + 1, QP_ASIDE_MAX_MS +
 					QP_ASIDE_SLACK_MS))
 		TH_LOG("a job not kicked waited %lld ms",
 		       (va_now_ns() - end) / VA_NS_PER_MS);
-	EXPECT_EQ(0, qp_flags(&v.q) & DRM_VATOM_QUEUE_CTL_KICK_TO_WAIT);
+	EXPECT_EQ(0, qp_flags(&v->q) & DRM_VATOM_QUEUE_CTL_KICK_TO_WAIT);
 	for (k = 0; k < 16; k++)
-		EXPECT_EQ((r + 1) * (k + 1), v.target[k]) TH_LOG("lane %u", k);
-	EXPECT_EQ(r * QP_ASIDE_JOBS * QP_LONG_PACKETS, ab_common_count(gmap));
-	EXPECT_EQ(0, vq_destroy(fd, v.q.id));
-	EXPECT_EQ(0, vq_destroy(fd, busy.q.id));
-	munmap(gmap, gsize);
-	close(fd);
+		EXPECT_EQ((r + 1) * (k + 1), v->target[k]) TH_LOG("lane %u", k);
+	EXPECT_EQ(r * QP_ASIDE_JOBS * QP_LONG_PACKETS, ab_common_count(self->gmap));
+	EXPECT_EQ(0, vq_destroy(fd, v->q.id));
+	EXPECT_EQ(0, vq_destroy(fd, busy->q.id));
 }
