@@ -195,11 +195,15 @@ do_module()
 		--include='/driver/**/' --include='/uapi/**/' \
 		--include='/driver/**.[ch]' --include='/uapi/**.h' \
 		--exclude='*' "$VATOM_ROOT/" "$MODULE_DIR/"
+	# gpu-sched.ko's symbols: it is an external module too (gpu_sched()).
+	local symbols=$KDIR/drivers/gpu/drm/scheduler/Module.symvers
+	[ -f "$symbols" ] || die "no $symbols: run scripts/debug-kernel.sh build"
 	# Under make (make module KERNEL=debug) the jobserver sets the jobs.
 	if [[ "${MAKEFLAGS:-}" == *jobserver* ]]; then
-		make -C "$KDIR" M="$MODULE_DIR" W=1 modules
+		make -C "$KDIR" M="$MODULE_DIR" W=1 KBUILD_EXTRA_SYMBOLS="$symbols" modules
 	else
-		make -C "$KDIR" M="$MODULE_DIR" W=1 -j"$JOBS" modules
+		make -C "$KDIR" M="$MODULE_DIR" W=1 KBUILD_EXTRA_SYMBOLS="$symbols" \
+			-j"$JOBS" modules
 	fi
 }
 
