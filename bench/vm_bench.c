@@ -13,6 +13,8 @@
  *   Q   user-mode queues: a 1-job round trip (kick mode: tail, KICK,
  *       completed; polling mode: tail, completed) vs the null ioctl;
  *       small jobs/s of both modes vs sync and async SUBMIT
+ *   A   asynchronous jobs/s: 1-packet jobs with a fence per job and per
+ *       32; larger jobs from two files at once vs one
  *   M   many busy queues: aggregate jobs/s of 1, 2, 4, 8 producer
  *       threads, each with its own queue, kick mode vs polling mode
  *   P4  scaling: two submitting threads (own file, own surface, pinned to
@@ -1540,6 +1542,175 @@ static void p4_scaling(void)
 	work_free(&w);
 }
 
+/* ---- A: asynchronous jobs ---- */
+
+/**
+ * struct async_thr - one submitter of the A table: its own file
+ * @bar: the submitters start together
+ * @cpu: the vCPU it is pinned to
+ * @w: the work of each job
+ * @jobs: jobs it submits, a fence every %ASYNC_PER_FENCE waited for
+ * @t: seconds they took
+ */
+struct async_thr {
+	pthread_barrier_t *bar;
+	int cpu;
+	const struct work *w;
+	u32 jobs;
+	double t;
+};
+
+#define ASYNC_PER_FENCE	32
+
+/*
+ * Seconds for @jobs asynchronous jobs of @w on @fd, results to @rh, with
+ * an out-syncobj on every @per_fence-th job, waited for.
+ */
+static double async_jobs(int fd, const struct work *w, u32 handle, u32 rh,
+			 u32 syncobj, u32 jobs, u32 per_fence)
+{
+	double t0 = vt_now_s();
+	bool fence;
+	u32 i;
+
+	for (i = 0; i < jobs; i++) {
+		fence = i % per_fence == per_fence - 1;
+		submit_async(fd, w->stream, w->stream_size, handle, rh,
+			     w->res_size, fence ? syncobj : 0);
+		if (fence)
+			syncobj_wait(fd, syncobj);
+	}
+	return vt_now_s() - t0;
+}
+
+static u32 syncobj_create(int fd)
+{
+	struct drm_syncobj_create sc = { 0 };
+	int ret = xioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc);
+
+	if (ret)
+		die("SYNCOBJ_CREATE", -ret);
+	return sc.handle;
+}
+
+static void *async_thr_main(void *arg)
+{
+	struct async_thr *t = arg;
+	int fd = open_device();
+	struct surface s = buffer_create(fd, BUF_BYTES);
+	struct surface rs = buffer_create(fd, t->w->res_size);
+	u32 so = syncobj_create(fd);
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(t->cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	init_memory(s.map, false);
+	/* warm up: the file's scheduler, the stream buffer, the pages */
+	async_jobs(fd, t->w, s.handle, rs.handle, so, ASYNC_PER_FENCE,
+		   ASYNC_PER_FENCE);
+	pthread_barrier_wait(t->bar);
+	t->t = async_jobs(fd, t->w, s.handle, rs.handle, so, t->jobs,
+			  ASYNC_PER_FENCE);
+	munmap(s.map, s.size);
+	munmap(rs.map, rs.size);
+	close(fd);
+	return NULL;
+}
+
+/* Jobs/s of @n files on vCPUs 0..n-1, each submitting @jobs of @w. */
+static double async_files(const struct work *w, int n, u32 jobs)
+{
+	pthread_barrier_t bar;
+	struct async_thr t[2];
+	pthread_t th[2];
+	double tmax = 0;
+	int i;
+
+	pthread_barrier_init(&bar, NULL, n);
+	for (i = 0; i < n; i++) {
+		t[i] = (struct async_thr){ .bar = &bar, .cpu = i, .w = w,
+					   .jobs = jobs };
+		pthread_create(&th[i], NULL, async_thr_main, &t[i]);
+	}
+	for (i = 0; i < n; i++) {
+		pthread_join(th[i], NULL);
+		if (t[i].t > tmax)
+			tmax = t[i].t;
+	}
+	pthread_barrier_destroy(&bar);
+	return n * jobs / tmax;
+}
+
+static void async_bench(int fd)
+{
+	const int blocks = 3 * reps;
+	const u32 per = 16 * ASYNC_PER_FENCE;
+	double t1[MAX_SAMPLES], t32[MAX_SAMPLES], f1[MAX_SAMPLES];
+	double f2[MAX_SAMPLES], fr[MAX_SAMPLES];
+	struct summary s1, s32, sf1, sf2, sfr;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct surface s, rs;
+	struct work small, big;
+	u32 so;
+	int b;
+
+	work_build(&small, K_INT, 1);
+	/* 1024 packets (16384 lanes) per job: execution, not submission */
+	work_build(&big, K_INT, 1024);
+	s = buffer_create(fd, BUF_BYTES);
+	rs = buffer_create(fd, small.res_size);
+	so = syncobj_create(fd);
+	init_memory(s.map, false);
+	async_jobs(fd, &small, s.handle, rs.handle, so, per, 1);
+	for (b = 0; b < blocks; b++) {
+		t1[b] = per / async_jobs(fd, &small, s.handle, rs.handle, so,
+					 per, 1);
+		t32[b] = per / async_jobs(fd, &small, s.handle, rs.handle, so,
+					  per, ASYNC_PER_FENCE);
+		if (cpus < 2)
+			continue;
+		f1[b] = async_files(&big, 1, 4 * ASYNC_PER_FENCE);
+		f2[b] = async_files(&big, 2, 4 * ASYNC_PER_FENCE);
+		fr[b] = f2[b] / f1[b];
+	}
+	s1 = summarize(t1, blocks);
+	s32 = summarize(t32, blocks);
+	out("\n### A: asynchronous jobs\n\n"
+	    "Jobs per second of asynchronous SUBMIT (results to a surface): "
+	    "1-packet jobs (vISA DWORD_ATOMIC.ADD SIMD16 with Dst) on one "
+	    "file, with an out-syncobj on every job or on every %dth, waited "
+	    "for, %u jobs per block; then 1024-packet jobs (16384 lanes) "
+	    "from one file, and from two files at once (a thread each, "
+	    "pinned to vCPU 0 and 1), %d jobs per file, a fence every %d. "
+	    "%d blocks, median (min-max).\n\n"
+	    "| jobs | jobs/s (thousands) | scaling | target |\n"
+	    "|---|---|---|---|\n", ASYNC_PER_FENCE, per,
+	    4 * ASYNC_PER_FENCE, ASYNC_PER_FENCE, blocks);
+	out("| 1 packet, a fence per job | %.2f (%.2f-%.2f) | | |\n",
+	    s1.med / 1e3, s1.min / 1e3, s1.max / 1e3);
+	out("| 1 packet, a fence per %d | %.2f (%.2f-%.2f) | | |\n",
+	    ASYNC_PER_FENCE, s32.med / 1e3, s32.min / 1e3, s32.max / 1e3);
+	printf("A1 %.0f\nA32 %.0f\n", s1.med, s32.med);
+	if (cpus >= 2) {
+		sf1 = summarize(f1, blocks);
+		sf2 = summarize(f2, blocks);
+		sfr = summarize(fr, blocks);
+		out("| 1024 packets, one file | %.3f (%.3f-%.3f) | 1 | |\n",
+		    sf1.med / 1e3, sf1.min / 1e3, sf1.max / 1e3);
+		out("| 1024 packets, two files | %.3f (%.3f-%.3f) | **%.2f** "
+		    "(paired %.2f, %.2f-%.2f) | >= 1.8%s |\n", sf2.med / 1e3,
+		    sf2.min / 1e3, sf2.max / 1e3, sf2.med / sf1.med, sfr.med,
+		    sfr.min, sfr.max,
+		    sf2.med / sf1.med >= 1.8 ? " met" : " **missed**");
+		printf("A2F %.3f\n", sf2.med / sf1.med);
+	}
+	munmap(s.map, s.size);
+	munmap(rs.map, rs.size);
+	work_free(&small);
+	work_free(&big);
+}
+
 /* ---- sweep: throughput against packets per submission ---- */
 
 static const u32 batches[] = { 1, 3, 10, 30, 100, 300, 1000, 3000, 10000,
@@ -1691,13 +1862,13 @@ static void read_line(const char *path, char *buf, size_t len)
 static void usage(void)
 {
 	fprintf(stderr, "usage: vm_bench [-o DIR] [-r reps (1-64)] [-t seconds] "
-		"[-s sections]\n  sections: any of 1234qmwt (default all)\n");
+		"[-s sections]\n  sections: any of 1234qamwt (default all)\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	const char *dir = NULL, *sections = "1234qmwt";
+	const char *dir = NULL, *sections = "1234qamwt";
 	char path[512], when[64], cmdline[512], clksrc[64];
 	struct ratio_row row;
 	struct utsname u;
@@ -1808,6 +1979,8 @@ int main(int argc, char **argv)
 		p4_scaling();
 	if (strchr(sections, 'q'))
 		queue_bench(fd);
+	if (strchr(sections, 'a'))
+		async_bench(fd);
 	if (strchr(sections, 'm'))
 		mq_bench(fd);
 	if (strchr(sections, 't'))
