@@ -15,6 +15,7 @@
 #include <linux/fs.h>
 #include <linux/pid.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/version.h>
 
 #include <drm/drm_device.h>
@@ -23,6 +24,7 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_print.h>
+#include <drm/gpu_scheduler.h>
 
 /*
  * 6.2 made dma_buf_vmap() a call under the buffer's reservation lock and
@@ -167,6 +169,115 @@ static inline u64 vatom_client_id(struct drm_file *file)
 #define vatom_eventfd_signal(ctx)	eventfd_signal(ctx)
 #else
 #define vatom_eventfd_signal(ctx)	eventfd_signal(ctx, 1)
+#endif
+
+/*
+ * The DRM GPU scheduler (vatom_sched.c).
+ *
+ * drm_sched_init(): Debian's 6.1 has the argument structure of 6.15
+ * backported, without @submit_wq and @num_rqs (a kthread per scheduler,
+ * one run queue per priority); 6.12 takes the arguments one by one; 6.15
+ * made them a structure again, with both. @submit_wq NULL: the scheduler
+ * allocates its own ordered workqueue.
+ */
+static inline int vatom_sched_init(struct drm_gpu_scheduler *sched,
+				   const struct drm_sched_backend_ops *ops,
+				   struct workqueue_struct *submit_wq,
+				   u32 credit_limit, long timeout,
+				   const char *name, struct device *dev)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+	const struct drm_sched_init_args args = {
+		.ops = ops,
+		.credit_limit = credit_limit,
+		.timeout = timeout,
+		.name = name,
+		.dev = dev,
+	};
+
+	return drm_sched_init(sched, &args);
+#elif LINUX_VERSION_CODE < KERNEL_VERSION(6, 15, 0)
+	return drm_sched_init(sched, ops, submit_wq, DRM_SCHED_PRIORITY_COUNT,
+			      credit_limit, 0, timeout, NULL, NULL, name, dev);
+#else
+	const struct drm_sched_init_args args = {
+		.ops = ops,
+		.submit_wq = submit_wq,
+		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
+		.credit_limit = credit_limit,
+		.timeout = timeout,
+		.name = name,
+		.dev = dev,
+	};
+
+	return drm_sched_init(sched, &args);
+#endif
+}
+
+/*
+ * drm_sched_job_init(): 6.7 added the job's credits (vatom's jobs cost
+ * one each); 6.16 the client's id, for the scheduler's tracepoints.
+ */
+static inline int vatom_sched_job_init(struct drm_sched_job *job,
+				       struct drm_sched_entity *entity,
+				       void *owner, u64 client_id)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 7, 0)
+	return drm_sched_job_init(job, entity, owner);
+#elif LINUX_VERSION_CODE < KERNEL_VERSION(6, 16, 0)
+	return drm_sched_job_init(job, entity, 1, owner);
+#else
+	return drm_sched_job_init(job, entity, 1, owner, client_id);
+#endif
+}
+
+/*
+ * Called from run_job. Before 6.8 each scheduler has a kthread, which makes
+ * itself SCHED_FIFO; from 6.8 its work runs on a workqueue at normal
+ * priority. vatom's run_job only hands a job over, and a real-time thread
+ * per file then preempts the file's submitter and executor at every job
+ * (on 2 vCPUs: half the asynchronous jobs/s): it is put back to normal,
+ * as on later kernels.
+ */
+static inline void vatom_sched_thread_normal(void)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 8, 0)
+	if (unlikely(current->policy != SCHED_NORMAL))
+		sched_set_normal(current, 0);
+#endif
+}
+
+/*
+ * &drm_sched_backend_ops.timedout_job for a job that is not hung, only
+ * slow, and keeps running. 6.17 has DRM_GPU_SCHED_STAT_NO_HANG for it:
+ * the core puts the job back on the pending list it took it off and
+ * re-arms the timer. Before, the driver puts it back itself (only
+ * drm_sched_stop() did, which also detaches every job from its hardware
+ * fence for a resubmission), and wakes the scheduler: a job that completed
+ * meanwhile was missed by the cleanup that ran while it was off the list.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+static inline enum drm_gpu_sched_stat
+vatom_sched_job_not_hung(struct drm_sched_job *job)
+{
+	return DRM_GPU_SCHED_STAT_NO_HANG;
+}
+#else
+static inline enum drm_gpu_sched_stat
+vatom_sched_job_not_hung(struct drm_sched_job *job)
+{
+	struct drm_gpu_scheduler *sched = job->sched;
+
+	spin_lock(&sched->job_list_lock);
+	list_add(&job->list, &sched->pending_list);
+	spin_unlock(&sched->job_list_lock);
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+	wake_up_interruptible(&sched->wake_up_worker);	/* its kthread */
+#else
+	drm_sched_wqueue_start(sched);	/* queues the free and the run work */
+#endif
+	return DRM_GPU_SCHED_STAT_NOMINAL;
+}
 #endif
 
 #endif /* _VATOM_COMPAT_KERNEL_H_ */

@@ -69,7 +69,8 @@ struct vatom_stats_pcpu {
  * @platform: the platform device it hangs off
  * @stats: debugfs counters
  * @pcpu: debugfs counters of the submission path
- * @wq: executes asynchronous jobs (vatom_job.c)
+ * @wq: executes asynchronous jobs, and runs their schedulers' work
+ *	(vatom_sched.c)
  * @poll_queues: polling queues of all files (their pollers are one per
  *	process: vatom_queue_poll.c)
  */

@@ -26,6 +26,7 @@
 #include "vatom_gem.h"
 #include "vatom_ioctl.h"
 #include "vatom_job.h"
+#include "vatom_sched.h"
 #include "vatom_limits.h"
 #include "vatom_queue.h"
 
@@ -150,7 +151,8 @@ static struct vatom_device *vatom_device_create(int id)
 	if (ret)
 		goto out_devres;
 
-	vdev->wq = alloc_workqueue("vatom%d", WQ_UNBOUND, 0, id);
+	/* Fences are signalled from it: a rescuer keeps it going under memory pressure. */
+	vdev->wq = alloc_workqueue("vatom%d", WQ_UNBOUND | WQ_MEM_RECLAIM, 0, id);
 	if (!vdev->wq) {
 		ret = -ENOMEM;
 		goto out_devres;

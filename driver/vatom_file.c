@@ -41,6 +41,7 @@ struct vatom_file *vatom_file_create(struct drm_device *dev,
 	vfile->client_id = vatom_client_id(file);
 	mutex_init(&vfile->lock);
 	spin_lock_init(&vfile->spare_lock);
+	spin_lock_init(&vfile->jobs_lock);
 	INIT_LIST_HEAD(&vfile->jobs);
 	xa_init_flags(&vfile->queues, XA_FLAGS_ALLOC1);
 	vfile->context = dma_fence_context_alloc(1);

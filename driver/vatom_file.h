@@ -23,6 +23,7 @@
 
 struct dma_fence;
 struct vatom_job;
+struct vatom_sched;
 
 /**
  * struct vatom_account - the bytes one file makes the kernel hold, against
@@ -55,13 +56,17 @@ struct vatom_stream_buf {
  * struct vatom_file - per-file (per-context) state, drm_file.driver_priv
  * @vdev: the device
  * @acct: what the file is charged for
- * @lock: protects @jobs, @last_fence and @seqno, and orders the file's
- *	jobs: a direct job executes under it (vatom_job_run_direct()), so a
- *	job pushed meanwhile comes after it
- * @jobs: jobs submitted and not yet freed, in submission order
- * @last_fence: fence of the last job submitted (every job waits for it)
- * @context: the fence context of this file's jobs
- * @seqno: sequence number of the last job submitted
+ * @lock: orders the file's submissions, and protects @last_fence,
+ *	@seqno and @sched: an asynchronous job is pushed under it, a
+ *	synchronous one executes under it once every job before it has
+ *	completed, so a job submitted meanwhile comes after it
+ * @sched: the scheduler of the file's asynchronous jobs, from the first
+ *	one on (vatom_sched.c), or NULL
+ * @last_fence: the out-fence of the last asynchronous job submitted
+ * @context: the fence context of the file's synchronous jobs
+ * @seqno: sequence number of the last synchronous job's fence
+ * @jobs_lock: protects @jobs
+ * @jobs: asynchronous jobs pushed and not yet freed, in submission order
  * @inflight: jobs counted against the in-flight limit
  * @live: jobs not yet freed, plus one held by the open file
  * @idle: completed when @live drops to zero
@@ -87,10 +92,12 @@ struct vatom_file {
 	atomic64_t rejected;
 	atomic64_t busy_ns[VATOM_FAMILY_COUNT];
 	struct mutex lock; /* see above */
-	struct list_head jobs;
+	struct vatom_sched *sched;
 	struct dma_fence *last_fence;
 	u64 context;
 	u64 seqno;
+	spinlock_t jobs_lock; /* protects jobs */
+	struct list_head jobs;
 	atomic_t inflight;
 	atomic_t live;
 	struct completion idle;

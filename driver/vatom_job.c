@@ -1,40 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Jobs: the execution side of SUBMIT, shared by synchronous and
- * asynchronous submissions, and the per-file context they run in.
+ * Jobs: what SUBMIT builds (vatom_submit.c), synchronous or asynchronous,
+ * and what they share: their memory, limits, execution and fences.
  *
- * A job is built and validated by vatom_submit.c, then pushed: from that
- * point nothing can fail. Pushing gives the job its fence (the next seqno on
- * its file's fence context) and makes it depend on the file's previous job,
- * so the jobs of a file execute, and their fences signal, in submission
- * order. A job also waits for the fences of its in-syncobjs. Dependencies
- * are dma_fence callbacks counting down @pending; the last one makes the
- * job ready:
- *
- *  - an asynchronous job is queued on the device's workqueue, which
- *    executes it and signals its fence (installed in the out-syncobjs when
- *    it was pushed);
- *  - a synchronous job is executed by the submitting thread. It waits
- *    (interruptibly) for its in-syncobjs and the file's earlier jobs before
- *    it is pushed, so an interrupted call leaves nothing behind and a
- *    restarted one executes the stream exactly once; then it executes,
- *    signals its fence and installs it in the out-syncobjs. (Should
- *    another thread of the file submit in between, the pushed job waits
- *    again; interrupted then, it is abandoned: the workqueue completes it
- *    as cancelled, never executed.)
+ * A synchronous job executes in the submitting thread, under its file's
+ * lock, once every job submitted before it has completed; it waits for
+ * its in-syncobjs and those jobs first, interruptibly, before its point of
+ * no return, so an interrupted call leaves nothing behind and a restarted
+ * one executes the stream exactly once. An asynchronous job is pushed to
+ * its file's GPU scheduler (vatom_sched.c), which runs it once its
+ * dependencies are met. Either way the jobs of a file execute, and their
+ * fences signal, in submission order.
  *
  * A job does not execute when an in-syncobj fence failed (its fence gets
- * that error) or when it was cancelled: closing the file (or the death of
- * its process) cancels every job still waiting for an in-syncobj fence,
- * whose fence then signals -ECANCELED once the file's earlier jobs have
- * completed. The other jobs get VATOM_CLOSE_DRAIN to complete, killed
- * process or not (small jobs that are ready are not thrown away); then the
- * file cancels them: a job not started
- * does not execute, one executing stops at its next checkpoint, between
- * two packets, having executed a prefix of its stream; both signal
- * -ECANCELED. A synchronous job stops the same way when its submitter is
- * killed. The release of the file waits until every job of the file is
- * freed, which a checkpoint every few milliseconds keeps short.
+ * that error; a synchronous submission returns -ECANCELED), and stops at
+ * its next checkpoint, between two packets, when its synchronous
+ * submitter is killed or its file closes (vatom_exec_stop()).
  *
  * Limits per file: at most max_jobs jobs in flight (-EBUSY past it);
  * file_mem_cap bytes charged (-ENOSPC, vatom_account.c); a submission
@@ -56,22 +37,6 @@
 #include "vatom_limits.h"
 #include "vatom_trace.h"
 
-/* How long a closing file lets its jobs complete before cancelling them. */
-#define VATOM_CLOSE_DRAIN	(HZ / 2)
-
-/* Who executes a synchronous job (job->state). */
-enum {
-	VATOM_JOB_WAITING,	/* dependencies pending, the submitter waits */
-	VATOM_JOB_READY,	/* the submitter executes it */
-	VATOM_JOB_ABANDONED,	/* the submitter gave up: the workqueue cancels it */
-};
-
-/* ------------------------------------------------------------------------ */
-/* Jobs                                                                      */
-/* ------------------------------------------------------------------------ */
-
-static void vatom_job_work(struct work_struct *work);
-
 /*
  * Free a job whose members from fence_mem on are clean, and its stream
  * buffer, charged to @acct.
@@ -83,6 +48,16 @@ static void vatom_job_destroy(struct vatom_job *job, struct vatom_account *acct)
 	vatom_stream_buf_free(&job->stream, acct);
 	kfree(job->fence_mem);
 	kfree(job);
+}
+
+/**
+ * vatom_file_spare_job_free() - free the job a closing file keeps
+ * @vfile: the file, whose jobs are all freed
+ */
+void vatom_file_spare_job_free(struct vatom_file *vfile)
+{
+	vatom_job_destroy(vfile->spare_job, vfile->acct);
+	vfile->spare_job = NULL;
 }
 
 /*
@@ -144,8 +119,6 @@ struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 	/* A synchronous job runs in its submitter; an asynchronous one stops on close. */
 	vatom_exec_init(&job->exec, async ? &vfile->cancel : NULL, !async);
 	INIT_LIST_HEAD(&job->link);
-	INIT_WORK(&job->work, vatom_job_work);
-	atomic_set(&job->state, VATOM_JOB_WAITING);
 	atomic_inc(&vfile->live);
 	this_cpu_inc(vfile->vdev->pcpu->jobs);
 
@@ -155,7 +128,7 @@ struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 	 */
 	if (async) {
 		ret = vatom_job_charge(job, sizeof(*job) +
-				       (in_syncs + 1) * sizeof(*job->deps) +
+				       in_syncs * sizeof(*job->deps) +
 				       out_syncs * sizeof(*job->outs));
 		if (ret) {
 			vatom_job_free(job);
@@ -165,15 +138,17 @@ struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 
 	if (!job->fence_mem)
 		job->fence_mem = kzalloc(sizeof(*job->fence_mem), GFP_KERNEL_ACCOUNT);
-	/* One more dependency for the file's previous job. */
 	if (in_syncs)
-		job->deps = kcalloc(in_syncs + 1, sizeof(*job->deps),
-				    GFP_KERNEL_ACCOUNT);
-	else
-		job->deps = &job->dep_prev;
+		job->deps = kcalloc(in_syncs, sizeof(*job->deps), GFP_KERNEL_ACCOUNT);
+	if (in_syncs && async) {
+		job->deps_fence = kzalloc(sizeof(*job->deps_fence), GFP_KERNEL_ACCOUNT);
+		if (job->deps_fence)
+			vatom_deps_fence_init(job->deps_fence);
+	}
 	if (out_syncs)
 		job->outs = kcalloc(out_syncs, sizeof(*job->outs), GFP_KERNEL_ACCOUNT);
-	if (!job->fence_mem || !job->deps || (out_syncs && !job->outs)) {
+	if (!job->fence_mem || (in_syncs && !job->deps) ||
+	    (in_syncs && async && !job->deps_fence) || (out_syncs && !job->outs)) {
 		vatom_job_free(job);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -226,7 +201,9 @@ static void vatom_job_unaccount(struct vatom_job *job)
 
 /**
  * vatom_job_free() - release a job and everything it references
- * @job: a job that was never pushed, or one whose fence has signalled
+ * @job: a job that was never pushed, a synchronous job that ran, or an
+ *	asynchronous one its scheduler is done with (its &vatom_job.base
+ *	cleaned up)
  */
 void vatom_job_free(struct vatom_job *job)
 {
@@ -234,18 +211,20 @@ void vatom_job_free(struct vatom_job *job)
 	struct vatom_device *vdev = vfile->vdev;
 	unsigned int i;
 
-	if (job->fence) {
-		mutex_lock(&vfile->lock);
+	if (!list_empty(&job->link)) {
+		spin_lock(&vfile->jobs_lock);
 		list_del(&job->link);
-		mutex_unlock(&vfile->lock);
-		dma_fence_put(&job->fence->base);
+		spin_unlock(&vfile->jobs_lock);
 	}
+	if (job->fence)
+		dma_fence_put(&job->fence->base);
+	if (job->deps_fence)
+		dma_fence_put(&job->deps_fence->base);
 	vatom_job_unaccount(job);
 
 	for (i = 0; i < job->ndeps; i++)
 		dma_fence_put(job->deps[i].fence);
-	if (job->deps != &job->dep_prev)
-		kfree(job->deps);
+	kfree(job->deps);
 	if (job->outs) {
 		for (i = 0; i < job->nouts; i++) {
 			dma_fence_chain_free(job->outs[i].chain);
@@ -267,13 +246,27 @@ void vatom_job_free(struct vatom_job *job)
 		complete(&vfile->idle);
 }
 
+/*
+ * The fence users see of the job: an asynchronous job's out-fence (the
+ * scheduler's finished fence, once armed), a synchronous one's fence, or
+ * NULL (a synchronous job without out-syncobjs has none).
+ */
+static struct dma_fence *vatom_job_out_fence(const struct vatom_job *job)
+{
+	if (job->async)
+		return job->base.s_fence ? &job->base.s_fence->finished : NULL;
+	return job->fence ? &job->fence->base : NULL;
+}
+
 /* The job's seqno on its file's timeline, 0 for one without a fence. */
 static u64 vatom_job_seqno(const struct vatom_job *job)
 {
-	return job->fence ? job->fence->base.seqno : 0;
+	struct dma_fence *fence = vatom_job_out_fence(job);
+
+	return fence ? fence->seqno : 0;
 }
 
-/* Return: 0, or -ECANCELED when vatom_job_stop() stopped it part way. */
+/* Return: 0, or -ECANCELED when vatom_exec_stop() stopped it part way. */
 static int vatom_job_execute(struct vatom_job *job)
 {
 	struct vatom_file *vfile = job->vfile;
@@ -301,30 +294,44 @@ done:
 
 /*
  * Complete the job: return what it counts against the file's limits first,
- * so a waiter that sees the fence signalled can submit again at once.
+ * so a waiter that sees the fence signalled can submit again at once; then
+ * signal its fence, if it has one, with @error. An asynchronous job's
+ * out-fence, the scheduler's, gets the error before the hardware fence
+ * signals it (before 6.5 the scheduler did not pass the error on).
  */
 static void vatom_job_signal(struct vatom_job *job, int error)
 {
 	struct vatom_file *vfile = job->vfile;
-	struct dma_fence *fence = &job->fence->base;
+	struct dma_fence *out = vatom_job_out_fence(job);
 
 	vatom_job_unaccount(job);
 	atomic64_inc(&vfile->completed);
-	if (error == -ECANCELED) {
+	if (error == -ECANCELED)
 		atomic64_inc(&vfile->vdev->stats.cancelled);
+	if (!job->fence)
+		return;
+	if (error == -ECANCELED)
 		trace_vatom_fence_cancel(vfile->client_id, job->id,
-					 fence->context, fence->seqno, error);
-	} else {
+					 out->context, out->seqno, error);
+	else
 		trace_vatom_fence_signal(vfile->client_id, job->id,
-					 fence->context, fence->seqno, error);
+					 out->context, out->seqno, error);
+	if (error) {
+		if (out != &job->fence->base)
+			dma_fence_set_error(out, error);
+		dma_fence_set_error(&job->fence->base, error);
 	}
-	if (error)
-		dma_fence_set_error(fence, error);
-	dma_fence_signal(fence);
+	dma_fence_signal(&job->fence->base);
 }
 
-/* Make the out-syncobjs point at the job's fence (no failure possible). */
-static void vatom_job_install_outs(struct vatom_job *job)
+/**
+ * vatom_job_install_outs() - make the out-syncobjs point at @fence
+ * @job: the job
+ * @fence: its out-fence
+ *
+ * No failure is possible: the chain nodes are allocated.
+ */
+void vatom_job_install_outs(struct vatom_job *job, struct dma_fence *fence)
 {
 	struct vatom_out_sync *out;
 	unsigned int i;
@@ -332,71 +339,39 @@ static void vatom_job_install_outs(struct vatom_job *job)
 	for (i = 0; i < job->nouts; i++) {
 		out = &job->outs[i];
 		if (out->chain) {
-			drm_syncobj_add_point(out->syncobj, out->chain,
-					      &job->fence->base, out->point);
+			drm_syncobj_add_point(out->syncobj, out->chain, fence,
+					      out->point);
 			out->chain = NULL;	/* owned by the syncobj now */
 		} else {
-			drm_syncobj_replace_fence(out->syncobj, &job->fence->base);
+			drm_syncobj_replace_fence(out->syncobj, fence);
 		}
 	}
 }
 
-static void vatom_job_work(struct work_struct *work)
+/**
+ * vatom_job_run() - execute an asynchronous job that its scheduler ran,
+ * or cancel it, and signal its hardware fence
+ * @job: the job, with its hardware fence; its scheduler may free it as
+ *	soon as the fence signals
+ */
+void vatom_job_run(struct vatom_job *job)
 {
-	struct vatom_job *job = container_of(work, struct vatom_job, work);
 	int error = READ_ONCE(job->dep_error);
 
-	if (job->cancelled || atomic_read(&job->state) == VATOM_JOB_ABANDONED ||
-	    READ_ONCE(job->vfile->cancel))
+	if (job->cancelled || READ_ONCE(job->vfile->cancel))
 		error = -ECANCELED;
 	if (!error)
 		error = vatom_job_execute(job);
 	vatom_job_signal(job, error);
-	vatom_job_free(job);
 }
 
-/* Every dependency is met: have the job executed. */
-static void vatom_job_ready(struct vatom_job *job)
-{
-	if (!job->async &&
-	    atomic_cmpxchg(&job->state, VATOM_JOB_WAITING, VATOM_JOB_READY) ==
-	    VATOM_JOB_WAITING) {
-		complete(&job->ready);
-		return;
-	}
-	/* Asynchronous, or a synchronous job its submitter abandoned. */
-	queue_work(job->vfile->vdev->wq, &job->work);
-}
-
-static void vatom_job_dep_done(struct vatom_job *job)
-{
-	if (atomic_dec_and_test(&job->pending))
-		vatom_job_ready(job);
-}
-
-/* Record the first failed in-syncobj fence; @error is 0 or negative. */
-static void vatom_job_dep_error(struct vatom_job *job, int error)
-{
-	if (error < 0)
-		cmpxchg(&job->dep_error, 0, error);
-}
-
-static void vatom_job_dep_cb(struct dma_fence *fence, struct dma_fence_cb *cb)
-{
-	struct vatom_dep *dep = container_of(cb, struct vatom_dep, cb);
-	struct vatom_job *job = dep->job;
-
-	if (dep->external)
-		vatom_job_dep_error(job, fence->error);
-	vatom_job_dep_done(job);
-}
-
-/*
- * The job passes its point of no return: it gets its number in the file
- * and is traced as submitted. @in_syncs: its in-syncobjs (job->ndeps
- * before the previous job is added).
+/**
+ * vatom_job_accept() - the job passes its point of no return: it gets its
+ * number in the file and is traced as submitted
+ * @job: the job
+ * @fence: its out-fence, or NULL
  */
-static void vatom_job_accept(struct vatom_job *job, unsigned int in_syncs)
+void vatom_job_accept(struct vatom_job *job, struct dma_fence *fence)
 {
 	struct vatom_file *vfile = job->vfile;
 	u32 packets[VATOM_FAMILY_COUNT], offset;
@@ -405,80 +380,71 @@ static void vatom_job_accept(struct vatom_job *job, unsigned int in_syncs)
 	if (trace_vatom_submit_enabled()) {
 		vatom_stream_census(job->stream.buf, job->stream_size, packets, 0,
 				    &offset);
-		trace_vatom_submit(vfile->client_id, job->id, vfile->context,
+		trace_vatom_submit(vfile->client_id, job->id,
+				   fence ? fence->context : vfile->context,
 				   packets, job->stream_size, job->ops,
-				   job->async, in_syncs, job->nouts);
+				   job->async, job->ndeps, job->nouts);
 	}
 }
 
-/**
- * vatom_job_push() - submit a fully prepared job; nothing can fail from here
- * @job: a job whose stream is validated, surfaces bound, in-syncobj fences
- *	in @job->deps[0 .. @job->ndeps - 1] and out-syncobjs in @job->outs
+/*
+ * Lock the file with every job submitted before completed: its last
+ * asynchronous job's out-fence signalled. Waits interruptibly, with the
+ * lock dropped, as long as another thread submits meanwhile.
  *
- * An asynchronous job belongs to the workqueue afterwards (the caller must
- * not touch it); a synchronous one is then run with vatom_job_run_sync().
+ * Return: 0 with vfile->lock held, or -ERESTARTSYS.
  */
-void vatom_job_push(struct vatom_job *job)
+static int vatom_file_lock_idle(struct vatom_file *vfile)
 {
-	struct vatom_file *vfile = job->vfile;
-	struct vatom_dep *dep;
-	unsigned int i;
-	int ret;
-
-	/* Only a pushed synchronous job waits for it (the direct path does not). */
-	if (!job->async)
-		init_completion(&job->ready);
-	vatom_job_accept(job, job->ndeps);
-	mutex_lock(&vfile->lock);
-	vatom_fence_init(job->fence_mem, vfile->vdev, vfile->context, ++vfile->seqno);
-	job->fence = job->fence_mem;
-	job->fence_mem = NULL;
-	if (vfile->last_fence) {
-		/* The previous job: ordering only; its reference moves here. */
-		job->deps[job->ndeps++].fence = vfile->last_fence;
-	}
-	vfile->last_fence = dma_fence_get(&job->fence->base);
-	list_add_tail(&job->link, &vfile->jobs);
-	mutex_unlock(&vfile->lock);
-
-	if (job->async)
-		vatom_job_install_outs(job);
-
-	/* One count per dependency, plus one until every callback is armed. */
-	atomic_set(&job->pending, job->ndeps + 1);
-	for (i = 0; i < job->ndeps; i++) {
-		dep = &job->deps[i];
-		dep->job = job;
-		ret = dma_fence_add_callback(dep->fence, &dep->cb, vatom_job_dep_cb);
-		if (!ret) {
-			dep->armed = true;
-			continue;
-		}
-		/* Already signalled (-ENOENT). */
-		if (dep->external)
-			vatom_job_dep_error(job, dep->fence->error);
-		vatom_job_dep_done(job);
-	}
-	vatom_job_dep_done(job);
-}
-
-/**
- * vatom_job_wait_deps() - wait, interruptibly, for what a synchronous job
- * will depend on, before it is pushed
- * @job: the job, not yet pushed
- *
- * Waiting before the point of no return means an interrupted submission
- * leaves nothing behind: no job, no fence, no in-flight slot. (If another
- * thread of the file submits meanwhile, the job may still have to wait
- * after it is pushed; see vatom_job_run_sync().)
- *
- * Return: 0, or -ERESTARTSYS when a signal arrived.
- */
-int vatom_job_wait_deps(struct vatom_job *job)
-{
-	struct vatom_file *vfile = job->vfile;
 	struct dma_fence *last;
+	long ret;
+
+	for (;;) {
+		if (mutex_lock_interruptible(&vfile->lock))
+			return -ERESTARTSYS;
+		if (!vfile->last_fence || dma_fence_is_signaled(vfile->last_fence))
+			return 0;
+		last = dma_fence_get(vfile->last_fence);
+		mutex_unlock(&vfile->lock);
+		ret = dma_fence_wait(last, true);
+		dma_fence_put(last);
+		if (ret)
+			return ret;
+	}
+}
+
+/* The first of the job's in-syncobj fences that failed, its error, or 0. */
+static int vatom_job_deps_status(const struct vatom_job *job)
+{
+	unsigned int i;
+	int status;
+
+	for (i = 0; i < job->ndeps; i++) {
+		status = dma_fence_get_status(job->deps[i].fence);
+		if (status < 0)
+			return status;
+	}
+	return 0;
+}
+
+/**
+ * vatom_job_run_sync() - execute a synchronous job in the submitting thread
+ * @job: a prepared synchronous job
+ *
+ * Waits, interruptibly, for the in-syncobjs' fences and the file's earlier
+ * jobs, then executes the job under the file's lock (jobs submitted
+ * meanwhile come after it), gives it a fence if it has out-syncobjs,
+ * signals it and installs it in them.
+ *
+ * Return: 0 when the job executed; -ERESTARTSYS when interrupted before
+ * it was accepted (nothing changed); -ECANCELED when an in-syncobj fence
+ * failed (nothing was executed, the out-syncobjs are untouched); -EINTR
+ * when the submitter was killed while the job executed (a prefix of the
+ * stream ran; the out-syncobjs get a fence signalled with -ECANCELED).
+ */
+int vatom_job_run_sync(struct vatom_job *job)
+{
+	struct vatom_file *vfile = job->vfile;
 	unsigned int i;
 	long ret;
 
@@ -487,143 +453,27 @@ int vatom_job_wait_deps(struct vatom_job *job)
 		if (ret)
 			return ret;
 	}
-	mutex_lock(&vfile->lock);
-	last = dma_fence_get(vfile->last_fence);
-	mutex_unlock(&vfile->lock);
-	if (!last)
-		return 0;
-	ret = dma_fence_wait(last, true);
-	dma_fence_put(last);
-	return ret;
-}
-
-/**
- * vatom_job_run_direct() - execute a synchronous job at once, without a
- * fence, if its file has no job pending
- * @job: a prepared synchronous job without in- or out-syncobjs, not pushed
- *
- * Such a job has nothing to wait for and nothing to signal but its place
- * in the file's order. When every job pushed before it has completed, it
- * executes under the file's lock: jobs pushed later take that lock first,
- * so they come after it, as its fence would have made them. This saves
- * the fence, the dependency callbacks and the completion of the general
- * path (vatom_job_push(), vatom_job_run_sync()), most of the cost of a
- * small synchronous submission.
- *
- * Return: 0 when the job executed (free it, it was never pushed); -EINTR
- * when its submitter was killed while it executed (a prefix of the stream
- * ran); -EAGAIN when a job of the file is still pending: push it and run
- * it with vatom_job_run_sync().
- */
-int vatom_job_run_direct(struct vatom_job *job)
-{
-	struct vatom_file *vfile = job->vfile;
-	int ret = -EAGAIN;
-
-	if (WARN_ON_ONCE(job->async || job->ndeps || job->nouts))
+	ret = vatom_file_lock_idle(vfile);
+	if (ret)
 		return ret;
-	mutex_lock(&vfile->lock);
-	if (!vfile->last_fence || dma_fence_is_signaled(vfile->last_fence)) {
-		vatom_job_accept(job, 0);
-		ret = vatom_job_execute(job) ? -EINTR : 0;
-		atomic64_inc(&vfile->completed);
-	}
-	mutex_unlock(&vfile->lock);
-	return ret;
-}
 
-/**
- * vatom_job_run_sync() - wait for a pushed synchronous job's dependencies,
- * execute it and signal its fence and out-syncobjs
- * @job: the job
- * @abandoned: out, true when the wait was interrupted: the job is then
- *	cancelled, never executes and is no longer the caller's to free
- *
- * Normally vatom_job_wait_deps() has already waited and the job is ready
- * at once. If it is not (another thread of the file submitted in between)
- * and the wait is interrupted, the job is abandoned: it keeps its place in
- * the file's order and completes, cancelled, once its dependencies signal.
- *
- * Return: 0 when the job executed; -ERESTARTSYS when interrupted before it
- * could start; -ECANCELED when an in-syncobj fence failed (nothing was
- * executed, the out-syncobjs are untouched); -EINTR when the submitter was
- * killed while the job executed (a prefix of the stream ran; the fence,
- * installed in the out-syncobjs, signals -ECANCELED).
- */
-int vatom_job_run_sync(struct vatom_job *job, bool *abandoned)
-{
-	int ret;
-
-	*abandoned = false;
-	ret = wait_for_completion_interruptible(&job->ready);
-	if (ret) {
-		if (atomic_cmpxchg(&job->state, VATOM_JOB_WAITING,
-				   VATOM_JOB_ABANDONED) == VATOM_JOB_WAITING) {
-			*abandoned = true;
-			return ret;
-		}
-		/* It became ready meanwhile: complete() is imminent. */
-		wait_for_completion(&job->ready);
-	}
-
-	ret = READ_ONCE(job->dep_error);
-	if (ret) {
-		vatom_job_signal(job, ret);
+	if (vatom_job_deps_status(job)) {
+		vatom_job_accept(job, NULL);
+		vatom_job_signal(job, vatom_job_deps_status(job));
+		mutex_unlock(&vfile->lock);
 		return -ECANCELED;
 	}
+	if (job->nouts) {
+		vatom_fence_init(job->fence_mem, vfile->vdev, NULL,
+				 vfile->context, ++vfile->seqno);
+		job->fence = job->fence_mem;
+		job->fence_mem = NULL;
+	}
+	vatom_job_accept(job, vatom_job_out_fence(job));
 	ret = vatom_job_execute(job);
 	vatom_job_signal(job, ret);
-	vatom_job_install_outs(job);
-	return ret ? -EINTR : 0;
-}
-
-/*
- * The file is closing: stop waiting for the job's in-syncobj fences that
- * have not signalled, and cancel the job if there was one. It still waits
- * for the file's previous job, so fences keep signalling in order.
- */
-static void vatom_job_cancel_waits(struct vatom_job *job)
-{
-	struct vatom_dep *dep;
-	unsigned int i;
-
-	/* Holding it keeps the job in the file's list, and alive. */
-	lockdep_assert_held(&job->vfile->lock);
-	for (i = 0; i < job->ndeps; i++) {
-		dep = &job->deps[i];
-		if (!dep->external || !dep->armed)
-			continue;
-		if (!dma_fence_remove_callback(dep->fence, &dep->cb))
-			continue;	/* its callback has run */
-		dep->armed = false;
-		job->cancelled = true;
-		/* The job cannot be freed before the caller drops vfile->lock. */
-		vatom_job_dep_done(job);
-	}
-}
-
-/**
- * vatom_file_jobs_release() - end the jobs of a closing file: cancel those
- * that wait for in-syncobjs, let the others complete for a while, cancel
- * what is left and wait for every one
- * @vfile: the file, whose handles, syncobjs and queues are already released
- */
-void vatom_file_jobs_release(struct vatom_file *vfile)
-{
-	struct vatom_job *job;
-
-	mutex_lock(&vfile->lock);
-	list_for_each_entry(job, &vfile->jobs, link)
-		vatom_job_cancel_waits(job);
+	if (job->fence)
+		vatom_job_install_outs(job, &job->fence->base);
 	mutex_unlock(&vfile->lock);
-
-	if (!atomic_dec_and_test(&vfile->live)) {
-		/* As the DRM scheduler does for an exiting process's jobs. */
-		if (!wait_for_completion_timeout(&vfile->idle, VATOM_CLOSE_DRAIN)) {
-			WRITE_ONCE(vfile->cancel, true);
-			wait_for_completion(&vfile->idle);
-		}
-	}
-	vatom_job_destroy(vfile->spare_job, vfile->acct);
-	vfile->spare_job = NULL;
+	return ret ? -EINTR : 0;
 }

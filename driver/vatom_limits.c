@@ -34,6 +34,11 @@ module_param(max_poll_queues, uint, 0444);
 MODULE_PARM_DESC(max_poll_queues,
 		 "Polling queues a device has at once, all processes together (default: 4)");
 
+static unsigned int job_timeout_ms = 10000;
+module_param(job_timeout_ms, uint, 0444);
+MODULE_PARM_DESC(job_timeout_ms,
+		 "Milliseconds an asynchronous job may run before its scheduler's timeout handler (100-600000, default 10000)");
+
 struct vatom_limits vatom_limits __ro_after_init;
 
 /**
@@ -49,4 +54,5 @@ void __init vatom_limits_init(void)
 	vatom_limits.max_submit_ops = clamp_t(u64, max_submit_ops,
 					      VATOM_CHECK_OPS, 1ull << 32);
 	vatom_limits.max_poll_queues = max_poll_queues;
+	vatom_limits.job_timeout_ms = clamp(job_timeout_ms, 100u, 600000u);
 }

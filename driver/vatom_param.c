@@ -92,6 +92,9 @@ int vatom_ioctl_get_param(struct drm_device *dev, void *data,
 	case DRM_VATOM_PARAM_MAX_POLL_IDLE_US:
 		args->value = vatom_max_poll_idle_us();
 		break;
+	case DRM_VATOM_PARAM_JOB_TIMEOUT_MS:
+		args->value = vatom_job_timeout_ms();
+		break;
 	default:
 		return -EINVAL;
 	}

@@ -3,15 +3,14 @@
  * SUBMIT: build a job from the user's arguments: check them, look up the
  * syncobjs, resolve the binding table (taking a reference on every
  * surface), copy the command stream in once and validate all of it. Only
- * then is the job pushed (vatom_job.c), after which nothing can fail:
- * a rejected submission has changed no memory and no syncobj.
+ * then does the job pass its point of no return, after which nothing can
+ * fail: a rejected submission has changed no memory and no syncobj.
  *
  * Synchronous and asynchronous submissions share all of this. A
  * synchronous one then waits for its dependencies, executes in the calling
- * thread and copies results back; an asynchronous one returns at once and
- * executes on the device's workqueue. A small synchronous one without
- * syncobjs, on a file with no job pending, executes at once without a
- * fence (vatom_job_run_direct()).
+ * thread and copies results back (vatom_job_run_sync()); an asynchronous
+ * one is pushed to its file's GPU scheduler and returns at once
+ * (vatom_sched_push()).
  *
  * Nothing a user passes is trusted: sizes are bounded before anything is
  * allocated and every handle is looked up (and referenced) before use.
@@ -20,7 +19,6 @@
  */
 
 #include <linux/dma-fence-chain.h>
-#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -33,15 +31,7 @@
 #include "vatom_gem.h"
 #include "vatom_ioctl.h"
 #include "vatom_job.h"
-
-/*
- * Largest stream, and cost, a synchronous submission executes under its
- * file's lock (vatom_job_run_direct()): other submitters of the file wait
- * for that lock uninterruptibly, so only streams that execute in
- * microseconds (a NoC broadcast costs its whole grid).
- */
-#define VATOM_DIRECT_MAX_STREAM	SZ_64K
-#define VATOM_DIRECT_MAX_OPS	SZ_64K
+#include "vatom_sched.h"
 
 /* What vatom_user_copy() does: read the user's bytes, write them. */
 #define VATOM_COPY_IN	BIT(0)
@@ -206,7 +196,6 @@ static int vatom_job_in_syncs(struct vatom_job *job, struct drm_file *file,
 			return ret;
 		dep = &job->deps[job->ndeps++];
 		dep->fence = fence;
-		dep->external = true;
 	}
 	return 0;
 }
@@ -326,7 +315,7 @@ int vatom_ioctl_submit(struct drm_device *dev, void *data,
 {
 	struct drm_vatom_submit *args = data;
 	struct vatom_job *job = NULL;
-	bool async, abandoned;
+	bool async;
 	int ret;
 
 	/* Outputs only: never read back, so a restarted call sees no change. */
@@ -350,30 +339,15 @@ int vatom_ioctl_submit(struct drm_device *dev, void *data,
 	ret = vatom_job_prepare(job, file, args);
 	if (ret || (args->flags & DRM_VATOM_SUBMIT_VALIDATE_ONLY))
 		goto free;	/* validate-only: everything is checked */
-	if (!async && !job->ndeps && !job->nouts &&
-	    args->stream_size <= VATOM_DIRECT_MAX_STREAM &&
-	    job->ops <= VATOM_DIRECT_MAX_OPS) {
-		ret = vatom_job_run_direct(job);
-		if (ret != -EAGAIN)
-			goto copy_out;
+	if (async) {
+		ret = vatom_sched_push(job);
+		if (!ret)
+			return 0;	/* the job belongs to its scheduler now */
+		goto free;
 	}
 
-	/* A synchronous job waits here: interrupted, it leaves nothing. */
-	if (!async) {
-		ret = vatom_job_wait_deps(job);
-		if (ret)
-			goto free;
-	}
-
-	/* The point of no return. */
-	vatom_job_push(job);
-	if (async)
-		return 0;	/* the job belongs to the workqueue now */
-
-	ret = vatom_job_run_sync(job, &abandoned);
-	if (abandoned)
-		goto out;	/* cancelled; the workqueue completes it */
-copy_out:
+	/* Interrupted before its point of no return, it leaves nothing. */
+	ret = vatom_job_run_sync(job);
 	/*
 	 * Only if another thread made the results unwritable since
 	 * vatom_job_results() checked: executed, but say so.
@@ -392,10 +366,7 @@ free:
 	vatom_job_free(job);
 	return ret;
 out:
-	/* Before a job was allocated, or abandoned after its push. */
-	if (ret && !job)
-		vatom_submit_rejected(file, NULL, args, ret);
-	else if (ret)
-		vatom_exec_failed(file->driver_priv);
+	/* Before a job was allocated. */
+	vatom_submit_rejected(file, NULL, args, ret);
 	return ret;
 }

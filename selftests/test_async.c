@@ -64,7 +64,8 @@ static long long va_module_refcnt(void)
 /* The new limits are reported, and are what the module was loaded with. */
 TEST(async_params)
 {
-	__u64 caps, jobs, cap, syncs;
+	__u64 caps, jobs, cap, syncs, timeout;
+	long long t;
 	uint64_t v;
 	int fd;
 
@@ -77,10 +78,16 @@ TEST(async_params)
 	ASSERT_EQ(0, vt_get_param(fd, DRM_VATOM_PARAM_MAX_SYNCS, 0, &syncs));
 	EXPECT_EQ(64, syncs);
 	EXPECT_LE(1, jobs);
+	ASSERT_EQ(0, vt_get_param(fd, DRM_VATOM_PARAM_JOB_TIMEOUT_MS, 0, &timeout));
 	if (va_modparam("max_jobs") >= 0) {
 		EXPECT_EQ(va_modparam("max_jobs"), jobs);
 		EXPECT_EQ(va_modparam("file_mem_cap"), cap);
+		/* The parameter, clamped to 100 ms .. 10 min. */
+		t = va_modparam("job_timeout_ms");
+		EXPECT_EQ(t < 100 ? 100 : t > 600000 ? 600000 : t, timeout);
 	}
+	EXPECT_LE(100, timeout);
+	EXPECT_GE(600000, timeout);
 	/* The DRM core serves timelines for this driver. */
 	ASSERT_EQ(0, drmGetCap(fd, DRM_CAP_SYNCOBJ_TIMELINE, &v));
 	EXPECT_EQ(1, v);

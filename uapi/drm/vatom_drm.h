@@ -68,7 +68,7 @@ extern "C" {
 	DRM_IOW(DRM_COMMAND_BASE + DRM_VATOM_QUEUE_KICK, struct drm_vatom_queue_kick)
 
 /** DRM_VATOM_UAPI_VERSION: bumped with every addition to this header. */
-#define DRM_VATOM_UAPI_VERSION		6
+#define DRM_VATOM_UAPI_VERSION		7
 
 /* ------------------------------------------------------------------------ */
 /* GET_PARAM                                                                 */
@@ -99,6 +99,8 @@ extern "C" {
 #define DRM_VATOM_PARAM_MAX_POLL_QUEUES		16
 /* largest struct drm_vatom_queue_create.poll_idle_us */
 #define DRM_VATOM_PARAM_MAX_POLL_IDLE_US	17
+/* ms an asynchronous job may run before its scheduler's timeout handler */
+#define DRM_VATOM_PARAM_JOB_TIMEOUT_MS		18
 
 /* Capability bits reported by DRM_VATOM_PARAM_CAPS. */
 #define DRM_VATOM_CAP_VISA_DWORD_ATOMIC	(1ull << 0)
