@@ -18,7 +18,9 @@
  * jobs one after another, in the order run_job received them. So the
  * jobs of a file execute in submission order, back to back, while those
  * of different files execute on different CPUs; the scheduler's own
- * thread or work only hands jobs over.
+ * thread or work only hands jobs over, but for a small job (at most
+ * VATOM_RUN_NOW_OPS element operations, microseconds) that finds the
+ * executor idle, which it executes itself: the hand-over would cost more.
  *
  * In-syncobjs: the scheduler waits for one dependency fence per job,
  * signalled by callbacks on the in-syncobjs' fences once every one has
@@ -27,9 +29,9 @@
  * off: a closing file calls off these callbacks, and the job completes,
  * cancelled, in its turn.
  *
- * The finished fences are marked DRM_SCHED_FENCE_DONT_PIPELINE: another
- * file's job that depends on one must wait for it to finish, not only to
- * be handed over, since files' jobs do not execute in one order.
+ * A job that depends on another file's job waits for it to finish: the
+ * scheduler waits for a fence of its own only until that job is handed
+ * over, but another file's fence is another scheduler's.
  *
  * The job timeout is the scheduler's. A job executes on a CPU, in steps
  * bounded by max_submit_ops, and cannot hang: a timeout finds it slow and
@@ -51,6 +53,13 @@
 
 /* How long a closing file lets its jobs complete before cancelling them. */
 #define VATOM_CLOSE_DRAIN	(HZ / 2)
+
+/*
+ * Largest job run_job executes itself when the executor is idle: handing
+ * it over would cost more than executing it (a wake-up and a context
+ * switch), and the scheduler's thread or work is the file's own.
+ */
+#define VATOM_RUN_NOW_OPS	4096
 
 /*
  * Jobs a scheduler hands to its executor ahead: enough that the executor
@@ -95,7 +104,7 @@ static struct dma_fence *vatom_sched_run_job(struct drm_sched_job *sj)
 	struct vatom_job *job = to_vatom_job(sj);
 	struct vatom_sched *s = to_vatom_sched(sj->sched);
 	struct dma_fence *fence;
-	bool kick;
+	bool kick, now;
 
 	vatom_sched_thread_normal();
 	/* Never run twice: vatom does not stop and resubmit (drm_sched_stop()). */
@@ -106,11 +115,15 @@ static struct dma_fence *vatom_sched_run_job(struct drm_sched_job *sj)
 	fence = dma_fence_get(&job->fence->base);
 
 	spin_lock(&s->lock);
-	list_add_tail(&job->run_link, &s->runnable);
-	kick = !s->running;
-	s->running = true;
+	now = !s->running && job->ops <= VATOM_RUN_NOW_OPS;
+	if (!now)
+		list_add_tail(&job->run_link, &s->runnable);
+	kick = !s->running && !now;
+	s->running |= kick;
 	spin_unlock(&s->lock);
-	if (kick)
+	if (now)
+		vatom_job_run(job);	/* the executor is idle: nothing before it */
+	else if (kick)
 		queue_work(s->vfile->vdev->wq, &s->work);
 	return fence;
 }
@@ -273,7 +286,6 @@ int vatom_sched_push(struct vatom_job *job)
 	/* The point of no return. */
 	drm_sched_job_arm(&job->base);
 	finished = &job->base.s_fence->finished;
-	set_bit(DRM_SCHED_FENCE_DONT_PIPELINE, &finished->flags);
 	vatom_job_accept(job, finished);
 	dma_fence_put(vfile->last_fence);
 	vfile->last_fence = dma_fence_get(finished);

@@ -480,6 +480,76 @@ TEST(chain_across_files)
 }
 
 /*
+ * A job that depends on another file's long job waits for it to finish,
+ * not only to start: B adds 1 to a word 16 x 65536 times (tens of ms on
+ * its file's executor); A, waiting on B's out-fence, exchanges the word
+ * and must read B's whole count. (A scheduler waits for a fence of its
+ * own only until its job is handed over: files must not share one.)
+ */
+TEST(chain_across_files_waits_for_finish)
+{
+	enum { PACKETS = 65536 };
+	__u32 ha, hb, ra, sb, sa, outa, *m, *rm, val = 7;
+	__u32 zero[16] = { 0 }, one[16];
+	struct drm_vatom_binding bind = { 0 };
+	struct drm_vatom_submit args = { 0 };
+	struct drm_vatom_sync out = { 0 };
+	struct vt_stream s;
+	struct va_sub j;
+	int fa, fb, dmabuf, sf, i;
+	__u8 *big;
+
+	VT_OPEN(fa);
+	VT_OPEN(fb);
+	VT_BUFFER(fa, 4096, ha, m);
+	VT_BUFFER(fa, 4096, ra, rm);
+	ASSERT_EQ(0, vt_prime_export(fa, ha, &dmabuf));
+	ASSERT_EQ(0, vt_prime_import(fb, dmabuf, &hb));
+	close(dmabuf);
+
+	/* B: 65536 packets, each adding 1 to word 0 in all 16 lanes. */
+	for (i = 0; i < 16; i++)
+		one[i] = 1;
+	va_stream(&s, DRM_VATOM_VISA_OP_ADD, 16, zero, one, false);
+	big = malloc((size_t)PACKETS * s.size);
+	ASSERT_NE(NULL, big);
+	for (i = 0; i < PACKETS; i++)
+		memcpy(big + (size_t)i * s.size, s.buf, s.size);
+	sb = va_syncobj(fb, false);
+	bind.handle = hb;
+	out.handle = sb;
+	args.stream = vt_u64_ptr(big);
+	args.stream_size = (__u64)PACKETS * s.size;
+	args.bindings = vt_u64_ptr(&bind);
+	args.binding_count = 1;
+	args.out_syncs = vt_u64_ptr(&out);
+	args.out_sync_count = 1;
+	args.flags = DRM_VATOM_SUBMIT_ASYNC;
+	ASSERT_EQ(0, vt_submit(fb, &args));
+
+	/* A: XCHG 7 after B's job; the old value to ra. */
+	sf = va_export(fb, sb);
+	ASSERT_LE(0, sf);
+	sa = va_syncobj(fa, false);
+	ASSERT_EQ(0, drmSyncobjImportSyncFile(fa, sa, sf));
+	close(sf);
+	outa = va_syncobj(fa, false);
+	va_stream(&s, DRM_VATOM_VISA_OP_XCHG, 1, zero, &val, true);
+	va_sub_init(&j, &s, ha, true, ra, 0);
+	va_sub_in(&j, sa, 0);
+	va_sub_out(&j, outa, 0);
+	ASSERT_EQ(0, va_sub_submit(fa, &j));
+
+	ASSERT_EQ(0, va_wait_ms(fa, outa, 0, 20000));
+	EXPECT_EQ(1, va_status(fb, sb));
+	EXPECT_EQ(16 * PACKETS, rm[0]);	/* all of B's adds, none after */
+	EXPECT_EQ(7, m[0]);
+	free(big);
+	close(fa);
+	close(fb);
+}
+
+/*
  * A timeline syncobj with several points: jobs signal points 1, 2 (file
  * A) and 3 (file B, waiting on point 2 of the same syncobj, shared as a
  * syncobj fd); waits and queries see each point in turn.
