@@ -66,7 +66,8 @@ struct vatom_stream_buf {
  * @context: the fence context of the file's synchronous jobs
  * @seqno: sequence number of the last synchronous job's fence
  * @jobs_lock: protects @jobs
- * @jobs: asynchronous jobs pushed and not yet freed, in submission order
+ * @jobs: asynchronous jobs with in-syncobjs pushed and not yet freed, in
+ *	submission order
  * @inflight: jobs counted against the in-flight limit
  * @live: jobs not yet freed, plus one held by the open file
  * @idle: completed when @live drops to zero

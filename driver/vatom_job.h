@@ -58,7 +58,7 @@ struct vatom_out_sync {
  * struct vatom_job - one submission, synchronous or asynchronous
  * @base: the scheduler's job (asynchronous jobs, vatom_sched.c)
  * @vfile: the submitting file
- * @link: in @vfile->jobs (asynchronous jobs, once pushed)
+ * @link: in @vfile->jobs (asynchronous jobs with in-syncobjs, once pushed)
  * @run_link: in its scheduler's &vatom_sched.runnable
  * @pending: in-syncobj fences not yet signalled, plus one while pushing
  * @dep_error: error of the first in-syncobj fence that failed

@@ -289,12 +289,14 @@ int vatom_sched_push(struct vatom_job *job)
 	vatom_job_accept(job, finished);
 	dma_fence_put(vfile->last_fence);
 	vfile->last_fence = dma_fence_get(finished);
-	spin_lock(&vfile->jobs_lock);
-	list_add_tail(&job->link, &vfile->jobs);
-	spin_unlock(&vfile->jobs_lock);
 	vatom_job_install_outs(job, finished);
-	if (job->deps_fence)
+	if (job->deps_fence) {
+		/* For a closing file, which calls off the waits. */
+		spin_lock(&vfile->jobs_lock);
+		list_add_tail(&job->link, &vfile->jobs);
+		spin_unlock(&vfile->jobs_lock);
 		vatom_sched_arm_deps(job);
+	}
 	drm_sched_entity_push_job(&job->base);
 unlock:
 	mutex_unlock(&vfile->lock);
