@@ -60,6 +60,7 @@ static int vatom_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "jobs_in_flight %lld\n", sum.jobs);
 	seq_printf(m, "fences %lld\n", atomic64_read(&st->fences));
 	seq_printf(m, "jobs_cancelled %lld\n", atomic64_read(&st->cancelled));
+	seq_printf(m, "job_timeouts %lld\n", atomic64_read(&st->job_timeouts));
 	for (f = 0; f < VATOM_FAMILY_COUNT; f++) {
 		seq_printf(m, "packets_%s %llu\n", vatom_family_name(f),
 			   sum.packets[f]);

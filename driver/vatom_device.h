@@ -37,12 +37,15 @@
  * @surfaces: live surfaces (created or imported, not yet freed)
  * @fences: live job fences (a fence can outlive its job and file)
  * @cancelled: jobs completed as cancelled, not executed
+ * @job_timeouts: times a scheduler's timeout handler found a job still
+ *	running (and left it running)
  */
 struct vatom_stats_counters {
 	atomic64_t errors;
 	atomic64_t surfaces;
 	atomic64_t fences;
 	atomic64_t cancelled;
+	atomic64_t job_timeouts;
 };
 
 /**

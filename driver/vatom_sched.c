@@ -132,6 +132,7 @@ static enum drm_gpu_sched_stat vatom_sched_timedout_job(struct drm_sched_job *sj
 {
 	struct vatom_job *job = to_vatom_job(sj);
 
+	atomic64_inc(&job->vfile->vdev->stats.job_timeouts);
 	drm_dbg_driver(&job->vfile->vdev->drm,
 		       "client %llu: job %llu not done after %u ms: still running\n",
 		       job->vfile->client_id, job->id, vatom_job_timeout_ms());

@@ -245,8 +245,11 @@ for f in examples/*.vasm; do
 done
 run_vm vm "" "${vm_progs[@]}" "${run_progs[@]}" build/dest/pkgconfig-hello
 # Two devices: discovery lists both, and the multi-device tests run; and
-# 20 s of the fuzzer, seeded (a failure names the seed to rerun).
-run_vm vm2 "num_devices=2" "${vm_progs[@]}" "selftests/vatom_fuzz -t 20 -s 1"
+# 20 s of the fuzzer, seeded (a failure names the seed to rerun). A job
+# timeout of 100 ms: every long job outlives it, and the schedulers'
+# timeout handler, which differs by kernel, must leave it running.
+vm2_params="num_devices=2 job_timeout_ms=100"
+run_vm vm2 "$vm2_params" "${vm_progs[@]}" "selftests/vatom_fuzz -t 20 -s 1"
 
 # --- the Debian packages, installed as a user would in a fresh Debian 12
 # root: DKMS's module and the installed programs in the VM, then removed
@@ -285,9 +288,9 @@ if [ -z "$QUICK" ]; then
 				"$(kernel_var "$klog" KDIR)" "$(kernel_var "$klog" KVER)"
 			KVER=$(kernel_var "$klog" KVER) KIMG=$(kernel_var "$klog" KIMG) \
 			VATOM_KO=$(kernel_var "$klog" VATOM_KO) \
-				run_vm "vm-$target" "num_devices=2" "${vm_progs[@]}"
+				run_vm "vm-$target" "$vm2_params" "${vm_progs[@]}"
 		else
-			module_ok='' run_vm "vm-$target" "num_devices=2" "${vm_progs[@]}"
+			module_ok='' run_vm "vm-$target" "$vm2_params" "${vm_progs[@]}"
 		fi
 	done
 fi
@@ -318,7 +321,7 @@ if [ -z "$QUICK" ]; then
 		record build:module-debug 1 "$LOG/build:module-debug.log"
 	fi
 	# Every allocation failed in turn (fail-nth), and a minute of fuzzing.
-	KERNEL=debug run_vm vm-debug "num_devices=2" "${vm_progs[@]}" \
+	KERNEL=debug run_vm vm-debug "$vm2_params" "${vm_progs[@]}" \
 		selftests/vatom_fault "selftests/vatom_fuzz -t 60 -s 1"
 fi
 
