@@ -56,7 +56,7 @@ int tool_open_device(const struct tool_opts *o, struct vatom_device **dev)
 static const char *const cap_names[] = {
 	"VISA_DWORD_ATOMIC", "VISA_TYPED_ATOMIC", "VISA_ADDC", "PTX_ATOM",
 	"NOC_ATOMIC", "SUBMIT_ASYNC", "RESULT_SURFACE", "SYNCOBJ",
-	"NOC_COUNTERS", "VALIDATE_ONLY", "QUEUE",
+	"NOC_COUNTERS", "VALIDATE_ONLY", "QUEUE", "QUEUE_POLL", "QUEUE_SIGNAL",
 };
 
 static const char *const visa_forms[] = {
@@ -94,6 +94,11 @@ static const struct {
 	{ DRM_VATOM_PARAM_MAX_SYNCS, "MAX_SYNCS", "" },
 	{ DRM_VATOM_PARAM_MAX_SUBMIT_OPS, "MAX_SUBMIT_OPS", " element ops" },
 	{ DRM_VATOM_PARAM_FILE_MEM_CHARGED, "FILE_MEM_CHARGED", " bytes" },
+	{ DRM_VATOM_PARAM_MAX_QUEUE_ENTRIES, "MAX_QUEUE_ENTRIES", " entries" },
+	{ DRM_VATOM_PARAM_MAX_QUEUES, "MAX_QUEUES", " queues" },
+	{ DRM_VATOM_PARAM_MAX_POLL_QUEUES, "MAX_POLL_QUEUES", " queues" },
+	{ DRM_VATOM_PARAM_MAX_POLL_IDLE_US, "MAX_POLL_IDLE_US", " us" },
+	{ DRM_VATOM_PARAM_JOB_TIMEOUT_MS, "JOB_TIMEOUT_MS", " ms" },
 };
 
 static void print_param(struct vatom_device *dev, uint32_t param,
