@@ -240,11 +240,10 @@ TEST(sync_waits_for_earlier_async)
 }
 
 /*
- * A synchronous submission without syncobjs on an idle file executes
- * without a fence (the direct path, docs/async.md): the live fence count
- * does not move. With an out-syncobj it gets one, which the file and the
- * syncobj keep. After an asynchronous job has completed, a direct one sees
- * its effect.
+ * A synchronous submission without syncobjs executes without a fence
+ * (docs/async.md): the live fence count does not move. With an
+ * out-syncobj it gets one, which the syncobj keeps. After an asynchronous
+ * job has completed, a synchronous one sees its effect.
  */
 TEST(sync_direct_without_fence)
 {

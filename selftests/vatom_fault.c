@@ -1662,7 +1662,7 @@ static bool vf_run_path(struct vf_path *p, char *why, size_t len)
 	  .late_copies = 1, __VA_ARGS__ }
 
 static struct vf_path vf_paths[] = {
-	VF_PATH("submit sync, results to user memory (direct path)", 0,
+	VF_PATH("submit sync, results to user memory, no syncobj", 0,
 		vf_setup_sync_user, vf_call_submit, vf_check_submit),
 	VF_PATH("submit sync, 49 packets over a page, results to user memory", 0,
 		vf_setup_sync_user_big, vf_call_submit, vf_check_submit),
