@@ -1051,6 +1051,16 @@ static void submit_async(int fd, const void *stream, u32 size, u32 handle,
 		die("SUBMIT async", -ret);
 }
 
+static u32 syncobj_create(int fd)
+{
+	struct drm_syncobj_create sc = { 0 };
+	int ret = xioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc);
+
+	if (ret)
+		die("SYNCOBJ_CREATE", -ret);
+	return sc.handle;
+}
+
 static void syncobj_wait(int fd, u32 h)
 {
 	struct drm_syncobj_wait w = {
@@ -1061,6 +1071,27 @@ static void syncobj_wait(int fd, u32 h)
 
 	if (ret)
 		die("SYNCOBJ_WAIT", -ret);
+}
+
+/*
+ * Seconds for @jobs asynchronous jobs of @w on @fd, results to @rh, with
+ * an out-syncobj on every @per_fence-th job, waited for.
+ */
+static double async_jobs(int fd, const struct work *w, u32 handle, u32 rh,
+			 u32 syncobj, u32 jobs, u32 per_fence)
+{
+	double t0 = vt_now_s();
+	bool fence;
+	u32 i;
+
+	for (i = 0; i < jobs; i++) {
+		fence = i % per_fence == per_fence - 1;
+		submit_async(fd, w->stream, w->stream_size, handle, rh,
+			     w->res_size, fence ? syncobj : 0);
+		if (fence)
+			syncobj_wait(fd, syncobj);
+	}
+	return vt_now_s() - t0;
 }
 
 /*
@@ -1075,22 +1106,21 @@ static void queue_throughput(int fd, struct surface *s, u32 pkts,
 		.op = DRM_VATOM_PTX_OP_ADD, .type = DRM_VATOM_PTX_TYPE_U32,
 		.space = DRM_VATOM_PTX_SPACE_GLOBAL, .slot = SLOT, .b = { 1 },
 	};
-	struct drm_syncobj_create sc = { 0 };
 	struct drm_vatom_ptx stream[16];
 	struct surface rs = buffer_create(fd, BUF_BYTES);
 	const u32 per = 32 * 16, blocks = 3 * reps;
 	double tq[MAX_REPS * 3], tsy[MAX_REPS * 3], tas[MAX_REPS * 3];
 	double tp[MAX_REPS * 3], t0;
+	struct work aw = {
+		.stream = (u8 *)stream, .stream_size = pkts * sizeof(x),
+		.res_size = pkts * 8,
+	};
+	u32 i, b, so = syncobj_create(fd);
 	u64 res[16];
 	struct qb q, qp;
-	u32 i, b;
-	int ret;
 
 	for (i = 0; i < pkts; i++)
 		stream[i] = x;
-	ret = xioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc);
-	if (ret)
-		die("SYNCOBJ_CREATE", -ret);
 	qb_init(fd, &q, s->handle, stream, pkts * sizeof(x), pkts * 8, false);
 	qb_init(fd, &qp, s->handle, stream, pkts * sizeof(x), pkts * 8, true);
 	for (b = 0; b < blocks; b++) {
@@ -1110,15 +1140,8 @@ static void queue_throughput(int fd, struct surface *s, u32 pkts,
 				exit(1);
 		tsy[b] = per / (vt_now_s() - t0);
 
-		t0 = vt_now_s();
-		for (i = 0; i < per; i++) {
-			submit_async(fd, stream, pkts * sizeof(x), s->handle,
-				     rs.handle, pkts * 8,
-				     i % 32 == 31 ? sc.handle : 0);
-			if (i % 32 == 31)
-				syncobj_wait(fd, sc.handle);
-		}
-		tas[b] = per / (vt_now_s() - t0);
+		tas[b] = per / async_jobs(fd, &aw, s->handle, rs.handle, so,
+					  per, 32);
 	}
 	out4[0] = summarize(tq, blocks);
 	out4[1] = summarize(tsy, blocks);
@@ -1388,6 +1411,14 @@ static void mq_bench(int fd)
 
 /* ---- P4: scaling ---- */
 
+/**
+ * struct thr - one thread of P4 or of section A: its own file, pinned
+ * @bar: the threads start together
+ * @cpu: the vCPU it is pinned to
+ * @submits: submissions (P4) or jobs (A) it makes
+ * @t: seconds they took
+ * @w: the work of each
+ */
 struct thr {
 	pthread_barrier_t *bar;
 	int cpu;
@@ -1396,18 +1427,25 @@ struct thr {
 	struct work *w;
 };
 
+/* Pin the calling thread to vCPU @cpu. */
+static void pin_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
 static void *thr_main(void *arg)
 {
 	struct thr *t = arg;
 	int fd = open_device();
 	struct surface s = buffer_create(fd, BUF_BYTES);
 	u32 *res = xmalloc(t->w->res_size);
-	cpu_set_t set;
 	double t0;
 
-	CPU_ZERO(&set);
-	CPU_SET(t->cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
+	pin_cpu(t->cpu);
 	init_memory(s.map, false);
 	/* warm up: page in the stream, surface and results */
 	if (submit(fd, t->w->stream, t->w->stream_size, s.handle, res,
@@ -1432,12 +1470,9 @@ static void *nat_thr_main(void *arg)
 	struct thr *t = arg;
 	u8 *mem = xmalloc(BUF_BYTES);
 	u32 *res = xmalloc(4 * (size_t)t->w->elems);
-	cpu_set_t set;
 	double t0;
 
-	CPU_ZERO(&set);
-	CPU_SET(t->cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
+	pin_cpu(t->cpu);
 	init_memory(mem, false);
 	native_int(mem, t->w, res, true);
 	pthread_barrier_wait(t->bar);
@@ -1450,8 +1485,12 @@ static void *nat_thr_main(void *arg)
 	return NULL;
 }
 
-/* lanes/s of @n threads on vCPUs 0..n-1, each with its own file. */
-static double p4_run(struct work *w, int n, u32 submits, bool native)
+/*
+ * Run @fn in @n threads (at most 2) on vCPUs 0..n-1, each making @submits
+ * of @w; return the slowest one's seconds.
+ */
+static double threads_run(struct work *w, int n, u32 submits,
+			  void *(*fn)(void *))
 {
 	pthread_barrier_t bar;
 	pthread_t th[2];
@@ -1463,8 +1502,7 @@ static double p4_run(struct work *w, int n, u32 submits, bool native)
 	for (i = 0; i < n; i++) {
 		t[i] = (struct thr){ .bar = &bar, .cpu = i, .submits = submits,
 				     .w = w };
-		pthread_create(&th[i], NULL, native ? nat_thr_main : thr_main,
-			       &t[i]);
+		pthread_create(&th[i], NULL, fn, &t[i]);
 	}
 	for (i = 0; i < n; i++) {
 		pthread_join(th[i], NULL);
@@ -1472,7 +1510,14 @@ static double p4_run(struct work *w, int n, u32 submits, bool native)
 			tmax = t[i].t;
 	}
 	pthread_barrier_destroy(&bar);
-	return (double)n * submits * w->elems / tmax;
+	return tmax;
+}
+
+/* lanes/s of @n threads on vCPUs 0..n-1, each with its own file. */
+static double p4_run(struct work *w, int n, u32 submits, bool native)
+{
+	return (double)n * submits * w->elems /
+	       threads_run(w, n, submits, native ? nat_thr_main : thr_main);
 }
 
 static void p4_scaling(void)
@@ -1544,73 +1589,24 @@ static void p4_scaling(void)
 
 /* ---- A: asynchronous jobs ---- */
 
-/**
- * struct async_thr - one submitter of the A table: its own file
- * @bar: the submitters start together
- * @cpu: the vCPU it is pinned to
- * @w: the work of each job
- * @jobs: jobs it submits, a fence every %ASYNC_PER_FENCE waited for
- * @t: seconds they took
- */
-struct async_thr {
-	pthread_barrier_t *bar;
-	int cpu;
-	const struct work *w;
-	u32 jobs;
-	double t;
-};
-
 #define ASYNC_PER_FENCE	32
 
-/*
- * Seconds for @jobs asynchronous jobs of @w on @fd, results to @rh, with
- * an out-syncobj on every @per_fence-th job, waited for.
- */
-static double async_jobs(int fd, const struct work *w, u32 handle, u32 rh,
-			 u32 syncobj, u32 jobs, u32 per_fence)
-{
-	double t0 = vt_now_s();
-	bool fence;
-	u32 i;
-
-	for (i = 0; i < jobs; i++) {
-		fence = i % per_fence == per_fence - 1;
-		submit_async(fd, w->stream, w->stream_size, handle, rh,
-			     w->res_size, fence ? syncobj : 0);
-		if (fence)
-			syncobj_wait(fd, syncobj);
-	}
-	return vt_now_s() - t0;
-}
-
-static u32 syncobj_create(int fd)
-{
-	struct drm_syncobj_create sc = { 0 };
-	int ret = xioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc);
-
-	if (ret)
-		die("SYNCOBJ_CREATE", -ret);
-	return sc.handle;
-}
-
+/* A submitter of the A table (struct thr): a fence every ASYNC_PER_FENCE jobs. */
 static void *async_thr_main(void *arg)
 {
-	struct async_thr *t = arg;
+	struct thr *t = arg;
 	int fd = open_device();
 	struct surface s = buffer_create(fd, BUF_BYTES);
 	struct surface rs = buffer_create(fd, t->w->res_size);
 	u32 so = syncobj_create(fd);
-	cpu_set_t set;
 
-	CPU_ZERO(&set);
-	CPU_SET(t->cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
+	pin_cpu(t->cpu);
 	init_memory(s.map, false);
 	/* warm up: the file's scheduler, the stream buffer, the pages */
 	async_jobs(fd, t->w, s.handle, rs.handle, so, ASYNC_PER_FENCE,
 		   ASYNC_PER_FENCE);
 	pthread_barrier_wait(t->bar);
-	t->t = async_jobs(fd, t->w, s.handle, rs.handle, so, t->jobs,
+	t->t = async_jobs(fd, t->w, s.handle, rs.handle, so, t->submits,
 			  ASYNC_PER_FENCE);
 	munmap(s.map, s.size);
 	munmap(rs.map, rs.size);
@@ -1619,27 +1615,9 @@ static void *async_thr_main(void *arg)
 }
 
 /* Jobs/s of @n files on vCPUs 0..n-1, each submitting @jobs of @w. */
-static double async_files(const struct work *w, int n, u32 jobs)
+static double async_files(struct work *w, int n, u32 jobs)
 {
-	pthread_barrier_t bar;
-	struct async_thr t[2];
-	pthread_t th[2];
-	double tmax = 0;
-	int i;
-
-	pthread_barrier_init(&bar, NULL, n);
-	for (i = 0; i < n; i++) {
-		t[i] = (struct async_thr){ .bar = &bar, .cpu = i, .w = w,
-					   .jobs = jobs };
-		pthread_create(&th[i], NULL, async_thr_main, &t[i]);
-	}
-	for (i = 0; i < n; i++) {
-		pthread_join(th[i], NULL);
-		if (t[i].t > tmax)
-			tmax = t[i].t;
-	}
-	pthread_barrier_destroy(&bar);
-	return n * jobs / tmax;
+	return n * jobs / threads_run(w, n, jobs, async_thr_main);
 }
 
 static void async_bench(int fd)
