@@ -457,9 +457,10 @@ int vatom_job_run_sync(struct vatom_job *job)
 	if (ret)
 		return ret;
 
-	if (vatom_job_deps_status(job)) {
+	ret = vatom_job_deps_status(job);
+	if (ret) {
 		vatom_job_accept(job, NULL);
-		vatom_job_signal(job, vatom_job_deps_status(job));
+		vatom_job_signal(job, ret);
 		mutex_unlock(&vfile->lock);
 		return -ECANCELED;
 	}
