@@ -416,66 +416,112 @@ TEST(mixed_sync_async_totals)
 /* ------------------------------------------------------------------------ */
 
 /*
+ * Two files sharing a buffer: A's surface ha (its results to ra), imported
+ * into B as hb.
+ */
+FIXTURE(two_files) {
+	int fa, fb;
+	__u32 ha, hb, ra;
+	__u32 *m, *rm;
+};
+
+FIXTURE_SETUP(two_files)
+{
+	int dmabuf;
+
+	self->fa = vt_open();
+	self->fb = -1;
+	if (self->fa == -ENODEV)
+		SKIP(return, "no vatom device");
+	ASSERT_LE(0, self->fa);
+	self->fb = vt_open();
+	ASSERT_LE(0, self->fb);
+	VT_BUFFER(self->fa, 4096, self->ha, self->m);
+	VT_BUFFER(self->fa, 4096, self->ra, self->rm);
+	ASSERT_EQ(0, vt_prime_export(self->fa, self->ha, &dmabuf));
+	ASSERT_EQ(0, vt_prime_import(self->fb, dmabuf, &self->hb));
+	close(dmabuf);
+}
+
+FIXTURE_TEARDOWN(two_files)
+{
+	if (self->fb >= 0)
+		close(self->fb);
+	if (self->fa >= 0)
+		close(self->fa);
+}
+
+/*
+ * A: XCHG @val into word 0 of ha, the old value to ra, after the job that
+ * B's syncobj @sb holds (its fence moved to A as a sync_file). Return: A's
+ * out-syncobj.
+ */
+static __u32 two_files_xchg_after(struct __test_metadata *_metadata,
+				  FIXTURE_DATA(two_files) *self, __u32 sb,
+				  __u32 val)
+{
+	__u32 sa, outa, addr = 0;
+	struct vt_stream s;
+	struct va_sub j;
+	int sf;
+
+	sf = va_export(self->fb, sb);
+	EXPECT_LE(0, sf);
+	sa = va_syncobj(self->fa, false);
+	EXPECT_EQ(0, drmSyncobjImportSyncFile(self->fa, sa, sf));
+	close(sf);
+	outa = va_syncobj(self->fa, false);
+	va_stream(&s, DRM_VATOM_VISA_OP_XCHG, 1, &addr, &val, true);
+	va_sub_init(&j, &s, self->ha, true, self->ra, 0);
+	va_sub_in(&j, sa, 0);
+	va_sub_out(&j, outa, 0);
+	EXPECT_EQ(0, va_sub_submit(self->fa, &j));
+	return outa;
+}
+
+/*
  * A job of file A waits on the out-fence of a job of file B (shared as a
  * sync_file); B's job waits on a blocker. Nothing runs until the blocker
  * signals; then B's XCHG runs before A's.
  */
-TEST(chain_across_files)
+TEST_F(two_files, chain_across_files)
 {
-	__u32 ha, hb, ra, sb, sa, outa, blk, *m, *rm, addr = 0, val;
+	__u32 sb, outa, blk, addr = 0, val = 11;
 	struct va_blocker bl;
 	struct vt_stream s;
 	struct va_sub j;
-	int fa, fb, dmabuf, sf;
+	int sf;
 
-	VT_OPEN(fa);
-	VT_OPEN(fb);
-	VT_BUFFER(fa, 4096, ha, m);
-	VT_BUFFER(fa, 4096, ra, rm);
-	ASSERT_EQ(0, vt_prime_export(fa, ha, &dmabuf));
-	ASSERT_EQ(0, vt_prime_import(fb, dmabuf, &hb));
-	close(dmabuf);
-	VA_BLOCKER(&bl, fa);
-	blk = va_blocker_syncobj(fb, &bl);
+	VA_BLOCKER(&bl, self->fa);
+	blk = va_blocker_syncobj(self->fb, &bl);
 	ASSERT_NE(0, blk);
 
 	/* B: XCHG 11, after the blocker; its fence into sb. */
-	sb = va_syncobj(fb, false);
-	val = 11;
+	sb = va_syncobj(self->fb, false);
 	va_stream(&s, DRM_VATOM_VISA_OP_XCHG, 1, &addr, &val, false);
-	va_sub_init(&j, &s, hb, true, 0, 0);
+	va_sub_init(&j, &s, self->hb, true, 0, 0);
 	va_sub_in(&j, blk, 0);
 	va_sub_out(&j, sb, 0);
-	ASSERT_EQ(0, va_sub_submit(fb, &j));
-
-	/* A: XCHG 22 after B's job; old value to ra. */
-	sf = va_export(fb, sb);
+	ASSERT_EQ(0, va_sub_submit(self->fb, &j));
+	sf = va_export(self->fb, sb);
 	ASSERT_LE(0, sf);
 	EXPECT_EQ(0, va_sync_file_status(sf));	/* B's job is pending */
-	sa = va_syncobj(fa, false);
-	ASSERT_EQ(0, drmSyncobjImportSyncFile(fa, sa, sf));
 	close(sf);
-	outa = va_syncobj(fa, false);
-	val = 22;
-	va_stream(&s, DRM_VATOM_VISA_OP_XCHG, 1, &addr, &val, true);
-	va_sub_init(&j, &s, ha, true, ra, 0);
-	va_sub_in(&j, sa, 0);
-	va_sub_out(&j, outa, 0);
-	ASSERT_EQ(0, va_sub_submit(fa, &j));
 
-	EXPECT_EQ(-ETIME, va_wait_ms(fa, outa, 0, 100));
-	EXPECT_EQ(0, m[0]);
-	EXPECT_EQ(0, rm[0]);
+	/* A: XCHG 22 after B's job; old value to ra. */
+	outa = two_files_xchg_after(_metadata, self, sb, 22);
+
+	EXPECT_EQ(-ETIME, va_wait_ms(self->fa, outa, 0, 100));
+	EXPECT_EQ(0, self->m[0]);
+	EXPECT_EQ(0, self->rm[0]);
 
 	ASSERT_EQ(0, va_blocker_signal(&bl));
-	ASSERT_EQ(0, va_wait_ms(fa, outa, 0, 5000));
-	EXPECT_EQ(1, va_status(fb, sb));
-	EXPECT_EQ(1, va_status(fa, outa));
-	EXPECT_EQ(22, m[0]);
-	EXPECT_EQ(11, rm[0]);	/* B's value was there when A ran */
+	ASSERT_EQ(0, va_wait_ms(self->fa, outa, 0, 5000));
+	EXPECT_EQ(1, va_status(self->fb, sb));
+	EXPECT_EQ(1, va_status(self->fa, outa));
+	EXPECT_EQ(22, self->m[0]);
+	EXPECT_EQ(11, self->rm[0]);	/* B's value was there when A ran */
 	va_blocker_fini(&bl);
-	close(fa);
-	close(fb);
 }
 
 /*
@@ -485,26 +531,16 @@ TEST(chain_across_files)
  * and must read B's whole count. (A scheduler waits for a fence of its
  * own only until its job is handed over: files must not share one.)
  */
-TEST(chain_across_files_waits_for_finish)
+TEST_F(two_files, chain_across_files_waits_for_finish)
 {
 	enum { PACKETS = 65536 };
-	__u32 ha, hb, ra, sb, sa, outa, *m, *rm, val = 7;
-	__u32 zero[16] = { 0 }, one[16];
+	__u32 zero[16] = { 0 }, one[16], sb, outa;
 	struct drm_vatom_binding bind = { 0 };
 	struct drm_vatom_submit args = { 0 };
 	struct drm_vatom_sync out = { 0 };
 	struct vt_stream s;
-	struct va_sub j;
-	int fa, fb, dmabuf, sf, i;
 	__u8 *big;
-
-	VT_OPEN(fa);
-	VT_OPEN(fb);
-	VT_BUFFER(fa, 4096, ha, m);
-	VT_BUFFER(fa, 4096, ra, rm);
-	ASSERT_EQ(0, vt_prime_export(fa, ha, &dmabuf));
-	ASSERT_EQ(0, vt_prime_import(fb, dmabuf, &hb));
-	close(dmabuf);
+	int i;
 
 	/* B: 65536 packets, each adding 1 to word 0 in all 16 lanes. */
 	for (i = 0; i < 16; i++)
@@ -514,8 +550,8 @@ TEST(chain_across_files_waits_for_finish)
 	ASSERT_NE(NULL, big);
 	for (i = 0; i < PACKETS; i++)
 		memcpy(big + (size_t)i * s.size, s.buf, s.size);
-	sb = va_syncobj(fb, false);
-	bind.handle = hb;
+	sb = va_syncobj(self->fb, false);
+	bind.handle = self->hb;
 	out.handle = sb;
 	args.stream = vt_u64_ptr(big);
 	args.stream_size = (__u64)PACKETS * s.size;
@@ -524,28 +560,16 @@ TEST(chain_across_files_waits_for_finish)
 	args.out_syncs = vt_u64_ptr(&out);
 	args.out_sync_count = 1;
 	args.flags = DRM_VATOM_SUBMIT_ASYNC;
-	ASSERT_EQ(0, vt_submit(fb, &args));
+	ASSERT_EQ(0, vt_submit(self->fb, &args));
 
 	/* A: XCHG 7 after B's job; the old value to ra. */
-	sf = va_export(fb, sb);
-	ASSERT_LE(0, sf);
-	sa = va_syncobj(fa, false);
-	ASSERT_EQ(0, drmSyncobjImportSyncFile(fa, sa, sf));
-	close(sf);
-	outa = va_syncobj(fa, false);
-	va_stream(&s, DRM_VATOM_VISA_OP_XCHG, 1, zero, &val, true);
-	va_sub_init(&j, &s, ha, true, ra, 0);
-	va_sub_in(&j, sa, 0);
-	va_sub_out(&j, outa, 0);
-	ASSERT_EQ(0, va_sub_submit(fa, &j));
+	outa = two_files_xchg_after(_metadata, self, sb, 7);
 
-	ASSERT_EQ(0, va_wait_ms(fa, outa, 0, 20000));
-	EXPECT_EQ(1, va_status(fb, sb));
-	EXPECT_EQ(16 * PACKETS, rm[0]);	/* all of B's adds, none after */
-	EXPECT_EQ(7, m[0]);
+	ASSERT_EQ(0, va_wait_ms(self->fa, outa, 0, 20000));
+	EXPECT_EQ(1, va_status(self->fb, sb));
+	EXPECT_EQ(16 * PACKETS, self->rm[0]);	/* all of B's adds, none after */
+	EXPECT_EQ(7, self->m[0]);
 	free(big);
-	close(fa);
-	close(fb);
 }
 
 /*
