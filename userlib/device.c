@@ -274,3 +274,23 @@ VATOM_API uint32_t vatom_device_uapi_version(const struct vatom_device *dev)
 {
 	return dev->uapi_version;
 }
+
+VATOM_API int vatom_device_reset_status(struct vatom_device *dev,
+					unsigned int flags,
+					struct vatom_reset_status *out)
+{
+	struct drm_vatom_reset_status rs = { .flags = flags };
+	int ret;
+
+	if (!dev || (flags & ~VATOM_RESET_ACK))
+		return -EINVAL;
+	if (!(dev->caps & DRM_VATOM_CAP_RESET_STATUS))
+		return -EOPNOTSUPP;
+	ret = vatom__ioctl(dev->fd, DRM_IOCTL_VATOM_RESET_STATUS, &rs);
+	if (ret || !out)
+		return ret;
+	out->status = rs.status;
+	out->guilty = rs.guilty;
+	out->innocent = rs.innocent;
+	return 0;
+}

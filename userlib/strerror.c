@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * libvatom: human-readable names for reasons, operations, types and the
- * NoC atomic variants (the names the ISA text front end reads and writes).
+ * libvatom: human-readable names for reasons, job errors, reset statuses,
+ * operations, types and the NoC atomic variants (the names the ISA text
+ * front end reads and writes).
  *
  * Copyright (C) 2026 The vatom developers
  */
 #include <errno.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -37,6 +39,39 @@ VATOM_API const char *vatom_strreason(uint32_t reason)
 	if (reason < ARRAY_SIZE(reasons) && reasons[reason])
 		return reasons[reason];
 	return "unknown reason";
+}
+
+/*
+ * Job outcomes, as the UAPI's "job timeouts and resets" defines them;
+ * strerror()'s texts are a network's or a disk's.
+ */
+VATOM_API const char *vatom_strerror(int err)
+{
+	/* unsigned: INT_MIN has no negation */
+	unsigned int e = err < 0 ? 0u - (unsigned int)err : (unsigned int)err;
+
+	switch (e) {
+	case ETIMEDOUT:
+		return "job timed out: stopped by the job timeout; the context is guilty until it acknowledges the reset";
+	case EIO:
+		return "context lost: a job of this device (its open file) timed out or faulted; acknowledge with vatom_device_reset_status(..., VATOM_RESET_ACK)";
+	case ECANCELED:
+		return "job cancelled: it did not run, or not to its end (its context was reset or closed, its queue destroyed, or its submitter killed)";
+	case ETIME:
+		return "wait timed out: the deadline passed before the job completed (the job goes on)";
+	}
+	return strerror((int)e);
+}
+
+static const char *const reset_statuses[] = {
+	[DRM_VATOM_RESET_NONE] = "none",
+	[DRM_VATOM_RESET_GUILTY] = "guilty",
+	[DRM_VATOM_RESET_INNOCENT] = "innocent",
+};
+
+VATOM_API const char *vatom_reset_status_name(unsigned int status)
+{
+	return status < ARRAY_SIZE(reset_statuses) ? reset_statuses[status] : NULL;
 }
 
 static const char *const visa_ops[] = {

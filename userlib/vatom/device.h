@@ -108,6 +108,73 @@ VATOM_API uint64_t vatom_device_caps(const struct vatom_device *dev);
  */
 VATOM_API uint32_t vatom_device_uapi_version(const struct vatom_device *dev);
 
+/*
+ * Job timeouts and resets: a job that times out or faults resets its
+ * device's context (vatom_device_reset_status() has the model).
+ */
+
+/* vatom_device_reset_status() flags: the UAPI's DRM_VATOM_RESET_* bits */
+#define VATOM_RESET_ACK		DRM_VATOM_RESET_ACK
+
+/* Reset statuses: the UAPI's DRM_VATOM_RESET_* values */
+enum vatom_reset {
+	VATOM_RESET_NONE = DRM_VATOM_RESET_NONE,	 /* none since the last ACK */
+	VATOM_RESET_GUILTY = DRM_VATOM_RESET_GUILTY,	 /* a job of this device's */
+	VATOM_RESET_INNOCENT = DRM_VATOM_RESET_INNOCENT, /* only other files' jobs */
+};
+
+/**
+ * struct vatom_reset_status - a device's reset status
+ * @status: enum vatom_reset, as it was before the call's acknowledgement:
+ *	%VATOM_RESET_GUILTY while a reset the device caused is not
+ *	acknowledged; else %VATOM_RESET_INNOCENT when other files caused
+ *	resets since the last acknowledgement; else %VATOM_RESET_NONE
+ * @guilty: resets the device caused (its jobs that timed out or faulted)
+ *	since it was opened
+ * @innocent: resets other files caused since the device was opened
+ */
+struct vatom_reset_status {
+	uint32_t status;
+	uint64_t guilty;
+	uint64_t innocent;
+};
+
+/**
+ * vatom_device_reset_status() - a device's reset status; acknowledge it
+ * @dev: the device
+ * @flags: 0, or %VATOM_RESET_ACK: acknowledge the resets reported, after
+ *	which the device is no longer guilty and submits again (its
+ *	surfaces as the jobs left them), and reports %VATOM_RESET_NONE
+ *	until the next reset
+ * @out: out (optional), the status; written only on success
+ *
+ * The UAPI's "job timeouts and resets": a job still executing
+ * %DRM_VATOM_PARAM_JOB_TIMEOUT_MS after it began is stopped between two
+ * packets and fails with -ETIMEDOUT; a job that faults fails with -EIO.
+ * Either way a prefix of its packets ran, each whole, and the job *reset*
+ * its device (the open render node: one context), which is *guilty*
+ * until it acknowledges: meanwhile its submissions fail with -EIO,
+ * changing nothing; its queue jobs complete with status -EIO without
+ * executing; and its asynchronous jobs submitted before the reset that
+ * had not started complete with -ECANCELED. The failure is reported
+ * where the job's outcome is: vatom_batch_submit(), vatom_fence_wait(),
+ * vatom_queue_job_status() (vatom_strerror() describes each error).
+ * Every other device (another open file, of this process or another, on
+ * the same node too) is *innocent*: its jobs go on; it counts those
+ * resets and reports %VATOM_RESET_INNOCENT until it acknowledges them.
+ *
+ * As GL_ARB_robustness's GetGraphicsResetStatus, a program that sees one
+ * of these errors reads the status, recovers what it must (the surfaces
+ * keep what the jobs that ran wrote) and acknowledges.
+ *
+ * Return: 0; -EINVAL for a NULL @dev or unknown @flags; -EOPNOTSUPP when
+ * the device has no %DRM_VATOM_CAP_RESET_STATUS (its jobs are never
+ * stopped).
+ */
+VATOM_API int vatom_device_reset_status(struct vatom_device *dev,
+					unsigned int flags,
+					struct vatom_reset_status *out);
+
 #if defined(__cplusplus)
 }
 #endif

@@ -25,6 +25,30 @@ extern "C" {
 VATOM_API const char *vatom_strreason(uint32_t reason);
 
 /**
+ * vatom_strerror() - describe a negative errno a libvatom call returned
+ * @err: the error (a positive errno is read as its negation)
+ *
+ * The outcomes of jobs have meanings of their own that strerror()'s
+ * generic texts miss ("Connection timed out", "Input/output error"):
+ * -ETIMEDOUT (the job timeout stopped the job), -EIO (the device's
+ * context was reset: see vatom_device_reset_status()), -ECANCELED (the
+ * job did not run to its end) and -ETIME (a wait's deadline passed; the
+ * job goes on) are described as libvatom means them; any other error as
+ * strerror() describes it.
+ *
+ * Return: a static string for the four; strerror()'s for the others.
+ */
+VATOM_API const char *vatom_strerror(int err);
+
+/**
+ * vatom_reset_status_name() - the name of a reset status ("guilty")
+ * @status: enum vatom_reset (struct vatom_reset_status.status)
+ *
+ * Return: "none", "guilty" or "innocent"; NULL for an unknown @status.
+ */
+VATOM_API const char *vatom_reset_status_name(unsigned int status);
+
+/**
  * vatom_visa_op_name() - the vISA text name of an Op ("ADD", "CMPXCHG")
  * @op: enum vatom_visa_op
  *
