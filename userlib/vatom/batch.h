@@ -133,7 +133,11 @@ VATOM_API uint64_t vatom_batch_results_size(const struct vatom_batch *b);
  * -EOPNOTSUPP for a valid encoding the device does not implement (also
  * with a packet and reason); -ENOENT for a destroyed surface; -E2BIG past
  * the device's limits; -ENOMEM; -EPROTO when the kernel's result size
- * disagrees with the library's (results are then unavailable).
+ * disagrees with the library's (results are then unavailable);
+ * -ETIMEDOUT when the job ran past the job timeout and was stopped, -EIO
+ * when it faulted (either way a prefix of its packets ran, there are no
+ * results, and the device is guilty), or -EIO without executing while the
+ * device is guilty (vatom_device_reset_status()).
  */
 VATOM_API int vatom_batch_submit(struct vatom_batch *b);
 

@@ -48,13 +48,16 @@ extern "C" {
  *
  * A job whose in-fence fails does not execute, and its fence carries that
  * error; so does a job still waiting for an in-fence when the device is
- * closed (-ECANCELED).
+ * closed (-ECANCELED). A job that times out or faults carries -ETIMEDOUT
+ * or -EIO and makes the device guilty; its jobs submitted before that had
+ * not started then carry -ECANCELED (vatom_device_reset_status()).
  *
  * Return: 0; -EINVAL (also for results without @results, see
  * vatom_batch_submit()); -EXDEV for a surface or fence of another device;
  * -E2BIG; -EBUSY when the device already has %DRM_VATOM_PARAM_MAX_JOBS
  * jobs in flight (wait for one and retry); -ENOSPC past the per-file
- * memory cap; -ENOENT; -ENOMEM; -ENODEV for an offline batch.
+ * memory cap; -ENOENT; -ENOMEM; -ENODEV for an offline batch; -EIO while
+ * the device is guilty of a reset (vatom_device_reset_status()).
  */
 VATOM_API int vatom_submit_async(struct vatom_batch *b,
 				 struct vatom_surface *results, uint64_t offset,
@@ -72,7 +75,9 @@ VATOM_API int vatom_submit_async(struct vatom_batch *b,
  *
  * Return: 0 when the job completed; -ETIME when the deadline passed first;
  * the job's error when it did not execute (-ECANCELED, or the error of the
- * fence it waited for); -EINVAL for a NULL @f.
+ * fence it waited for) or did not complete (-ETIMEDOUT when the job
+ * timeout stopped it, -EIO when it faulted: a prefix of its packets ran,
+ * and the device is guilty); -EINVAL for a NULL @f.
  */
 VATOM_API int vatom_fence_wait(struct vatom_fence *f, int64_t abs_timeout_ns);
 
@@ -81,7 +86,8 @@ VATOM_API int vatom_fence_wait(struct vatom_fence *f, int64_t abs_timeout_ns);
  * @f: the fence
  *
  * Return: 1 signalled and successful; 0 still pending; the job's negative
- * error (e.g. -ECANCELED) when it signalled with one.
+ * error (e.g. -ECANCELED, -ETIMEDOUT, -EIO: see vatom_fence_wait()) when
+ * it signalled with one.
  */
 VATOM_API int vatom_fence_status(struct vatom_fence *f);
 

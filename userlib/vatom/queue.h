@@ -217,8 +217,10 @@ VATOM_API int vatom_queue_wait(struct vatom_queue *q, uint64_t seqno,
  * @reason: out (optional), DRM_VATOM_ERR_* (DRM_VATOM_ERR_DESCRIPTOR for
  *	a malformed descriptor)
  *
- * Return: the job's status (0, or the -errno SUBMIT would have returned);
- * -EBUSY when it is not complete; -ENOENT when its ring entry has been
+ * Return: the job's status (0, or the -errno SUBMIT would have returned:
+ * -ETIMEDOUT or -EIO when the job timed out or faulted, a prefix of it
+ * having run; -EIO without executing while the device is guilty, see
+ * vatom_device_reset_status()); -EBUSY when it is not complete; -ENOENT when its ring entry has been
  * reused (more than entries jobs committed since) or it was never
  * committed. The two can be told apart from a job status by the job:
  * they are returned only for jobs not complete or not in the ring.
