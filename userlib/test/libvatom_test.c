@@ -775,6 +775,68 @@ static void host_strings(void)
 	EXPECT(!vatom_visa_op_name(0x1f));
 }
 
+/*
+ * Job errors and reset statuses: the texts and names, hand-written here;
+ * the constants are the UAPI's values (DOC: job timeouts and resets);
+ * argument checking without a device.
+ */
+static void host_reset_strings(void)
+{
+	static const struct { int err; const char *want; } texts[] = {
+		{ -ETIMEDOUT, "job timed out: stopped by the job timeout; the context is guilty until it acknowledges the reset" },
+		{ -EIO, "context lost: a job of this device (its open file) timed out or faulted; acknowledge with vatom_device_reset_status(..., VATOM_RESET_ACK)" },
+		{ -ECANCELED, "job cancelled: it did not run, or not to its end (its context was reset or closed, its queue destroyed, or its submitter killed)" },
+		{ -ETIME, "wait timed out: the deadline passed before the job completed (the job goes on)" },
+		{ ETIMEDOUT, "job timed out: stopped by the job timeout; the context is guilty until it acknowledges the reset" },
+	};
+	static const struct { unsigned int status; const char *want; } names[] = {
+		{ 0, "none" }, { 1, "guilty" }, { 2, "innocent" }, { 3, NULL },
+		{ 0xffffffffu, NULL },
+	};
+	static const struct { unsigned int flags; int want; } bad[] = {
+		{ 0, -EINVAL },			/* NULL device, with and without ACK */
+		{ 1, -EINVAL },
+		{ 2, -EINVAL },			/* unknown flag */
+		{ 0xffffffffu, -EINVAL },
+	};
+	struct vatom_reset_status rs = { .status = 7, .guilty = 8, .innocent = 9 };
+	unsigned int i;
+
+	EXPECT_EQ(VATOM_RESET_ACK, 1);
+	EXPECT_EQ(VATOM_RESET_NONE, 0);
+	EXPECT_EQ(VATOM_RESET_GUILTY, 1);
+	EXPECT_EQ(VATOM_RESET_INNOCENT, 2);
+	EXPECT_EQ(DRM_VATOM_CAP_RESET_STATUS, 1ull << 13);
+	for (i = 0; i < ARRAY_SIZE(texts); i++) {
+		if (strcmp(vatom_strerror(texts[i].err), texts[i].want)) {
+			printf("#   vatom_strerror(%d) is \"%s\"\n", texts[i].err,
+			       vatom_strerror(texts[i].err));
+			fails++;
+		}
+	}
+	/* Every other errno is strerror()'s. */
+	EXPECT(!strcmp(vatom_strerror(-EINVAL), strerror(EINVAL)));
+	EXPECT(!strcmp(vatom_strerror(-ENOMEM), strerror(ENOMEM)));
+	EXPECT(!strcmp(vatom_strerror(0), strerror(0)));
+	EXPECT(vatom_strerror(-2147483647 - 1) != NULL);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		const char *got = vatom_reset_status_name(names[i].status);
+
+		if (names[i].want ? !got || strcmp(got, names[i].want) : got != NULL) {
+			printf("#   vatom_reset_status_name(%u) is %s\n",
+			       names[i].status, got ? got : "NULL");
+			fails++;
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		EXPECT_EQ(vatom_device_reset_status(NULL, bad[i].flags, &rs), bad[i].want);
+	EXPECT_EQ(vatom_device_reset_status(NULL, 0, NULL), -EINVAL);
+	/* untouched on failure */
+	EXPECT_EQ(rs.status, 7);
+	EXPECT_EQ(rs.guilty, 8);
+	EXPECT_EQ(rs.innocent, 9);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Device checks (in the VM, against vatom.ko)                               */
 /* ------------------------------------------------------------------------ */
@@ -2327,6 +2389,115 @@ out:
 	vatom_surface_destroy(t);
 }
 
+/*
+ * Reset status on a fresh device file: none, 0 guilty and 0 innocent,
+ * before and after an acknowledgement; unknown flags are -EINVAL, from
+ * the library and (raw) from the kernel, which also refuses a non-zero
+ * pad; the file still submits. (Timeouts and faults themselves need the
+ * kernel's fault injection: selftests.)
+ */
+static void dev_reset_status(void)
+{
+	static const struct {
+		uint32_t flags;
+		uint64_t pad;
+		int want;
+	} raw[] = {
+		{ 0, 0, 0 },
+		{ DRM_VATOM_RESET_ACK, 0, 0 },
+		{ DRM_VATOM_RESET_ACK << 1, 0, -EINVAL },	/* unknown flag */
+		{ 0x80000000u, 0, -EINVAL },
+		{ 0, 1, -EINVAL },				/* pad MBZ */
+		{ DRM_VATOM_RESET_ACK, 1ull << 63, -EINVAL },
+	};
+	static const struct {
+		unsigned int flags;
+		bool out;
+		int want;
+	} calls[] = {
+		{ 0, true, 0 },
+		{ VATOM_RESET_ACK, true, 0 },
+		{ VATOM_RESET_ACK, false, 0 },		/* out is optional */
+		{ 0, false, 0 },
+		{ VATOM_RESET_ACK << 1, true, -EINVAL },
+		{ VATOM_RESET_ACK | 0x100, true, -EINVAL },
+		{ 0xffffffffu, true, -EINVAL },
+	};
+	const uint32_t offs[1] = { 0 }, one[1] = { 1 };
+	struct vatom_visa_exec ex = VATOM_VISA_EXEC(1);
+	struct vatom_device *d2 = NULL;
+	struct vatom_surface *s = NULL;
+	struct vatom_batch *b = NULL;
+	struct vatom_reset_status rs;
+	uint32_t *mem;
+	unsigned int i;
+
+	/* A file of its own: the shared one has run every test before. */
+	REQUIRE(!vatom_device_open_path(vatom_device_node(dev), 0, &d2));
+	if (!(vatom_device_caps(d2) & DRM_VATOM_CAP_RESET_STATUS)) {
+		EXPECT_EQ(vatom_device_reset_status(d2, 0, &rs), -EOPNOTSUPP);
+		skip("no DRM_VATOM_CAP_RESET_STATUS");
+		goto out;
+	}
+	for (i = 0; i < ARRAY_SIZE(calls); i++) {
+		int ret;
+
+		rs = (struct vatom_reset_status){ 7, 8, 9 };
+		ret = vatom_device_reset_status(d2, calls[i].flags,
+						calls[i].out ? &rs : NULL);
+		if (ret != calls[i].want) {
+			printf("#   call %u: flags 0x%x: %d, expected %d\n", i,
+			       calls[i].flags, ret, calls[i].want);
+			fails++;
+		}
+		if (ret || !calls[i].out) {
+			/* not written */
+			EXPECT_EQ(rs.status, 7);
+			EXPECT_EQ(rs.guilty, 8);
+			EXPECT_EQ(rs.innocent, 9);
+			continue;
+		}
+		EXPECT_EQ(rs.status, VATOM_RESET_NONE);
+		EXPECT_EQ(rs.guilty, 0);
+		EXPECT_EQ(rs.innocent, 0);
+	}
+	for (i = 0; i < ARRAY_SIZE(raw); i++) {
+		struct drm_vatom_reset_status r = {
+			.flags = raw[i].flags, .status = 77, .pad = raw[i].pad,
+		};
+		int ret = drmIoctl(vatom_device_fd(d2), DRM_IOCTL_VATOM_RESET_STATUS,
+				   &r) ? -errno : 0;
+
+		if (ret != raw[i].want) {
+			printf("#   raw %u: flags 0x%x pad 0x%" PRIx64 ": %d, expected %d\n",
+			       i, raw[i].flags, raw[i].pad, ret, raw[i].want);
+			fails++;
+		}
+		if (!ret) {
+			EXPECT_EQ(r.status, DRM_VATOM_RESET_NONE);
+			EXPECT_EQ(r.guilty, 0);
+			EXPECT_EQ(r.innocent, 0);
+		}
+	}
+	/* Not guilty: the file submits, and acknowledging changed nothing. */
+	REQUIRE(!vatom_surface_create_buffer(d2, 64, 0, &s));
+	REQUIRE(!vatom_surface_map(s, (void **)&mem));
+	REQUIRE(!vatom_batch_create(d2, 0, &b));
+	REQUIRE(!vatom_batch_bind(b, VATOM_T255, s));
+	EXPECT_EQ(vatom_prep_dword_atomic(b, &ex, VATOM_VISA_ADD, 0, VATOM_T255,
+					  offs, one, NULL), 0);
+	EXPECT_EQ(vatom_batch_submit(b), 0);
+	EXPECT_EQ(mem[0], 1);
+	EXPECT_EQ(vatom_device_reset_status(d2, 0, &rs), 0);
+	EXPECT_EQ(rs.status, VATOM_RESET_NONE);
+	EXPECT_EQ(rs.guilty, 0);
+	EXPECT_EQ(rs.innocent, 0);
+out:
+	vatom_batch_destroy(b);
+	vatom_surface_destroy(s);
+	vatom_device_close(d2);
+}
+
 struct test {
 	const char *name;
 	void (*fn)(void);
@@ -2351,6 +2522,8 @@ static const struct test tests[] = {
 	{ "host: accessors before submission", host_accessors_without_results, false },
 	{ "host: stream growth and reset", host_growth_and_reset, false },
 	{ "host: reason and op strings", host_strings, false },
+	{ "host: job error texts, reset status names and arguments",
+	  host_reset_strings, false },
 	{ "device: discovery and parameters", dev_discovery, true },
 	{ "device: buffer create, map, info", dev_surface_basics, true },
 	{ "device: dma-buf export and import", dev_surface_sharing, true },
@@ -2381,6 +2554,8 @@ static const struct test tests[] = {
 	  dev_async_batch, true },
 	{ "device: fences across devices and vgem, deadlines, cancellation",
 	  dev_async_fences, true },
+	{ "device: reset status of a fresh file: none, ACK, unknown flags",
+	  dev_reset_status, true },
 };
 
 int main(int argc, char **argv)
