@@ -57,6 +57,7 @@ static const char *const cap_names[] = {
 	"VISA_DWORD_ATOMIC", "VISA_TYPED_ATOMIC", "VISA_ADDC", "PTX_ATOM",
 	"NOC_ATOMIC", "SUBMIT_ASYNC", "RESULT_SURFACE", "SYNCOBJ",
 	"NOC_COUNTERS", "VALIDATE_ONLY", "QUEUE", "QUEUE_POLL", "QUEUE_SIGNAL",
+	"RESET_STATUS",
 };
 
 static const char *const visa_forms[] = {
@@ -116,6 +117,7 @@ static void print_param(struct vatom_device *dev, uint32_t param,
 static void info_json(struct vatom_device *dev, bool first)
 {
 	drmVersionPtr ver = drmGetVersion(vatom_device_fd(dev));
+	struct vatom_reset_status rs;
 	unsigned int i, j;
 	uint64_t v;
 
@@ -148,7 +150,14 @@ static void info_json(struct vatom_device *dev, bool first)
 		vatom_device_get_param(dev, DRM_VATOM_PARAM_NOC_OPCODES, i, &v);
 		printf("%s%" PRIu64, i ? "," : "", v);
 	}
-	printf("]}");
+	printf("]");
+	/* With CAP_RESET_STATUS: this file's status (see info_one()). */
+	if (!vatom_device_reset_status(dev, 0, &rs))
+		printf(",\"reset\":{\"status\":\"%s\",\"guilty\":%" PRIu64
+		       ",\"innocent\":%" PRIu64 "}",
+		       vatom_reset_status_name(rs.status) ?
+		       vatom_reset_status_name(rs.status) : "?", rs.guilty, rs.innocent);
+	printf("}");
 }
 
 static int info_one(struct vatom_device *dev);
@@ -249,9 +258,11 @@ static int cmd_list(const struct tool_opts *o, int argc, char **argv)
 
 static int info_one(struct vatom_device *dev)
 {
+	struct vatom_reset_status rs;
 	drmVersionPtr ver;
 	uint64_t caps, mask;
 	unsigned int i, j;
+	int ret;
 
 	ver = drmGetVersion(vatom_device_fd(dev));
 	printf("device %s", vatom_device_node(dev));
@@ -276,6 +287,22 @@ static int info_one(struct vatom_device *dev)
 			printf(" bit%u", i);
 	}
 	printf("\n");
+	/*
+	 * The reset status is per file, and this is the file info opened:
+	 * guilty is 0, innocent counts other files' resets while info runs.
+	 */
+	if (caps & DRM_VATOM_CAP_RESET_STATUS) {
+		ret = vatom_device_reset_status(dev, 0, &rs);
+		if (ret)
+			printf("  %-22s (cannot read it: %s)\n", "reset status",
+			       vatom_strerror(ret));
+		else
+			printf("  %-22s %s: %" PRIu64 " guilty, %" PRIu64
+			       " innocent (this file's, since it was opened)\n",
+			       "reset status", vatom_reset_status_name(rs.status) ?
+			       vatom_reset_status_name(rs.status) : "?",
+			       rs.guilty, rs.innocent);
+	}
 
 	printf("parameters:\n");
 	for (i = 2; i < ARRAY_SIZE(params); i++)
