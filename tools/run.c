@@ -7,12 +7,13 @@
  * initialised, each batch (the lines up to a `submit`) is submitted, and
  * every packet is printed with its results, every expectation checked
  * and every print line shown: human text by default, --tap or --json.
- * A packet the device rejects is reported at its line. Exit status: 0
- * all expectations held, 1 one failed or the device refused, 2 the file
- * or the command line is wrong. --validate-only stops after assembling
- * (no device needed: the library encodes, only the kernel validates
- * fully); --validate has the device check every batch
- * (DRM_VATOM_SUBMIT_VALIDATE_ONLY) and runs nothing.
+ * A packet the device rejects is reported at its line; a job (a batch)
+ * that times out or faults, at its first line; the run stops at either.
+ * Exit status: 0 all expectations held, 1 one failed, the device refused
+ * or a job failed, 2 the file or the command line is wrong.
+ * --validate-only stops after assembling (no device needed: the library
+ * encodes, only the kernel validates fully); --validate has the device
+ * check every batch (DRM_VATOM_SUBMIT_VALIDATE_ONLY) and runs nothing.
  *
  * Copyright (C) 2026 The vatom developers
  */
@@ -32,6 +33,8 @@ struct run_ctx {
 	unsigned int passed, failed, tap_n;
 	bool json_first;
 	bool device_validate;	/* --validate: the kernel checks, nothing runs */
+	uint64_t guilty_before;	/* resets this file caused before the run */
+	const char *stopped;	/* what stopped the run, for the summary */
 };
 
 /* The values behind a result target; false when there are none. */
@@ -351,6 +354,55 @@ static int create_surfaces(struct run_ctx *r, struct vatom_device *dev)
 	return ret;
 }
 
+/*
+ * A batch failed with no packet to blame. -ETIMEDOUT and -EIO are a job
+ * that the job timeout stopped or that faulted (the UAPI's "job timeouts
+ * and resets"): a prefix of its packets ran, each whole, and the file is
+ * guilty, so nothing after it would run. They are reported at the job's
+ * first line, with what the device says: the job timeout (GET_PARAM) and
+ * whether this job reset the file (its guilty count went up).
+ */
+static void report_job_failure(struct run_ctx *r, const struct run_step *st,
+			       int err)
+{
+	unsigned int first = r->f.pkts[st->first_pkt].line;
+	unsigned int last = r->f.pkts[st->first_pkt + st->npkts - 1].line;
+	struct vatom_reset_status rs;
+	bool guilty, caused;
+	char lines[48];
+	uint64_t ms;
+
+	guilty = !vatom_device_reset_status(r->f.dev, 0, &rs) &&
+		 rs.status == VATOM_RESET_GUILTY;
+	caused = guilty && rs.guilty > r->guilty_before;
+	if (first == last)
+		snprintf(lines, sizeof(lines), "line %u", first);
+	else
+		snprintf(lines, sizeof(lines), "lines %u-%u", first, last);
+
+	if (err == -ETIMEDOUT) {
+		fprintf(stderr, "%s:%u: error: job timed out", r->f.path, first);
+		if (!vatom_device_get_param(r->f.dev, DRM_VATOM_PARAM_JOB_TIMEOUT_MS,
+					    0, &ms))
+			fprintf(stderr, " after %" PRIu64 " ms", ms);
+		fprintf(stderr, "%s: only a prefix of its packets (%s) ran\n",
+			caused ? " (context reset, guilty)" : "", lines);
+		r->stopped = "a job that timed out";
+	} else if (err == -EIO && caused) {
+		fprintf(stderr, "%s:%u: error: job faulted with -EIO (context reset, guilty): only a prefix of its packets (%s) ran\n",
+			r->f.path, first, lines);
+		r->stopped = "a job that faulted";
+	} else if (err == -EIO && guilty) {
+		fprintf(stderr, "%s:%u: error: job refused with -EIO (context lost: this file is guilty of an earlier reset): none of its packets (%s) ran\n",
+			r->f.path, first, lines);
+		r->stopped = "a job refused after a reset";
+	} else {
+		fprintf(stderr, "%s: error: submission failed: %s\n", r->f.path,
+			vatom_strerror(err));
+		r->stopped = "a failed submission";
+	}
+}
+
 static int run_steps(struct run_ctx *r)
 {
 	uint32_t index, reason;
@@ -373,8 +425,7 @@ static int run_steps(struct run_ctx *r)
 						r->f.pkts[st->first_pkt + index].line,
 						vatom_strreason(reason), strerror(-ret));
 				else
-					fprintf(stderr, "%s: error: submission failed: %s\n",
-						r->f.path, strerror(-ret));
+					report_job_failure(r, st, ret);
 				break;
 			}
 		}
@@ -401,13 +452,15 @@ static void usage(FILE *o)
 		"  --tap             TAP: one test per expect line\n"
 		"  --validate        the device checks every batch, nothing runs\n"
 		"  --validate-only   assemble and stop (no device needed)\n"
-		"  exit status: 0 all expectations held, 1 one failed or the\n"
-		"  device refused a packet, 2 a bad file or command line\n");
+		"  exit status: 0 all expectations held, 1 one failed, the\n"
+		"  device refused a packet or a job timed out or faulted (the\n"
+		"  run stops at it), 2 a bad file or command line\n");
 }
 
 int cmd_run(const struct tool_opts *o, int argc, char **argv)
 {
-	struct run_ctx r = { .json_first = true };
+	struct run_ctx r = { .json_first = true, .stopped = "a rejected batch" };
+	struct vatom_reset_status rs;
 	bool validate = false;
 	struct vatom_device *dev = NULL;
 	const char *path = NULL;
@@ -472,6 +525,12 @@ int cmd_run(const struct tool_opts *o, int argc, char **argv)
 		status = 1;
 		goto out;
 	}
+	/*
+	 * Resets this file caused so far (0: it is new): a job that makes
+	 * the count rise is the one that reset it (report_job_failure()).
+	 */
+	if (!vatom_device_reset_status(dev, 0, &rs))
+		r.guilty_before = rs.guilty;
 	if (r.out == OUT_JSON) {
 		printf("{\"file\":");
 		json_str(r.f.path);
@@ -491,9 +550,10 @@ int cmd_run(const struct tool_opts *o, int argc, char **argv)
 		printf("],\"passed\":%u,\"failed\":%u,\"status\":%d}\n",
 		       r.passed, r.failed, status);
 	else
-		printf("%s: %u expectations, %u passed, %u failed%s\n", r.f.path,
+		printf("%s: %u expectations, %u passed, %u failed%s%s%s\n", r.f.path,
 		       r.passed + r.failed, r.passed, r.failed,
-		       ret ? " (the run stopped at a rejected batch)" : "");
+		       ret ? " (the run stopped at " : "", ret ? r.stopped : "",
+		       ret ? ")" : "");
 out:
 	run_file_free(&r.f);
 	vatom_asm_destroy(a);
