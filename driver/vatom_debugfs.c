@@ -61,6 +61,8 @@ static int vatom_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "fences %lld\n", atomic64_read(&st->fences));
 	seq_printf(m, "jobs_cancelled %lld\n", atomic64_read(&st->cancelled));
 	seq_printf(m, "job_timeouts %lld\n", atomic64_read(&st->job_timeouts));
+	seq_printf(m, "job_faults %lld\n", atomic64_read(&st->job_faults));
+	seq_printf(m, "resets %lld\n", atomic64_read(&st->resets));
 	for (f = 0; f < VATOM_FAMILY_COUNT; f++) {
 		seq_printf(m, "packets_%s %llu\n", vatom_family_name(f),
 			   sum.packets[f]);

@@ -37,8 +37,9 @@
  * @surfaces: live surfaces (created or imported, not yet freed)
  * @fences: live job fences (a fence can outlive its job and file)
  * @cancelled: jobs completed as cancelled, not executed
- * @job_timeouts: times a scheduler's timeout handler found a job still
- *	running (and left it running)
+ * @job_timeouts: jobs stopped by the job timeout
+ * @job_faults: jobs that failed with an (injected) engine fault
+ * @resets: files reset: the sum of the two, each a file made guilty
  */
 struct vatom_stats_counters {
 	atomic64_t errors;
@@ -46,6 +47,8 @@ struct vatom_stats_counters {
 	atomic64_t fences;
 	atomic64_t cancelled;
 	atomic64_t job_timeouts;
+	atomic64_t job_faults;
+	atomic64_t resets;
 };
 
 /**

@@ -22,6 +22,7 @@
 
 #include "vatom_compat_kernel.h"
 #include "vatom_device.h"
+#include "vatom_fault.h"
 #include "vatom_file.h"
 #include "vatom_gem.h"
 #include "vatom_ioctl.h"
@@ -49,6 +50,7 @@ static const struct drm_ioctl_desc vatom_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VATOM_QUEUE_CREATE, vatom_ioctl_queue_create, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(VATOM_QUEUE_DESTROY, vatom_ioctl_queue_destroy, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(VATOM_QUEUE_KICK, vatom_ioctl_queue_kick, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(VATOM_RESET_STATUS, vatom_ioctl_reset_status, DRM_RENDER_ALLOW),
 };
 
 VATOM_DEFINE_FOPS(vatom_fops);
@@ -205,11 +207,13 @@ static int __init vatom_init(void)
 		return -EINVAL;
 	}
 	vatom_limits_init();
+	vatom_fault_init();
 
 	for (i = 0; i < num_devices; i++) {
 		vdev = vatom_device_create(i);
 		if (IS_ERR(vdev)) {
 			vatom_destroy_all();
+			vatom_fault_exit();
 			return PTR_ERR(vdev);
 		}
 		vatom_devices[i] = vdev;
@@ -220,6 +224,7 @@ static int __init vatom_init(void)
 static void __exit vatom_exit(void)
 {
 	vatom_destroy_all();
+	vatom_fault_exit();
 }
 
 module_init(vatom_init);

@@ -14,6 +14,7 @@
 
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/sched.h>
 #include <linux/sched/signal.h>
 
 #include <drm/drm_print.h>
@@ -22,14 +23,21 @@
 #include "vatom_file.h"
 #include "vatom_trace.h"
 
+/* Whether the job ran past the job timeout. */
+static bool vatom_exec_expired(const struct vatom_exec *x)
+{
+	return READ_ONCE(x->timed_out) ||
+	       (x->deadline && time_after_eq(jiffies, x->deadline));
+}
+
 /**
  * vatom_exec_stop() - &vatom_exec_ctl.stop, the one stop rule
  * @ctl: the &vatom_exec.ctl of a job
  *
  * A job stops at its next checkpoint when its submitter, in whose thread
- * it runs, is killed, or when what it belongs to is going away (its file
+ * it runs, is killed, when what it belongs to is going away (its file
  * closing, for an asynchronous job; its queue destroyed, for the
- * poller's).
+ * poller's), or when it runs past the job timeout.
  *
  * Return: true when the job is to stop.
  */
@@ -38,7 +46,86 @@ bool vatom_exec_stop(const struct vatom_exec_ctl *ctl)
 	const struct vatom_exec *x = container_of(ctl, struct vatom_exec, ctl);
 
 	return (x->killable && fatal_signal_pending(current)) ||
-	       (x->cancel && READ_ONCE(*x->cancel));
+	       (x->cancel && READ_ONCE(*x->cancel)) || vatom_exec_expired(x);
+}
+
+/* Why a job stopped: -ETIMEDOUT, or -ECANCELED (killed or cancelled). */
+static int vatom_exec_stop_error(const struct vatom_exec *x)
+{
+	return vatom_exec_expired(x) ? -ETIMEDOUT : -ECANCELED;
+}
+
+/*
+ * Sleep for @timeout jiffies (MAX_SCHEDULE_TIMEOUT: for ever) or until the
+ * job is to stop, looking every jiffy: injected hangs and delays.
+ * Return: 0 after @timeout, else vatom_exec_stop_error().
+ */
+static int vatom_exec_sleep(const struct vatom_exec *x, long timeout)
+{
+	unsigned long end = jiffies + timeout;
+
+	while (!vatom_exec_stopped(x)) {
+		if (timeout != MAX_SCHEDULE_TIMEOUT && time_after_eq(jiffies, end))
+			return 0;
+		schedule_timeout_killable(1);
+	}
+	return vatom_exec_stop_error(x);
+}
+
+/* Execute the stream, or what the fault injected into the job lets run. */
+static int vatom_exec_faulty(struct vatom_exec *x, const void *stream, u32 size,
+			     const struct vatom_bindings *b, u8 *results,
+			     struct vatom_stats *stats)
+{
+	int ret;
+
+	switch (x->fault) {
+	case VATOM_FAULT_HANG:
+		return vatom_exec_sleep(x, MAX_SCHEDULE_TIMEOUT);
+	case VATOM_FAULT_DELAY:
+		ret = vatom_exec_sleep(x, msecs_to_jiffies(vatom_fault_delay_ms()));
+		if (ret)
+			return ret;
+		break;
+	case VATOM_FAULT_ENGINE:
+		size = vatom_fault_prefix(stream, size);
+		ret = vatom_exec_stream(stream, size, b, results, stats, &x->ctl);
+		return ret ? vatom_exec_stop_error(x) : -EIO;
+	default:
+		break;
+	}
+	ret = vatom_exec_stream(stream, size, b, results, stats, &x->ctl);
+	return ret ? vatom_exec_stop_error(x) : 0;
+}
+
+/**
+ * vatom_exec_run() - execute a job's validated stream, within the job
+ * timeout, with the fault injected into it if there is one
+ * @x: the job's control block; a job no scheduler times (&vatom_exec.scheduled)
+ *	gets the job timeout from now
+ * @stream: the kernel copy of the stream, validated with @b
+ * @size: bytes of @stream
+ * @b: the bindings it was validated with
+ * @results: where results go, or NULL
+ * @stats: accumulates what was executed
+ *
+ * Return: 0 when the whole stream ran. Else a prefix of whole packets
+ * ran: -ETIMEDOUT when the job ran past the job timeout (an injected hang
+ * runs none), -ECANCELED when vatom_exec_stop() stopped it otherwise, -EIO
+ * for an injected engine fault (vatom_fault_prefix()).
+ */
+int vatom_exec_run(struct vatom_exec *x, const void *stream, u32 size,
+		   const struct vatom_bindings *b, u8 *results,
+		   struct vatom_stats *stats)
+{
+	int ret;
+
+	if (!x->scheduled)	/* never 0, which means none */
+		x->deadline = (jiffies + msecs_to_jiffies(vatom_job_timeout_ms())) | 1;
+	ret = vatom_exec_faulty(x, stream, size, b, results, stats);
+	x->deadline = 0;
+	x->timed_out = false;
+	return ret;
 }
 
 /* Count @jobs successful submissions that executed @st in the device's stats. */

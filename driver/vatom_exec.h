@@ -11,11 +11,13 @@
 #ifndef _VATOM_EXEC_H_
 #define _VATOM_EXEC_H_
 
+#include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/overflow.h>
 
 #include "vatom_device.h"
 #include "vatom_engine.h"
+#include "vatom_fault.h"
 #include "vatom_limits.h"
 
 struct vatom_file;
@@ -41,11 +43,20 @@ static inline u64 vatom_busy_clock(void)
  *	queue destroyed), or NULL
  * @killable: the job runs in its submitter's thread, and stops when that
  *	is killed
+ * @scheduled: a scheduler times the job (its timeout handler calls
+ *	vatom_exec_time_out()); else vatom_exec_run() gives it a deadline
+ * @timed_out: the job ran past the job timeout (vatom_exec_time_out())
+ * @deadline: jiffies by which the executing job must be done, or 0
+ * @fault: the fault injected into the job (vatom_fault.h)
  */
 struct vatom_exec {
 	struct vatom_exec_ctl ctl;
 	const bool *cancel;
 	bool killable;
+	bool scheduled;
+	bool timed_out;
+	unsigned long deadline;
+	enum vatom_fault fault;
 };
 
 /* The sum of @st's element operations, over the families. */
@@ -75,6 +86,20 @@ static inline void vatom_exec_init(struct vatom_exec *x, const bool *cancel,
 	x->ctl.stop = vatom_exec_stop;
 	x->cancel = cancel;
 	x->killable = killable;
+	x->scheduled = false;
+	x->timed_out = false;
+	x->deadline = 0;
+	x->fault = VATOM_FAULT_NONE;
+}
+
+/**
+ * vatom_exec_time_out() - the job timeout expired: stop the job at its
+ * next checkpoint, with -ETIMEDOUT
+ * @x: its control block; the job may be executing on another CPU
+ */
+static inline void vatom_exec_time_out(struct vatom_exec *x)
+{
+	WRITE_ONCE(x->timed_out, true);
 }
 
 /**
@@ -140,6 +165,10 @@ static inline int vatom_exec_results_fit(u64 needed, u64 size,
 	err->reason = DRM_VATOM_ERR_RESULTS;
 	return -EINVAL;
 }
+
+int vatom_exec_run(struct vatom_exec *x, const void *stream, u32 size,
+		   const struct vatom_bindings *b, u8 *results,
+		   struct vatom_stats *stats);
 
 /**
  * vatom_exec_stream() - execute a validated stream

@@ -51,7 +51,7 @@ u64 vatom_fdinfo_client_id(struct drm_file *file)
 void vatom_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
 	struct vatom_file *vfile = file->driver_priv;
-	u64 total = 0, shared = 0, resident = 0;
+	u64 total = 0, shared = 0, resident = 0, guilty, innocent;
 	struct drm_gem_object *obj;
 	int id, f;
 
@@ -80,4 +80,7 @@ void vatom_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 		   (u64)atomic64_read(&vfile->rejected));
 	drm_printf(p, "vatom-memory-charged:\t%llu KiB\n",
 		   (u64)atomic64_read(&vfile->acct->bytes) >> 10);
+	vatom_file_resets(vfile, &guilty, &innocent);
+	drm_printf(p, "vatom-resets-guilty:\t%llu\n", guilty);
+	drm_printf(p, "vatom-resets-innocent:\t%llu\n", innocent);
 }

@@ -45,6 +45,7 @@ struct vatom_file *vatom_file_create(struct drm_device *dev,
 	INIT_LIST_HEAD(&vfile->jobs);
 	xa_init_flags(&vfile->queues, XA_FLAGS_ALLOC1);
 	vfile->context = dma_fence_context_alloc(1);
+	vfile->device_resets_open = atomic64_read(&vfile->vdev->stats.resets);
 	atomic_set(&vfile->live, 1);
 	init_completion(&vfile->idle);
 	return vfile;

@@ -83,6 +83,12 @@ struct vatom_stream_buf {
  * @rejected: submissions that failed before execution
  * @busy_ns: time spent executing the file's jobs, per family (a job's time
  *	shared out by its element operations)
+ * @resets: resets the file caused: its jobs that timed out or faulted
+ *	(vatom_reset.c)
+ * @resets_acked: @resets when the file last acknowledged them; the file is
+ *	guilty while the two differ
+ * @innocent_acked: resets of other files when it last acknowledged
+ * @device_resets_open: the device's resets when the file was opened
  */
 struct vatom_file {
 	struct vatom_device *vdev;
@@ -92,6 +98,10 @@ struct vatom_file {
 	atomic64_t completed;
 	atomic64_t rejected;
 	atomic64_t busy_ns[VATOM_FAMILY_COUNT];
+	atomic_t resets;
+	atomic_t resets_acked;
+	u64 innocent_acked;
+	u64 device_resets_open;
 	struct mutex lock; /* see above */
 	struct vatom_sched *sched;
 	struct dma_fence *last_fence;
@@ -107,6 +117,31 @@ struct vatom_file {
 	struct vatom_job *spare_job;
 	struct xarray queues;
 };
+
+/* vatom_reset.c */
+void vatom_file_reset(struct vatom_file *vfile, u64 job, int error);
+void vatom_file_resets(struct vatom_file *vfile, u64 *guilty, u64 *innocent);
+
+/**
+ * vatom_file_guilty() - whether the file has a reset to acknowledge
+ * @vfile: the file
+ *
+ * Return: true while its jobs are refused (-EIO).
+ */
+static inline bool vatom_file_guilty(struct vatom_file *vfile)
+{
+	return atomic_read(&vfile->resets) != atomic_read(&vfile->resets_acked);
+}
+
+/**
+ * vatom_error_resets() - whether a job that completed with @error resets
+ * its file: it timed out, or faulted
+ * @error: the job's error
+ */
+static inline bool vatom_error_resets(int error)
+{
+	return error == -ETIMEDOUT || error == -EIO;
+}
 
 /* vatom_account.c */
 struct vatom_account *vatom_account_create(void);

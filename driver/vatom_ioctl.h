@@ -42,6 +42,10 @@ int vatom_ioctl_queue_kick(struct drm_device *dev, void *data,
 			   struct drm_file *file);
 void vatom_file_queues_release(struct vatom_file *vfile);
 
+/* vatom_reset.c */
+int vatom_ioctl_reset_status(struct drm_device *dev, void *data,
+			     struct drm_file *file);
+
 /* vatom_debugfs.c */
 void vatom_debugfs_init(struct drm_minor *minor);
 

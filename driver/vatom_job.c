@@ -13,9 +13,11 @@
  * fences signal, in submission order.
  *
  * A job does not execute when an in-syncobj fence failed (its fence gets
- * that error; a synchronous submission returns -ECANCELED), and stops at
- * its next checkpoint, between two packets, when its synchronous
- * submitter is killed or its file closes (vatom_exec_stop()).
+ * that error; a synchronous submission returns -ECANCELED) or when its
+ * file was reset after it was submitted (vatom_reset.c), and stops at its
+ * next checkpoint, between two packets, when its synchronous submitter is
+ * killed, its file closes or it runs past the job timeout
+ * (vatom_exec_stop()). A guilty file's submissions fail with -EIO.
  *
  * Limits per file: at most max_jobs jobs in flight (-EBUSY past it);
  * file_mem_cap bytes charged (-ENOSPC, vatom_account.c); a submission
@@ -118,6 +120,7 @@ struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 	job->async = async;
 	/* A synchronous job runs in its submitter; an asynchronous one stops on close. */
 	vatom_exec_init(&job->exec, async ? &vfile->cancel : NULL, !async);
+	job->exec.scheduled = async;	/* its scheduler's timeout handler */
 	INIT_LIST_HEAD(&job->link);
 	atomic_inc(&vfile->live);
 	this_cpu_inc(vfile->vdev->pcpu->jobs);
@@ -266,24 +269,20 @@ static u64 vatom_job_seqno(const struct vatom_job *job)
 	return fence ? fence->seqno : 0;
 }
 
-/* Return: 0, or -ECANCELED when vatom_exec_stop() stopped it part way. */
+/* Return: what vatom_exec_run() returns. */
 static int vatom_job_execute(struct vatom_job *job)
 {
 	struct vatom_file *vfile = job->vfile;
 	struct vatom_stats stats = {};
-	u64 t0, ns = 0;
-	int ret = 0;
+	u64 t0, ns;
+	int ret;
 
 	trace_vatom_job_start(vfile->client_id, job->id, vatom_job_seqno(job),
 			      job->ops);
-	if (!job->stream_size)
-		goto done;	/* nothing to time */
 	t0 = vatom_busy_clock();
-	ret = vatom_exec_stream(job->stream.buf, job->stream_size,
-				&job->table.bindings, job->results, &stats,
-				&job->exec.ctl);
+	ret = vatom_exec_run(&job->exec, job->stream.buf, job->stream_size,
+			     &job->table.bindings, job->results, &stats);
 	ns = vatom_busy_clock() - t0;
-done:
 	vatom_exec_account(vfile, &stats, 1, ns);
 	if (trace_vatom_job_end_enabled())
 		trace_vatom_job_end(vfile->client_id, job->id,
@@ -294,10 +293,12 @@ done:
 
 /*
  * Complete the job: return what it counts against the file's limits first,
- * so a waiter that sees the fence signalled can submit again at once; then
- * signal its fence, if it has one, with @error. An asynchronous job's
- * out-fence, the scheduler's, gets the error before the hardware fence
- * signals it (before 6.5 the scheduler did not pass the error on).
+ * so a waiter that sees the fence signalled can submit again at once, and
+ * reset the file if the job timed out or faulted, so a waiter that sees
+ * the fence's error finds the file guilty; then signal its fence, if it
+ * has one, with @error. An asynchronous job's out-fence, the scheduler's,
+ * gets the error before the hardware fence signals it (before 6.5 the
+ * scheduler did not pass the error on).
  */
 static void vatom_job_signal(struct vatom_job *job, int error)
 {
@@ -305,6 +306,8 @@ static void vatom_job_signal(struct vatom_job *job, int error)
 	struct dma_fence *out = vatom_job_out_fence(job);
 
 	vatom_job_unaccount(job);
+	if (vatom_error_resets(error))
+		vatom_file_reset(vfile, job->id, error);
 	atomic64_inc(&vfile->completed);
 	if (error == -ECANCELED)
 		atomic64_inc(&vfile->vdev->stats.cancelled);
@@ -358,7 +361,9 @@ void vatom_job_run(struct vatom_job *job)
 {
 	int error = READ_ONCE(job->dep_error);
 
-	if (job->cancelled || READ_ONCE(job->vfile->cancel))
+	/* Closing, or reset since the job was submitted. */
+	if (job->cancelled || READ_ONCE(job->vfile->cancel) ||
+	    job->resets != atomic_read(&job->vfile->resets))
 		error = -ECANCELED;
 	if (!error)
 		error = vatom_job_execute(job);
@@ -366,8 +371,26 @@ void vatom_job_run(struct vatom_job *job)
 }
 
 /**
+ * vatom_job_admit() - refuse a job of a guilty file, else note the resets
+ * it comes after
+ * @job: the job, under its file's lock
+ *
+ * Return: 0, or -EIO while the file has a reset to acknowledge.
+ */
+int vatom_job_admit(struct vatom_job *job)
+{
+	struct vatom_file *vfile = job->vfile;
+
+	lockdep_assert_held(&vfile->lock);
+	/* Read first: a reset from here on cancels the job. */
+	job->resets = atomic_read(&vfile->resets);
+	return job->resets != atomic_read(&vfile->resets_acked) ? -EIO : 0;
+}
+
+/**
  * vatom_job_accept() - the job passes its point of no return: it gets its
- * number in the file and is traced as submitted
+ * number in the file, the fault injected into it if any, and is traced
+ * as submitted
  * @job: the job
  * @fence: its out-fence, or NULL
  */
@@ -376,6 +399,8 @@ void vatom_job_accept(struct vatom_job *job, struct dma_fence *fence)
 	struct vatom_file *vfile = job->vfile;
 	u32 packets[VATOM_FAMILY_COUNT], offset;
 
+	/* In the submitter's thread: fault injection's task filter. */
+	job->exec.fault = vatom_fault_pick();
 	job->id = atomic64_inc_return(&vfile->submitted);
 	if (trace_vatom_submit_enabled()) {
 		vatom_stream_census(job->stream.buf, job->stream_size, packets, 0,
@@ -437,10 +462,12 @@ static int vatom_job_deps_status(const struct vatom_job *job)
  * signals it and installs it in them.
  *
  * Return: 0 when the job executed; -ERESTARTSYS when interrupted before
- * it was accepted (nothing changed); -ECANCELED when an in-syncobj fence
- * failed (nothing was executed, the out-syncobjs are untouched); -EINTR
- * when the submitter was killed while the job executed (a prefix of the
- * stream ran; the out-syncobjs get a fence signalled with -ECANCELED).
+ * it was accepted, or -EIO when the file is guilty (nothing changed);
+ * -ECANCELED when an in-syncobj fence failed (nothing was executed, the
+ * out-syncobjs are untouched); -EINTR when the submitter was killed while
+ * the job executed (a prefix of the stream ran; the out-syncobjs get a
+ * fence signalled with -ECANCELED); -ETIMEDOUT or -EIO when the job timed
+ * out or faulted (a prefix ran; the fence has that error).
  */
 int vatom_job_run_sync(struct vatom_job *job)
 {
@@ -456,6 +483,11 @@ int vatom_job_run_sync(struct vatom_job *job)
 	ret = vatom_file_lock_idle(vfile);
 	if (ret)
 		return ret;
+	ret = vatom_job_admit(job);
+	if (ret) {
+		mutex_unlock(&vfile->lock);
+		return ret;
+	}
 
 	ret = vatom_job_deps_status(job);
 	if (ret) {
@@ -476,5 +508,6 @@ int vatom_job_run_sync(struct vatom_job *job)
 	if (job->fence)
 		vatom_job_install_outs(job, &job->fence->base);
 	mutex_unlock(&vfile->lock);
-	return ret ? -EINTR : 0;
+	/* Stopped part way: its submitter was killed, there is no other way. */
+	return ret == -ECANCELED ? -EINTR : ret;
 }

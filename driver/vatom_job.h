@@ -64,6 +64,7 @@ struct vatom_out_sync {
  * @dep_error: error of the first in-syncobj fence that failed
  * @exec: the job's control block: when its execution stops early
  * @id: the job's number in its file (tracepoints), once accepted
+ * @resets: its file's resets when it was admitted; another cancels it
  * @ops: element operations the stream costs, as validated
  * @async: returns before execution
  * @cancelled: the file was closed while an in-syncobj was unsignalled
@@ -105,6 +106,7 @@ struct vatom_job {
 	struct vatom_exec exec;
 	u64 id;
 	u64 ops;
+	unsigned int resets;
 	bool async;
 	bool cancelled;
 	bool inflight;
@@ -133,6 +135,7 @@ struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 int vatom_job_charge(struct vatom_job *job, u64 bytes);
 u8 *vatom_job_bounce(struct vatom_job *job, u64 size);
 void vatom_job_free(struct vatom_job *job);
+int vatom_job_admit(struct vatom_job *job);
 void vatom_job_accept(struct vatom_job *job, struct dma_fence *fence);
 void vatom_job_install_outs(struct vatom_job *job, struct dma_fence *fence);
 void vatom_job_run(struct vatom_job *job);

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * The policy limits an administrator sets as module parameters, read-only
- * once loaded, each clamped here to the range the driver supports, so the
- * code that enforces a limit never sees a value outside it.
+ * The policy limits an administrator sets as module parameters, each
+ * clamped here to the range the driver supports, so the code that
+ * enforces a limit never sees a value outside it. All are read-only once
+ * loaded but the job timeout.
  *
  * Copyright (C) 2026 The vatom developers
  */
 
 #include <linux/cache.h>
 #include <linux/init.h>
+#include <linux/kstrtox.h>
 #include <linux/minmax.h>
 #include <linux/moduleparam.h>
 
@@ -34,10 +36,43 @@ module_param(max_poll_queues, uint, 0444);
 MODULE_PARM_DESC(max_poll_queues,
 		 "Polling queues a device has at once, all processes together (default: 4)");
 
+/*
+ * The job timeout, clamped as it is set: at load, or at run time by the
+ * administrator (tests shorten it). It applies to jobs that begin
+ * executing afterwards, and to a file's asynchronous jobs from the file's
+ * first one on (its scheduler's timeout is fixed when it is created).
+ */
 static unsigned int job_timeout_ms = 10000;
-module_param(job_timeout_ms, uint, 0444);
+
+static int vatom_job_timeout_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int ms;
+	int ret = kstrtouint(val, 0, &ms);
+
+	if (ret)
+		return ret;
+	WRITE_ONCE(job_timeout_ms, clamp(ms, 100u, 600000u));
+	return 0;
+}
+
+static const struct kernel_param_ops vatom_job_timeout_ops = {
+	.set = vatom_job_timeout_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(job_timeout_ms, &vatom_job_timeout_ops, &job_timeout_ms, 0644);
 MODULE_PARM_DESC(job_timeout_ms,
-		 "Milliseconds an asynchronous job may run before its scheduler's timeout handler (100-600000, default 10000)");
+		 "Milliseconds a job may execute before it is stopped with -ETIMEDOUT (100-600000, default 10000; writable)");
+
+/**
+ * vatom_job_timeout_ms() - the job timeout, in ms
+ *
+ * Return: the value last set, clamped.
+ */
+unsigned int vatom_job_timeout_ms(void)
+{
+	return READ_ONCE(job_timeout_ms);
+}
 
 struct vatom_limits vatom_limits __ro_after_init;
 
@@ -54,5 +89,5 @@ void __init vatom_limits_init(void)
 	vatom_limits.max_submit_ops = clamp_t(u64, max_submit_ops,
 					      VATOM_CHECK_OPS, 1ull << 32);
 	vatom_limits.max_poll_queues = max_poll_queues;
-	vatom_limits.job_timeout_ms = clamp(job_timeout_ms, 100u, 600000u);
+	job_timeout_ms = clamp(job_timeout_ms, 100u, 600000u);
 }

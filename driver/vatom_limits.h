@@ -20,19 +20,20 @@
  * @max_jobs: jobs one file may have in flight
  * @max_submit_ops: element operations one submission may cost
  * @max_poll_queues: polling queues a device has at once
- * @job_timeout_ms: the job timeout of the schedulers, in ms
+ *
+ * The job timeout, writable, is apart: vatom_job_timeout_ms().
  */
 struct vatom_limits {
 	u64 file_mem_cap;
 	unsigned int max_jobs;
 	u64 max_submit_ops;
 	unsigned int max_poll_queues;
-	unsigned int job_timeout_ms;
 };
 
 extern struct vatom_limits vatom_limits;
 
 void vatom_limits_init(void);
+unsigned int vatom_job_timeout_ms(void);
 
 /* vatom_file_mem_cap() - bytes one file may have charged */
 static inline u64 vatom_file_mem_cap(void)
@@ -56,12 +57,6 @@ static inline u64 vatom_max_submit_ops(void)
 static inline unsigned int vatom_max_poll_queues(void)
 {
 	return vatom_limits.max_poll_queues;
-}
-
-/* vatom_job_timeout_ms() - the job timeout of the schedulers, in ms */
-static inline unsigned int vatom_job_timeout_ms(void)
-{
-	return vatom_limits.job_timeout_ms;
 }
 
 /* vatom_max_poll_idle_us() - the largest idle time of a poller, in us */

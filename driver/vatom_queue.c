@@ -53,16 +53,17 @@ static const struct vatom_surface_view *vatom_queue_slot(const struct vatom_queu
 }
 
 /*
- * Run the job of descriptor @d (the kernel's copy) under @ctl, adding
- * what it executed to @stats, and fill in @err.
+ * Run the job of descriptor @d (the kernel's copy) under @x, adding what
+ * it executed to @stats, and fill in @err; @ran says whether it got as
+ * far as executing (in full or not).
  * Return: its status.
  */
 static int vatom_queue_job(struct vatom_queue *q,
 			   const struct drm_vatom_queue_job *d,
-			   const struct vatom_exec_ctl *ctl,
-			   struct vatom_stats *stats,
-			   struct vatom_stream_error *err)
+			   struct vatom_exec *x, struct vatom_stats *stats,
+			   struct vatom_stream_error *err, bool *ran)
 {
+	const struct vatom_exec_ctl *ctl = &x->ctl;
 	const struct vatom_surface_view *sv = NULL, *rv = NULL;
 	u64 needed = 0, ops;
 	int ret;
@@ -104,23 +105,25 @@ static int vatom_queue_job(struct vatom_queue *q,
 	ret = vatom_exec_results_fit(needed, d->results_size, err);
 	if (ret)
 		return ret;
-	return vatom_exec_stream(q->stream.buf, d->stream_size, &q->table.bindings,
-				 needed ? rv->vaddr + d->results_offset : NULL,
-				 stats, ctl);
+	*ran = true;
+	return vatom_exec_run(x, q->stream.buf, d->stream_size, &q->table.bindings,
+			      needed ? rv->vaddr + d->results_offset : NULL,
+			      stats);
 }
 
 /*
  * Consume the descriptor at the queue's head, adding what it executed to
- * @stats, and publish its outcome.
+ * @stats, and publish its outcome. A guilty file's job completes with
+ * -EIO, not executed.
  * Return: whether it was executed (in full or cut short).
  */
-static bool vatom_queue_consume(struct vatom_queue *q,
-				const struct vatom_exec_ctl *ctl,
+static bool vatom_queue_consume(struct vatom_queue *q, struct vatom_exec *x,
 				struct vatom_stats *stats)
 {
 	struct drm_vatom_queue_job *slot = &q->ring[q->head & (q->entries - 1)];
 	struct vatom_stream_error err = {};
 	struct drm_vatom_queue_job d;
+	bool ran = false;
 	int ret;
 
 	lockdep_assert_held(&q->lock);
@@ -130,11 +133,19 @@ static bool vatom_queue_consume(struct vatom_queue *q,
 	 */
 	memcpy(&d, slot, sizeof(d));
 	barrier();
-	ret = vatom_queue_job(q, &d, ctl, stats, &err);
-	if (ret && ret != -ECANCELED)
+	if (vatom_file_guilty(q->vfile)) {
+		ret = -EIO;
+	} else {
+		/* The consumer's thread: the kicker's, or the poller's. */
+		x->fault = vatom_fault_pick();
+		ret = vatom_queue_job(q, &d, x, stats, &err, &ran);
+	}
+	if (ret && !ran)
 		vatom_exec_rejected(q->vfile, ret,
-				    err.reason == DRM_VATOM_ERR_DESCRIPTOR ?
-				    NULL : q->stream.buf, d.stream_size, &err);
+				    err.reason && err.reason != DRM_VATOM_ERR_DESCRIPTOR ?
+				    q->stream.buf : NULL, d.stream_size, &err);
+	else if (vatom_error_resets(ret))
+		vatom_file_reset(q->vfile, 0, ret);	/* before the status shows */
 
 	WRITE_ONCE(slot->error_index, err.index);
 	WRITE_ONCE(slot->error_reason, err.reason);
@@ -145,7 +156,7 @@ static bool vatom_queue_consume(struct vatom_queue *q,
 	WRITE_ONCE(q->ctl->head, q->head);
 	/* Pairs with userspace's acquire: status and results come first. */
 	smp_store_release(&q->ctl->completed, q->completed);
-	return !ret || ret == -ECANCELED;
+	return ran;
 }
 
 /**
@@ -207,7 +218,7 @@ int vatom_queue_drain(struct vatom_queue *q, u32 tail, bool polled)
 	}
 	t0 = vatom_busy_clock();
 	while (q->head != tail && !READ_ONCE(q->dead)) {
-		executed += vatom_queue_consume(q, &x.ctl, &stats);
+		executed += vatom_queue_consume(q, &x, &stats);
 		if (vatom_exec_stopped(&x)) {
 			ret = -EINTR;
 			break;

@@ -47,6 +47,7 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 
+#include "vatom_fault.h"
 #include "vatom_file.h"
 #include "vatom_limits.h"
 #include "vatom_queue.h"
@@ -167,13 +168,19 @@ static void vatom_poller_leave(struct vatom_poller *p)
  * Consume what @q (@p->cur) has, unless a KICK is at it (it holds the
  * lock: the poller moves on rather than wait), charging the allocations
  * to the creator's memory cgroup; then leave it, for a detach waiting on
- * that.
+ * that. An injected stall (vatom_fault.c) holds the poller first, with
+ * the queue's work waiting, as a preempted or wedged poller would.
  */
 static void vatom_poller_drain(struct vatom_poller *p, struct vatom_queue *q)
 {
-	struct mem_cgroup *old_memcg = set_active_memcg(q->memcg);
+	unsigned long stall = vatom_fault_poll_stall();
+	struct mem_cgroup *old_memcg;
 	int ret = 0;
 	u32 tail;
+
+	if (stall)
+		schedule_timeout_interruptible(stall);
+	old_memcg = set_active_memcg(q->memcg);
 
 	if (mutex_trylock(&q->lock)) {
 		if (vatom_queue_has_work(q, &tail))

@@ -33,9 +33,10 @@
  * scheduler waits for a fence of its own only until that job is handed
  * over, but another file's fence is another scheduler's.
  *
- * The job timeout is the scheduler's. A job executes on a CPU, in steps
- * bounded by max_submit_ops, and cannot hang: a timeout finds it slow and
- * leaves it running.
+ * The job timeout is the scheduler's: its handler stops the job at its
+ * next checkpoint, and the job completes with -ETIMEDOUT, resetting its
+ * file (vatom_reset.c). A CPU-executed job cannot wedge the device, so
+ * there is nothing to recover: no stop, no resubmission.
  *
  * Copyright (C) 2026 The vatom developers
  */
@@ -115,7 +116,9 @@ static struct dma_fence *vatom_sched_run_job(struct drm_sched_job *sj)
 	fence = dma_fence_get(&job->fence->base);
 
 	spin_lock(&s->lock);
-	now = !s->running && job->ops <= VATOM_RUN_NOW_OPS;
+	/* A job with a fault injected may take long: never here. */
+	now = !s->running && job->ops <= VATOM_RUN_NOW_OPS &&
+	      job->exec.fault == VATOM_FAULT_NONE;
 	if (!now)
 		list_add_tail(&job->run_link, &s->runnable);
 	kick = !s->running && !now;
@@ -128,14 +131,21 @@ static struct dma_fence *vatom_sched_run_job(struct drm_sched_job *sj)
 	return fence;
 }
 
+/*
+ * The job has run for the job timeout: stop it at its next checkpoint,
+ * with -ETIMEDOUT, which resets its file (vatom_job_signal()). Nothing
+ * else needs stopping or resubmitting: the device is not wedged, and the
+ * job completes and is freed in its turn, as if it had not timed out.
+ */
 static enum drm_gpu_sched_stat vatom_sched_timedout_job(struct drm_sched_job *sj)
 {
 	struct vatom_job *job = to_vatom_job(sj);
 
-	atomic64_inc(&job->vfile->vdev->stats.job_timeouts);
 	drm_dbg_driver(&job->vfile->vdev->drm,
-		       "client %llu: job %llu not done after %u ms: still running\n",
-		       job->vfile->client_id, job->id, vatom_job_timeout_ms());
+		       "client %llu: job %llu not done after %u ms: stopping it\n",
+		       job->vfile->client_id, job->id,
+		       jiffies_to_msecs(sj->sched->timeout));
+	vatom_exec_time_out(&job->exec);
 	return vatom_sched_job_not_hung(sj);
 }
 
@@ -253,8 +263,8 @@ static void vatom_sched_arm_deps(struct vatom_job *job)
  *	in @job->deps and out-syncobjs in @job->outs
  *
  * Return: 0, and the job belongs to the scheduler (the caller must not
- * touch it); -ERESTARTSYS or -ENOMEM, and nothing changed (the caller
- * frees the job).
+ * touch it); -ERESTARTSYS, -EIO (the file is guilty) or -ENOMEM, and
+ * nothing changed (the caller frees the job).
  */
 int vatom_sched_push(struct vatom_job *job)
 {
@@ -265,6 +275,9 @@ int vatom_sched_push(struct vatom_job *job)
 
 	if (mutex_lock_interruptible(&vfile->lock))
 		return -ERESTARTSYS;
+	ret = vatom_job_admit(job);
+	if (ret)
+		goto unlock;
 	s = vatom_file_sched(vfile);
 	if (IS_ERR(s)) {
 		ret = PTR_ERR(s);

@@ -218,66 +218,6 @@ TEST(kill_with_async_queued)
 	EXPECT_LE(reaped_ms, 1000);
 }
 
-/*
- * A job that runs past the job timeout is slow, not hung: the scheduler's
- * timeout handler leaves it running (vatom_stats counts each look in
- * job_timeouts), and it completes whole: 4096 whole-grid broadcasts, its
- * fence without error. Needs a timeout the job outlives: the vm2 boot
- * loads vatom.ko with job_timeout_ms=100.
- */
-TEST(async_outlives_job_timeout)
-{
-	struct drm_vatom_binding bind;
-	struct drm_vatom_submit args;
-	struct drm_vatom_sync out = { 0 };
-	long long before, after, t0, ms;
-	struct drm_vatom_noc *p;
-	__u64 timeout, size;
-	__u32 grid, syncobj;
-	char path[128];
-	__u8 *map;
-	int fd;
-
-	VT_OPEN(fd);
-	ASSERT_EQ(0, vt_get_param(fd, DRM_VATOM_PARAM_JOB_TIMEOUT_MS, 0, &timeout));
-	if (timeout > 200)
-		SKIP(close(fd); return, "job_timeout_ms above 200 (the vm2 boot sets 100)");
-	if (!vt_debugfs_stats_path(vt_render_path, path, sizeof(path)))
-		SKIP(close(fd); return, "no vatom_stats in debugfs");
-	ASSERT_EQ(0, ab_grid_create(fd, &grid, &size));
-	map = vt_map(fd, grid, size);
-	ASSERT_NE(NULL, map);
-	p = ab_broadcasts(4096);
-	ASSERT_NE(NULL, p);
-	ASSERT_EQ(0, drmSyncobjCreate(fd, 0, &syncobj));
-	before = vt_debugfs_stat(path, "job_timeouts");
-	ASSERT_LE(0, before);
-
-	ab_submit_args(&args, &bind, grid, p, 4096);
-	args.flags = DRM_VATOM_SUBMIT_ASYNC;
-	out.handle = syncobj;
-	args.out_syncs = vt_u64_ptr(&out);
-	args.out_sync_count = 1;
-	t0 = ab_now_ms();
-	ASSERT_EQ(0, vt_submit(fd, &args));
-	ASSERT_EQ(0, va_wait_ms(fd, syncobj, 0, 120000));
-	ms = ab_now_ms() - t0;
-	after = vt_debugfs_stat(path, "job_timeouts");
-	TH_LOG("a 2^24-operation job: %lld ms, %lld timeouts of %llu ms",
-	       ms, after - before, (unsigned long long)timeout);
-
-	EXPECT_EQ(1, va_status(fd, syncobj));	/* signalled, no error */
-	EXPECT_EQ(4096, ab_common_count(map));
-	ASSERT_LE(2 * (long long)timeout, ms);	/* it did outlive the timeout */
-	EXPECT_LE(before + 1, after);
-	/* At most one look per timeout: the handler re-arms the timer. */
-	EXPECT_GE(before + ms / (long long)timeout + 1, after);
-
-	free(p);
-	munmap(map, size);
-	close(fd);
-}
-
 static __u64 ab_charged(int fd)
 {
 	__u64 v = ~0ull;

@@ -43,6 +43,7 @@ extern "C" {
 #define DRM_VATOM_QUEUE_CREATE		0x06
 #define DRM_VATOM_QUEUE_DESTROY		0x07
 #define DRM_VATOM_QUEUE_KICK		0x08
+#define DRM_VATOM_RESET_STATUS		0x09
 
 #define DRM_IOCTL_VATOM_GET_PARAM \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VATOM_GET_PARAM, struct drm_vatom_get_param)
@@ -66,9 +67,12 @@ extern "C" {
 		struct drm_vatom_queue_destroy)
 #define DRM_IOCTL_VATOM_QUEUE_KICK \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_VATOM_QUEUE_KICK, struct drm_vatom_queue_kick)
+#define DRM_IOCTL_VATOM_RESET_STATUS \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VATOM_RESET_STATUS, \
+		 struct drm_vatom_reset_status)
 
 /** DRM_VATOM_UAPI_VERSION: bumped with every addition to this header. */
-#define DRM_VATOM_UAPI_VERSION		7
+#define DRM_VATOM_UAPI_VERSION		8
 
 /* ------------------------------------------------------------------------ */
 /* GET_PARAM                                                                 */
@@ -99,7 +103,7 @@ extern "C" {
 #define DRM_VATOM_PARAM_MAX_POLL_QUEUES		16
 /* largest struct drm_vatom_queue_create.poll_idle_us */
 #define DRM_VATOM_PARAM_MAX_POLL_IDLE_US	17
-/* ms an asynchronous job may run before its scheduler's timeout handler */
+/* ms a job may execute before it is stopped with -ETIMEDOUT (see resets) */
 #define DRM_VATOM_PARAM_JOB_TIMEOUT_MS		18
 
 /* Capability bits reported by DRM_VATOM_PARAM_CAPS. */
@@ -117,6 +121,8 @@ extern "C" {
 #define DRM_VATOM_CAP_QUEUE_POLL	(1ull << 11) /* DRM_VATOM_QUEUE_CREATE_POLL */
 /* drm_vatom_queue_create.syncobj and DRM_VATOM_QUEUE_CREATE_EVENTFD */
 #define DRM_VATOM_CAP_QUEUE_SIGNAL	(1ull << 12)
+/* job timeouts stop jobs; DRM_IOCTL_VATOM_RESET_STATUS */
+#define DRM_VATOM_CAP_RESET_STATUS	(1ull << 13)
 
 /*
  * Indices of DRM_VATOM_PARAM_VISA_OPS: the value is a bitmask with bit n set
@@ -1044,7 +1050,10 @@ struct drm_vatom_queue_job {
 	 * would return (-EINVAL, -EOPNOTSUPP, -E2BIG, -ENOSPC, -ENOMEM;
 	 * -EINTR when the kicking process was killed, or a polling queue
 	 * destroyed, while the stream was validated, -ECANCELED while it
-	 * executed: a prefix of it ran).
+	 * executed: a prefix of it ran); -ETIMEDOUT or -EIO when the job
+	 * timed out or faulted (a prefix ran, and the file is guilty), -EIO
+	 * without executing while the file is guilty (see "job timeouts and
+	 * resets").
 	 */
 	__s32 status;
 	/** @error_index: Out. Index of the packet that failed validation. */
@@ -1205,6 +1214,68 @@ struct drm_vatom_queue_kick {
 	__u32 queue_id;
 	/** @pad: In. MBZ. */
 	__u32 pad;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Job timeouts and resets                                                   */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * DOC: job timeouts and resets
+ *
+ * A job that has not completed %DRM_VATOM_PARAM_JOB_TIMEOUT_MS after it
+ * began executing is stopped at its next checkpoint, between two packets:
+ * the packets before ran, each whole, none after. Its fence signals with
+ * -ETIMEDOUT; a synchronous SUBMIT returns -ETIMEDOUT, a queue job's
+ * @status is -ETIMEDOUT. An asynchronous job is timed by its file's GPU
+ * scheduler, whose timeout handler stops it; the others from the start of
+ * their execution.
+ *
+ * A job that timed out, or that failed with an engine fault (-EIO, only
+ * ever injected: docs/robustness.md), *resets* its file (the context): the
+ * file is *guilty* until it acknowledges the reset. Meanwhile its jobs
+ * submitted before the reset that had not started do not execute (their
+ * fences signal -ECANCELED), its submissions fail with -EIO (changing
+ * nothing), and its queues complete each job with @status -EIO without
+ * executing it. Every other file is *innocent*: its jobs go on, unaffected.
+ * This is amdgpu's guilty context, with a way back: a file that
+ * acknowledges (%DRM_VATOM_RESET_ACK) submits again, its memory as the
+ * jobs left it.
+ *
+ * Fault injection (debugfs, CONFIG_FAULT_INJECTION_DEBUG_FS) makes jobs
+ * hang, fault or start late, and pollers stall, on demand.
+ */
+
+/* drm_vatom_reset_status.status */
+#define DRM_VATOM_RESET_NONE		0	/* no reset since the last ACK */
+#define DRM_VATOM_RESET_GUILTY		1	/* this file's job timed out or faulted */
+#define DRM_VATOM_RESET_INNOCENT	2	/* another file's did; nothing lost here */
+
+/* drm_vatom_reset_status.flags */
+#define DRM_VATOM_RESET_ACK		(1u << 0)
+
+/**
+ * struct drm_vatom_reset_status - a file's reset status, as
+ * GL_ARB_robustness's GetGraphicsResetStatus reports it
+ * (%DRM_VATOM_CAP_RESET_STATUS)
+ *
+ * Reports the file's status since it was opened or last acknowledged; with
+ * %DRM_VATOM_RESET_ACK it then acknowledges: the file is no longer guilty,
+ * and the next call reports %DRM_VATOM_RESET_NONE until another reset.
+ *
+ * Returns 0; -EINVAL for unknown @flags or non-zero @pad.
+ */
+struct drm_vatom_reset_status {
+	/** @flags: In. DRM_VATOM_RESET_ACK or 0. */
+	__u32 flags;
+	/** @status: Out. DRM_VATOM_RESET_*, before any acknowledgment. */
+	__u32 status;
+	/** @guilty: Out. Resets this file caused since it was opened. */
+	__u64 guilty;
+	/** @innocent: Out. Resets other files caused since this file was opened. */
+	__u64 innocent;
+	/** @pad: In. MBZ. */
+	__u64 pad;
 };
 
 #if defined(__cplusplus)

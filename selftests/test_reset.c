@@ -1,0 +1,616 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Job timeouts, resets and injected faults (UAPI "job timeouts and
+ * resets", docs/robustness.md): a job that runs past the job timeout
+ * stops with -ETIMEDOUT, one with an injected engine fault with -EIO after
+ * the first half of its packets; either makes its file guilty until it
+ * acknowledges, while another file, innocent, goes on.
+ *
+ * The timeout is shortened through the module parameter (root), and the
+ * faults are injected through debugfs (CONFIG_FAULT_INJECTION_DEBUG_FS:
+ * the debug kernel); the tests that need either skip without it. Slow
+ * jobs (2^24 broadcasts) time out on every kernel; hangs, faults, delays
+ * and poller stalls are injected.
+ *
+ * Expected values: each job adds 1 to words 0..3 of its surface, one
+ * packet each, so what ran is read off the words; the errors and timings
+ * are the UAPI's.
+ */
+
+#define RS_TIMEOUT_PARAM	"/sys/module/vatom/parameters/job_timeout_ms"
+#define RS_FAULT_DIR		"/sys/kernel/debug/vatom"
+/* Packets of the tests' jobs; an engine fault runs the first half. */
+#define RS_PACKETS		4
+
+static long long rs_now_ms(void)
+{
+	return va_now_ns() / VA_NS_PER_MS;
+}
+
+/* Write @val to @path: 0 or -errno. */
+static int rs_write(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) != (ssize_t)strlen(val))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* Set the job timeout (ms): 0 or -errno. */
+static int rs_timeout_set(unsigned int ms)
+{
+	char v[16];
+
+	snprintf(v, sizeof(v), "%u", ms);
+	return rs_write(RS_TIMEOUT_PARAM, v);
+}
+
+/*
+ * Arm fault attribute @name (fail_hang, ...) to fail the next @times
+ * calls, whatever the task, quietly; @times 0 disarms it.
+ */
+static int rs_fault(const char *name, unsigned int times)
+{
+	static const char *const knobs[][2] = {
+		{ "interval", "1" }, { "verbose", "0" }, { "space", "0" },
+		{ "task-filter", "N" },
+	};
+	char path[128], v[16];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < VT_ARRAY_SIZE(knobs); i++) {
+		snprintf(path, sizeof(path), RS_FAULT_DIR "/%s/%s", name, knobs[i][0]);
+		ret = rs_write(path, knobs[i][1]);
+		if (ret)
+			return ret;
+	}
+	snprintf(path, sizeof(path), RS_FAULT_DIR "/%s/times", name);
+	snprintf(v, sizeof(v), "%u", times);
+	ret = rs_write(path, v);
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), RS_FAULT_DIR "/%s/probability", name);
+	return rs_write(path, times ? "100" : "0");
+}
+
+/* Set a fault's knob, as delay_ms: 0 or -errno. */
+static int rs_fault_knob(const char *name, const char *knob, unsigned int val)
+{
+	char path[128], v[16];
+
+	snprintf(path, sizeof(path), RS_FAULT_DIR "/%s/%s", name, knob);
+	snprintf(v, sizeof(v), "%u", val);
+	return rs_write(path, v);
+}
+
+static int rs_reset_status(int fd, __u32 flags, struct drm_vatom_reset_status *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->flags = flags;
+	return ioctl(fd, DRM_IOCTL_VATOM_RESET_STATUS, st) ? -errno : 0;
+}
+
+/* The tests' job: RS_PACKETS packets, packet i adding 1 to word i. */
+static void rs_stream(struct vt_stream *s)
+{
+	const __u32 one = 1;
+	struct vt_visa v;
+	__u32 addr, i;
+
+	vt_stream_init(s);
+	for (i = 0; i < RS_PACKETS; i++) {
+		addr = 4 * i;
+		vt_dword(&v, DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_EXEC_1,
+			 DRM_VATOM_VISA_TYPE_UD, &addr, &one, NULL, false);
+		v.surface = VQ_SLOT_TARGET;
+		vt_add_visa(s, &v);
+	}
+}
+
+/* How many of words 0..RS_PACKETS-1 hold @val: the packets that ran. */
+static unsigned int rs_words(const __u32 *w, __u32 val)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < RS_PACKETS; i++)
+		n += w[i] == val;
+	return n;
+}
+
+TEST(reset_status_args)
+{
+	struct drm_vatom_reset_status st;
+	__u64 caps;
+	int fd;
+
+	VT_OPEN(fd);
+	ASSERT_EQ(0, vt_get_param(fd, DRM_VATOM_PARAM_CAPS, 0, &caps));
+	EXPECT_TRUE(caps & DRM_VATOM_CAP_RESET_STATUS);
+
+	/* A new file: nothing to report, before or after acknowledging. */
+	ASSERT_EQ(0, rs_reset_status(fd, 0, &st));
+	EXPECT_EQ(DRM_VATOM_RESET_NONE, st.status);
+	EXPECT_EQ(0, st.guilty);
+	EXPECT_EQ(0, st.innocent);
+	ASSERT_EQ(0, rs_reset_status(fd, DRM_VATOM_RESET_ACK, &st));
+	EXPECT_EQ(DRM_VATOM_RESET_NONE, st.status);
+
+	memset(&st, 0, sizeof(st));
+	st.flags = 2;
+	VT_EXPECT_ERRNO(EINVAL, ioctl(fd, DRM_IOCTL_VATOM_RESET_STATUS, &st));
+	memset(&st, 0, sizeof(st));
+	st.pad = 1;
+	VT_EXPECT_ERRNO(EINVAL, ioctl(fd, DRM_IOCTL_VATOM_RESET_STATUS, &st));
+	EXPECT_EQ(0, vt_fdinfo(fd, "vatom-resets-guilty"));
+	EXPECT_EQ(0, vt_fdinfo(fd, "vatom-resets-innocent"));
+	close(fd);
+}
+
+/* How the job under test arrives. */
+enum rs_door {
+	RS_ASYNC,	/* SUBMIT_ASYNC, its out-syncobj's fence */
+	RS_SYNC,	/* SUBMIT, its return */
+	RS_KICK,	/* a kick-mode queue's descriptor */
+	RS_POLL,	/* a polling queue's descriptor */
+};
+
+/*
+ * Client A's job, in a thread of its own while client B works: its door,
+ * where it runs, and what came of it.
+ */
+struct rs_job {
+	int fd;
+	enum rs_door door;
+	bool slow;		/* 2^24 broadcasts on a grid, not RS_PACKETS adds */
+	__u32 target;		/* the surface the job adds to (SUBMIT doors) */
+	__u32 grid;		/* the grid (slow jobs) */
+	struct qp_env env;	/* the queue (queue doors) */
+	int error;		/* 0, or the job's -errno */
+	long long ms;		/* submission to completion */
+};
+
+static void *rs_job_thread(void *arg)
+{
+	struct rs_job *j = arg;
+	struct drm_vatom_noc *p = NULL;
+	struct drm_vatom_binding bind;
+	struct drm_vatom_sync out = { 0 };
+	struct drm_vatom_submit args;
+	struct vt_stream s;
+	long long t0;
+	__u32 syncobj = 0;
+	int st;
+
+	if (j->slow) {
+		p = ab_broadcasts(4096);
+		ab_submit_args(&args, &bind, j->grid, p, 4096);
+	} else {
+		rs_stream(&s);
+		memset(&bind, 0, sizeof(bind));
+		bind.handle = j->target;
+		vt_submit_args(&args, &s, &bind, 1, NULL, 0);
+	}
+	t0 = rs_now_ms();
+	switch (j->door) {
+	case RS_ASYNC:
+		drmSyncobjCreate(j->fd, 0, &syncobj);
+		out.handle = syncobj;
+		args.out_syncs = vt_u64_ptr(&out);
+		args.out_sync_count = 1;
+		args.flags = DRM_VATOM_SUBMIT_ASYNC;
+		j->error = vt_submit(j->fd, &args) ? -errno : 0;
+		if (j->error)
+			break;
+		va_wait_ms(j->fd, syncobj, 0, 60000);
+		st = va_status(j->fd, syncobj);
+		j->error = st == 1 ? 0 : st;
+		break;
+	case RS_SYNC:
+		j->error = vt_submit(j->fd, &args) ? -errno : 0;
+		break;
+	case RS_KICK:
+	case RS_POLL:
+		vq_job(vq_next(&j->env.q), j->env.streams, 0, &s);
+		qp_publish(&j->env.q, 1);
+		if (j->door == RS_KICK)
+			vq_kick(j->fd, j->env.q.id);
+		qp_wait_completed(&j->env.q, 1, 60000);
+		j->error = j->env.q.ring[0].status;
+		break;
+	}
+	j->ms = rs_now_ms() - t0;
+	if (syncobj)
+		drmSyncobjDestroy(j->fd, syncobj);
+	free(p);
+	return NULL;
+}
+
+FIXTURE(reset) {
+	int a, b;		/* A submits the job; B works meanwhile */
+	__u32 ha, hb;
+	__u32 *wa, *wb;
+	struct rs_job job;
+	unsigned int old_timeout;
+	bool skip;
+};
+
+/*
+ * @fault: the fault attribute armed for one job, or NULL (a slow job);
+ * @error: what the job completes with; @packets: how many ran;
+ * @timeout: the job timeout to set (ms); @min_ms, @max_ms: when the job
+ * completes, after its submission; @guilty: its file is reset.
+ */
+FIXTURE_VARIANT(reset) {
+	enum rs_door door;
+	const char *fault;
+	int error;
+	unsigned int packets;
+	unsigned int timeout;
+	long long min_ms, max_ms;
+	bool guilty;
+};
+
+/* Hangs: stopped within 10 % of the timeout; nothing ran. */
+FIXTURE_VARIANT_ADD(reset, hang_async) {
+	RS_ASYNC, "fail_hang", -ETIMEDOUT, 0, 500, 500, 550, true };
+FIXTURE_VARIANT_ADD(reset, hang_sync) {
+	RS_SYNC, "fail_hang", -ETIMEDOUT, 0, 500, 500, 550, true };
+FIXTURE_VARIANT_ADD(reset, hang_kick) {
+	RS_KICK, "fail_hang", -ETIMEDOUT, 0, 500, 500, 550, true };
+FIXTURE_VARIANT_ADD(reset, hang_poll) {
+	RS_POLL, "fail_hang", -ETIMEDOUT, 0, 500, 500, 550, true };
+/* Engine faults: the first half of the packets ran, then -EIO. */
+FIXTURE_VARIANT_ADD(reset, fault_async) {
+	RS_ASYNC, "fail_job", -EIO, RS_PACKETS / 2, 10000, 0, 2000, true };
+FIXTURE_VARIANT_ADD(reset, fault_sync) {
+	RS_SYNC, "fail_job", -EIO, RS_PACKETS / 2, 10000, 0, 2000, true };
+FIXTURE_VARIANT_ADD(reset, fault_kick) {
+	RS_KICK, "fail_job", -EIO, RS_PACKETS / 2, 10000, 0, 2000, true };
+FIXTURE_VARIANT_ADD(reset, fault_poll) {
+	RS_POLL, "fail_job", -EIO, RS_PACKETS / 2, 10000, 0, 2000, true };
+/* Delays (delay_ms 300) within the timeout: late, whole, no reset. */
+FIXTURE_VARIANT_ADD(reset, delay_async) {
+	RS_ASYNC, "fail_delay", 0, RS_PACKETS, 10000, 300, 2000, false };
+FIXTURE_VARIANT_ADD(reset, delay_sync) {
+	RS_SYNC, "fail_delay", 0, RS_PACKETS, 10000, 300, 2000, false };
+FIXTURE_VARIANT_ADD(reset, delay_kick) {
+	RS_KICK, "fail_delay", 0, RS_PACKETS, 10000, 300, 2000, false };
+/* A delay (delay_ms 1000) past the timeout is a timeout. */
+FIXTURE_VARIANT_ADD(reset, delay_past_timeout_sync) {
+	RS_SYNC, "fail_delay", -ETIMEDOUT, 0, 500, 500, 550, true };
+/*
+ * Slow jobs, on every kernel: a prefix ran (packets: not checked). The
+ * timeout runs from execution, after a validation that takes seconds on
+ * the debug kernel: the bound is a sanity check, the hangs measure.
+ */
+FIXTURE_VARIANT_ADD(reset, slow_async) {
+	RS_ASYNC, NULL, -ETIMEDOUT, 0, 100, 100, 30000, true };
+FIXTURE_VARIANT_ADD(reset, slow_sync) {
+	RS_SYNC, NULL, -ETIMEDOUT, 0, 100, 100, 30000, true };
+
+FIXTURE_SETUP(reset)
+{
+	static const struct qp_mode poll = { .flags = QP_POLL, .idle_us = QP_IDLE_MAX };
+	static const struct qp_mode kick;
+	long long old = va_modparam("job_timeout_ms");
+
+	self->skip = true;
+	ASSERT_LT(0, old);
+	self->old_timeout = old;
+	if (rs_timeout_set(variant->timeout))
+		SKIP(return, "cannot set job_timeout_ms (not root?)");
+	if (variant->fault && rs_fault(variant->fault, 0))
+		SKIP(rs_timeout_set(self->old_timeout); return,
+		     "no fault injection (CONFIG_FAULT_INJECTION_DEBUG_FS)");
+	self->skip = false;
+
+	self->a = vt_open();
+	self->b = vt_open();
+	ASSERT_LE(0, self->a);
+	ASSERT_LE(0, self->b);
+	VT_BUFFER(self->a, VT_PAGE_SIZE, self->ha, self->wa);
+	VT_BUFFER(self->b, VT_PAGE_SIZE, self->hb, self->wb);
+
+	self->job.fd = self->a;
+	self->job.door = variant->door;
+	self->job.target = self->ha;
+	self->job.slow = !variant->fault;
+	if (self->job.slow)
+		ASSERT_EQ(0, ab_grid_create(self->a, &self->job.grid, NULL));
+	/* The queue's target is A's surface: the words tell what ran. */
+	if (variant->door == RS_KICK)
+		ASSERT_EQ(0, qp_env_init(&self->job.env, self->a, 8, self->ha, &kick));
+	if (variant->door == RS_POLL) {
+		if (!qp_supported(self->a))
+			SKIP(return, "no polling queues");
+		ASSERT_EQ(0, qp_env_init(&self->job.env, self->a, 8, self->ha, &poll));
+	}
+	if (variant->fault && !strcmp(variant->fault, "fail_delay"))
+		ASSERT_EQ(0, rs_fault_knob("fail_delay", "delay_ms",
+					   variant->error ? 1000 : 300));
+}
+
+FIXTURE_TEARDOWN(reset)
+{
+	if (self->skip)
+		return;
+	if (variant->fault)
+		rs_fault(variant->fault, 0);
+	rs_timeout_set(self->old_timeout);
+	close(self->a);
+	close(self->b);
+}
+
+/*
+ * A's job times out or faults while B submits: B's jobs complete, right
+ * and soon; A ends as the variant says and is guilty until it
+ * acknowledges (its next submission -EIO, its fdinfo counting the reset),
+ * B innocent; after A's acknowledgment both submit again.
+ */
+TEST_F(reset, one_guilty_one_innocent)
+{
+	struct drm_vatom_reset_status st;
+	long long t0, worst = 0, ms;
+	pthread_t th;
+	int i;
+
+	if (self->skip)
+		return;	/* setup skipped: this harness runs the test anyway */
+	if (variant->fault)
+		ASSERT_EQ(0, rs_fault(variant->fault, 1));
+	ASSERT_EQ(0, pthread_create(&th, NULL, rs_job_thread, &self->job));
+	va_sleep_ms(50);
+	for (i = 0; i < 10; i++) {
+		t0 = rs_now_ms();
+		ASSERT_EQ(0, va_add(self->b, self->hb, 8, 1, false, 0, 0));
+		ms = rs_now_ms() - t0;
+		worst = ms > worst ? ms : worst;
+	}
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	TH_LOG("A's job: %d after %lld ms (timeout %u ms); B's 10 jobs meanwhile: worst %lld ms",
+	       self->job.error, self->job.ms, variant->timeout, worst);
+
+	if (!variant->fault && !self->job.error)
+		SKIP(return, "the slow job completed within %u ms", variant->timeout);
+	EXPECT_EQ(variant->error, self->job.error);
+	EXPECT_LE(variant->min_ms, self->job.ms);
+	EXPECT_GE(variant->max_ms, self->job.ms);
+	if (variant->fault) {
+		EXPECT_EQ(variant->packets, rs_words(self->wa, 1));
+	} else {
+		__u8 *grid = vt_map(self->a, self->job.grid, AB_GRID_SIZE);
+
+		ASSERT_NE(NULL, grid);
+		EXPECT_GT(4096, ab_common_count(grid));	/* a prefix */
+		munmap(grid, AB_GRID_SIZE);
+	}
+	EXPECT_EQ(10, self->wb[8]);	/* B: every job, once */
+
+	ASSERT_EQ(0, rs_reset_status(self->a, 0, &st));
+	EXPECT_EQ(variant->guilty ? DRM_VATOM_RESET_GUILTY : DRM_VATOM_RESET_NONE,
+		  st.status);
+	EXPECT_EQ(variant->guilty, st.guilty);
+	EXPECT_EQ(0, st.innocent);
+	EXPECT_EQ(variant->guilty, vt_fdinfo(self->a, "vatom-resets-guilty"));
+	ASSERT_EQ(0, rs_reset_status(self->b, 0, &st));
+	EXPECT_EQ(variant->guilty ? DRM_VATOM_RESET_INNOCENT : DRM_VATOM_RESET_NONE,
+		  st.status);
+	EXPECT_EQ(0, st.guilty);
+	EXPECT_EQ(variant->guilty, st.innocent);
+	EXPECT_EQ(variant->guilty, vt_fdinfo(self->b, "vatom-resets-innocent"));
+
+	/* Guilty: refused, nothing changed, until acknowledged. */
+	if (variant->guilty) {
+		EXPECT_EQ(-EIO, va_add(self->a, self->ha, 12, 1, false, 0, 0));
+		EXPECT_EQ(-EIO, va_add(self->a, self->ha, 12, 1, true, 0, 0));
+		EXPECT_EQ(0, self->wa[12]);
+	}
+	ASSERT_EQ(0, rs_reset_status(self->a, DRM_VATOM_RESET_ACK, &st));
+	ASSERT_EQ(0, rs_reset_status(self->a, 0, &st));
+	EXPECT_EQ(DRM_VATOM_RESET_NONE, st.status);
+	EXPECT_EQ(variant->guilty, st.guilty);	/* the count stays */
+	EXPECT_EQ(0, va_add(self->a, self->ha, 12, 1, false, 0, 0));
+	EXPECT_EQ(1, self->wa[12]);
+	ASSERT_EQ(0, rs_reset_status(self->b, DRM_VATOM_RESET_ACK, &st));
+	ASSERT_EQ(0, rs_reset_status(self->b, 0, &st));
+	EXPECT_EQ(DRM_VATOM_RESET_NONE, st.status);
+	EXPECT_EQ(0, va_add(self->b, self->hb, 8, 1, false, 0, 0));
+	EXPECT_EQ(11, self->wb[8]);
+}
+
+/*
+ * A reset cancels the file's jobs queued behind the one that failed: an
+ * asynchronous job submitted before the reset does not execute, its fence
+ * signals -ECANCELED; a queue's jobs after it in the same batch complete
+ * -EIO, not executed.
+ */
+TEST_F(reset, later_jobs_cancelled)
+{
+	struct vt_stream s;
+	__u32 first, second;
+	int i;
+
+	if (self->skip)
+		return;
+	/* An asynchronous second job must be in before the first fails. */
+	if (!variant->guilty || !variant->fault || variant->door == RS_SYNC ||
+	    variant->door == RS_POLL ||
+	    (variant->door == RS_ASYNC && strcmp(variant->fault, "fail_hang")))
+		SKIP(return, "for injected hangs (asynchronous) or resets (kicked)");
+	ASSERT_EQ(0, rs_fault(variant->fault, 1));
+	if (variant->door == RS_KICK) {
+		rs_stream(&s);
+		for (i = 0; i < 4; i++)
+			vq_job(vq_next(&self->job.env.q), self->job.env.streams, i, &s);
+		qp_publish(&self->job.env.q, 4);
+		EXPECT_EQ(0, vq_kick(self->a, self->job.env.q.id));
+		ASSERT_EQ(4, vq_completed(&self->job.env.q));
+		EXPECT_EQ(variant->error, self->job.env.q.ring[0].status);
+		for (i = 1; i < 4; i++)
+			EXPECT_EQ(-EIO, self->job.env.q.ring[i].status) TH_LOG("job %d", i);
+		EXPECT_EQ(variant->packets, rs_words(self->wa, 1));
+		return;
+	}
+	ASSERT_EQ(0, drmSyncobjCreate(self->a, 0, &first));
+	ASSERT_EQ(0, drmSyncobjCreate(self->a, 0, &second));
+	ASSERT_EQ(0, va_add(self->a, self->ha, 0, 1, true, 0, first));
+	ASSERT_EQ(0, va_add(self->a, self->ha, 12, 1, true, 0, second));
+	ASSERT_EQ(0, va_wait_ms(self->a, second, 0, 10000));
+	EXPECT_EQ(variant->error, va_status(self->a, first));
+	EXPECT_EQ(-ECANCELED, va_status(self->a, second));
+	EXPECT_EQ(0, self->wa[12]);
+	/* Submitted after the reset: refused, the syncobj untouched. */
+	EXPECT_EQ(-EIO, va_add(self->a, self->ha, 12, 1, true, 0, second));
+	EXPECT_EQ(0, self->wa[12]);
+	drmSyncobjDestroy(self->a, first);
+	drmSyncobjDestroy(self->a, second);
+}
+
+/*
+ * A process whose job hangs goes away, killed or closing its file, long
+ * before the job timeout: the hang stops like any job would.
+ */
+FIXTURE(hang_exit) {
+	unsigned int old_timeout;
+	bool skip;
+};
+
+FIXTURE_VARIANT(hang_exit) {
+	bool async;
+	bool kill;	/* SIGKILL, else close() */
+};
+
+FIXTURE_VARIANT_ADD(hang_exit, sync_kill) { false, true };
+FIXTURE_VARIANT_ADD(hang_exit, async_kill) { true, true };
+FIXTURE_VARIANT_ADD(hang_exit, async_close) { true, false };
+
+FIXTURE_SETUP(hang_exit)
+{
+	long long old = va_modparam("job_timeout_ms");
+
+	self->skip = true;
+	ASSERT_LT(0, old);
+	self->old_timeout = old;
+	if (rs_timeout_set(60000))
+		SKIP(return, "cannot set job_timeout_ms (not root?)");
+	if (rs_fault("fail_hang", 0))
+		SKIP(rs_timeout_set(self->old_timeout); return,
+		     "no fault injection (CONFIG_FAULT_INJECTION_DEBUG_FS)");
+	self->skip = false;
+}
+
+FIXTURE_TEARDOWN(hang_exit)
+{
+	if (self->skip)
+		return;
+	rs_fault("fail_hang", 0);
+	rs_timeout_set(self->old_timeout);
+}
+
+TEST_F(hang_exit, gone_before_timeout)
+{
+	int pipefd[2], status, fd, sf = -1;
+	long long t0, ms;
+	pid_t pid;
+	char c;
+
+	if (self->skip)
+		return;
+	ASSERT_EQ(0, rs_fault("fail_hang", 1));
+	if (!variant->kill) {
+		__u32 h, syncobj;
+		__u32 *w;
+
+		VT_OPEN(fd);
+		VT_BUFFER(fd, VT_PAGE_SIZE, h, w);
+		ASSERT_EQ(0, drmSyncobjCreate(fd, 0, &syncobj));
+		ASSERT_EQ(0, va_add(fd, h, 0, 1, true, 0, syncobj));
+		sf = va_export(fd, syncobj);
+		ASSERT_LE(0, sf);
+		va_sleep_ms(100);
+		EXPECT_EQ(0, va_sync_file_status(sf));	/* hanging */
+		munmap(w, VT_PAGE_SIZE);
+		t0 = rs_now_ms();
+		close(fd);
+		ms = rs_now_ms() - t0;
+		TH_LOG("close() with a hung job: %lld ms", ms);
+		EXPECT_GE(1000, ms);
+		EXPECT_EQ(-ECANCELED, va_sync_file_status(sf));
+		close(sf);
+		return;
+	}
+
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		__u32 h, *w;
+
+		fd = vt_open();
+		if (fd < 0 || vt_buffer_create(fd, VT_PAGE_SIZE, &h))
+			_exit(2);
+		w = vt_map(fd, h, VT_PAGE_SIZE);
+		if (!w || write(pipefd[1], "s", 1) != 1)
+			_exit(3);
+		va_add(fd, h, 0, 1, variant->async, 0, 0);
+		pause();
+		_exit(4);
+	}
+	close(pipefd[1]);
+	ASSERT_EQ(1, read(pipefd[0], &c, 1));
+	close(pipefd[0]);
+	va_sleep_ms(200);	/* inside the hang */
+	t0 = rs_now_ms();
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ms = rs_now_ms() - t0;
+	TH_LOG("SIGKILL to reaped with a hung %s job: %lld ms",
+	       variant->async ? "asynchronous" : "synchronous", ms);
+	EXPECT_TRUE(WIFSIGNALED(status));
+	EXPECT_GE(1000, ms);
+}
+
+/*
+ * A stalled poller (fail_poll_stall, stall_ms 300) consumes late: the job
+ * completes whole, at least the stall after it was published, and the
+ * file is not reset.
+ */
+TEST(poll_stall)
+{
+	static const struct qp_mode poll = { .flags = QP_POLL, .idle_us = QP_IDLE_MAX };
+	struct drm_vatom_reset_status st;
+	struct qp_env env;
+	struct vt_stream s;
+	long long t0, ms;
+	int fd;
+
+	VT_OPEN(fd);
+	if (!qp_supported(fd))
+		SKIP(close(fd); return, "no polling queues");
+	if (rs_fault("fail_poll_stall", 0))
+		SKIP(close(fd); return,
+		     "no fault injection (CONFIG_FAULT_INJECTION_DEBUG_FS)");
+	ASSERT_EQ(0, qp_env_init(&env, fd, 8, 0, &poll));
+	ASSERT_EQ(0, rs_fault_knob("fail_poll_stall", "stall_ms", 300));
+	ASSERT_EQ(0, rs_fault("fail_poll_stall", 1));
+	rs_stream(&s);
+	vq_job(vq_next(&env.q), env.streams, 0, &s);
+	t0 = rs_now_ms();
+	qp_publish(&env.q, 1);
+	EXPECT_TRUE(qp_wait_completed(&env.q, 1, 10000));
+	ms = rs_now_ms() - t0;
+	rs_fault("fail_poll_stall", 0);
+	TH_LOG("a job behind a 300 ms poller stall: %lld ms", ms);
+	EXPECT_LE(300, ms);
+	EXPECT_EQ(0, env.q.ring[0].status);
+	EXPECT_EQ(RS_PACKETS, rs_words(env.target, 1));
+	ASSERT_EQ(0, rs_reset_status(fd, 0, &st));
+	EXPECT_EQ(DRM_VATOM_RESET_NONE, st.status);
+	qp_env_unmap(&env);
+	close(fd);
+}
