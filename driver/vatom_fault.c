@@ -41,11 +41,18 @@ static struct dentry *vatom_fault_dir;
 /**
  * vatom_fault_init() - create the fault attributes' debugfs directories
  *
- * Debugfs is optional: without it no fault is ever injected.
+ * Debugfs is optional: without it no fault is ever injected. Quiet by
+ * default (verbose 0): a test that injects a fault expects it, and a
+ * stack trace per fault would read as a kernel report.
  */
 void vatom_fault_init(void)
 {
 	struct dentry *d;
+
+	vatom_fail_hang.verbose = 0;
+	vatom_fail_job.verbose = 0;
+	vatom_fail_delay.verbose = 0;
+	vatom_fail_poll_stall.verbose = 0;
 
 	vatom_fault_dir = debugfs_create_dir("vatom", NULL);
 	fault_create_debugfs_attr("fail_hang", vatom_fault_dir, &vatom_fail_hang);
@@ -66,20 +73,30 @@ void vatom_fault_exit(void)
 	debugfs_remove_recursive(vatom_fault_dir);
 }
 
+/*
+ * should_fail() for an attribute someone armed (probability above 0): a
+ * task's fail-nth (/proc/<pid>/fail-nth), which counts every fault point
+ * it passes, is for the allocations it fails in turn, not for these.
+ */
+static bool vatom_should_fail(struct fault_attr *attr)
+{
+	return READ_ONCE(attr->probability) && should_fail(attr, 1);
+}
+
 /**
  * vatom_fault_pick() - the fault to inject into the job being accepted
  *
- * Asks the attributes in turn, hang first, so one job gets one fault.
+ * Asks the armed attributes in turn, hang first, so one job gets one fault.
  *
  * Return: the fault, or %VATOM_FAULT_NONE.
  */
 enum vatom_fault vatom_fault_pick(void)
 {
-	if (should_fail(&vatom_fail_hang, 1))
+	if (vatom_should_fail(&vatom_fail_hang))
 		return VATOM_FAULT_HANG;
-	if (should_fail(&vatom_fail_job, 1))
+	if (vatom_should_fail(&vatom_fail_job))
 		return VATOM_FAULT_ENGINE;
-	if (should_fail(&vatom_fail_delay, 1))
+	if (vatom_should_fail(&vatom_fail_delay))
 		return VATOM_FAULT_DELAY;
 	return VATOM_FAULT_NONE;
 }
@@ -97,7 +114,7 @@ unsigned int vatom_fault_delay_ms(void)
  */
 unsigned long vatom_fault_poll_stall(void)
 {
-	if (!should_fail(&vatom_fail_poll_stall, 1))
+	if (!vatom_should_fail(&vatom_fail_poll_stall))
 		return 0;
 	return msecs_to_jiffies(READ_ONCE(vatom_stall_ms)) ?: 1;
 }

@@ -269,7 +269,13 @@ static u64 vatom_job_seqno(const struct vatom_job *job)
 	return fence ? fence->seqno : 0;
 }
 
-/* Return: what vatom_exec_run() returns. */
+/*
+ * Execute the job; if it timed out or faulted, reset its file, before its
+ * fence signals, so a waiter that sees the fence's error finds the file
+ * guilty. (A job that did not execute because an in-fence failed, with
+ * whatever error, resets nothing: it is not its file's fault.)
+ * Return: what vatom_exec_run() returns.
+ */
 static int vatom_job_execute(struct vatom_job *job)
 {
 	struct vatom_file *vfile = job->vfile;
@@ -284,6 +290,8 @@ static int vatom_job_execute(struct vatom_job *job)
 			     &job->table.bindings, job->results, &stats);
 	ns = vatom_busy_clock() - t0;
 	vatom_exec_account(vfile, &stats, 1, ns);
+	if (vatom_error_resets(ret))
+		vatom_file_reset(vfile, job->id, ret);
 	if (trace_vatom_job_end_enabled())
 		trace_vatom_job_end(vfile->client_id, job->id,
 				    vatom_job_seqno(job),
@@ -293,12 +301,10 @@ static int vatom_job_execute(struct vatom_job *job)
 
 /*
  * Complete the job: return what it counts against the file's limits first,
- * so a waiter that sees the fence signalled can submit again at once, and
- * reset the file if the job timed out or faulted, so a waiter that sees
- * the fence's error finds the file guilty; then signal its fence, if it
- * has one, with @error. An asynchronous job's out-fence, the scheduler's,
- * gets the error before the hardware fence signals it (before 6.5 the
- * scheduler did not pass the error on).
+ * so a waiter that sees the fence signalled can submit again at once; then
+ * signal its fence, if it has one, with @error. An asynchronous job's
+ * out-fence, the scheduler's, gets the error before the hardware fence
+ * signals it (before 6.5 the scheduler did not pass the error on).
  */
 static void vatom_job_signal(struct vatom_job *job, int error)
 {
@@ -306,8 +312,6 @@ static void vatom_job_signal(struct vatom_job *job, int error)
 	struct dma_fence *out = vatom_job_out_fence(job);
 
 	vatom_job_unaccount(job);
-	if (vatom_error_resets(error))
-		vatom_file_reset(vfile, job->id, error);
 	atomic64_inc(&vfile->completed);
 	if (error == -ECANCELED)
 		atomic64_inc(&vfile->vdev->stats.cancelled);

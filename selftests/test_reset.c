@@ -472,6 +472,47 @@ TEST_F(reset, later_jobs_cancelled)
 }
 
 /*
+ * B's job waits for A's, which times out or faults: B's job does not
+ * execute, its fence gets A's error, and B is innocent (it is not B's
+ * fault), A guilty.
+ */
+TEST_F(reset, dependent_file_innocent)
+{
+	struct drm_vatom_reset_status st;
+	__u32 a_out, b_in, b_out;
+	int sf;
+
+	if (self->skip)
+		return;
+	if (variant->door != RS_ASYNC || !variant->guilty || !variant->fault)
+		SKIP(return, "for injected resets of asynchronous jobs");
+	ASSERT_EQ(0, rs_fault(variant->fault, 1));
+	ASSERT_EQ(0, drmSyncobjCreate(self->a, 0, &a_out));
+	ASSERT_EQ(0, drmSyncobjCreate(self->b, 0, &b_in));
+	ASSERT_EQ(0, drmSyncobjCreate(self->b, 0, &b_out));
+	ASSERT_EQ(0, va_add(self->a, self->ha, 0, 1, true, 0, a_out));
+	sf = va_export(self->a, a_out);
+	ASSERT_LE(0, sf);
+	ASSERT_EQ(0, drmSyncobjImportSyncFile(self->b, b_in, sf));
+	close(sf);
+	ASSERT_EQ(0, va_add(self->b, self->hb, 0, 1, true, b_in, b_out));
+	ASSERT_EQ(0, va_wait_ms(self->b, b_out, 0, 10000));
+	EXPECT_EQ(variant->error, va_status(self->a, a_out));
+	EXPECT_EQ(variant->error, va_status(self->b, b_out));
+	EXPECT_EQ(0, self->wb[0]);	/* B's job did not execute */
+	ASSERT_EQ(0, rs_reset_status(self->b, 0, &st));
+	EXPECT_EQ(DRM_VATOM_RESET_INNOCENT, st.status);
+	EXPECT_EQ(0, st.guilty);
+	EXPECT_EQ(1, st.innocent);
+	ASSERT_EQ(0, rs_reset_status(self->a, 0, &st));
+	EXPECT_EQ(DRM_VATOM_RESET_GUILTY, st.status);
+	EXPECT_EQ(1, st.guilty);
+	drmSyncobjDestroy(self->a, a_out);
+	drmSyncobjDestroy(self->b, b_in);
+	drmSyncobjDestroy(self->b, b_out);
+}
+
+/*
  * A process whose job hangs goes away, killed or closing its file, long
  * before the job timeout: the hang stops like any job would.
  */
