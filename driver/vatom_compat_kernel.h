@@ -280,4 +280,22 @@ vatom_sched_job_not_hung(struct drm_sched_job *job)
 }
 #endif
 
+/*
+ * &platform_driver.remove returns void from 6.11 on, an int before (that
+ * nothing reads). VATOM_PLATFORM_REMOVE_SHIM(fn) after a void fn(), then
+ * VATOM_PLATFORM_REMOVE(fn) in the driver.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 11, 0)
+#define VATOM_PLATFORM_REMOVE_SHIM(fn)					\
+	static int fn##_int(struct platform_device *pdev)		\
+	{								\
+		fn(pdev);						\
+		return 0;						\
+	}
+#define VATOM_PLATFORM_REMOVE(fn)	.remove = fn##_int
+#else
+#define VATOM_PLATFORM_REMOVE_SHIM(fn)
+#define VATOM_PLATFORM_REMOVE(fn)	.remove = fn
+#endif
+
 #endif /* _VATOM_COMPAT_KERNEL_H_ */

@@ -58,7 +58,7 @@ static int vatom_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "errors %lld\n", atomic64_read(&st->errors));
 	seq_printf(m, "surfaces %lld\n", atomic64_read(&st->surfaces));
 	seq_printf(m, "jobs_in_flight %lld\n", sum.jobs);
-	seq_printf(m, "fences %lld\n", atomic64_read(&st->fences));
+	seq_printf(m, "fences %lld\n", atomic64_read(vdev->live_fences));
 	seq_printf(m, "jobs_cancelled %lld\n", atomic64_read(&st->cancelled));
 	seq_printf(m, "job_timeouts %lld\n", atomic64_read(&st->job_timeouts));
 	seq_printf(m, "job_faults %lld\n", atomic64_read(&st->job_faults));

@@ -35,7 +35,6 @@
  * submission path
  * @errors: rejected submissions (any errno)
  * @surfaces: live surfaces (created or imported, not yet freed)
- * @fences: live job fences (a fence can outlive its job and file)
  * @cancelled: jobs completed as cancelled, not executed
  * @job_timeouts: jobs stopped by the job timeout
  * @job_faults: jobs that failed with an (injected) engine fault
@@ -44,7 +43,6 @@
 struct vatom_stats_counters {
 	atomic64_t errors;
 	atomic64_t surfaces;
-	atomic64_t fences;
 	atomic64_t cancelled;
 	atomic64_t job_timeouts;
 	atomic64_t job_faults;
@@ -75,6 +73,8 @@ struct vatom_stats_pcpu {
  * @platform: the platform device it hangs off
  * @stats: debugfs counters
  * @pcpu: debugfs counters of the submission path
+ * @live_fences: live job fences made on devices of this index (the
+ *	module's: a fence can outlive its job, file and device)
  * @wq: executes asynchronous jobs, and runs their schedulers' work
  *	(vatom_sched.c)
  * @poll_queues: polling queues of all files (their pollers are one per
@@ -85,6 +85,7 @@ struct vatom_device {
 	struct platform_device *platform;
 	struct vatom_stats_counters stats;
 	struct vatom_stats_pcpu __percpu *pcpu;
+	atomic64_t *live_fences;
 	struct workqueue_struct *wq;
 	atomic_t poll_queues;
 };

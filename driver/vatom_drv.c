@@ -2,14 +2,18 @@
 /*
  * vatom: a virtual atomic accelerator.
  *
- * Each device is a DRM render node backed by a bare platform device, in the
- * manner of vgem: surfaces are shmem GEM objects, work is a command stream
- * of ISA packets executed by the engine in driver/engine/.
+ * Each device is a DRM render node on a platform device of its own, which
+ * this module registers and its platform driver binds: surfaces are shmem
+ * GEM objects, work is a command stream of ISA packets executed by the
+ * engine in driver/engine/. Unbinding the driver (sysfs) takes the device
+ * away under its clients, as a hot-unplug does; binding brings it back.
  *
  * Copyright (C) 2026 The vatom developers
  */
 
 #include <linux/dma-mapping.h>
+#include <linux/mm.h>
+#include <linux/mod_devicetable.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 
@@ -36,8 +40,6 @@
 static unsigned int num_devices = 1;
 module_param(num_devices, uint, 0444);
 MODULE_PARM_DESC(num_devices, "Number of vatom devices to create (1-16, default 1)");
-
-static struct vatom_device *vatom_devices[VATOM_MAX_DEVICES];
 
 static const struct drm_ioctl_desc vatom_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VATOM_GET_PARAM, vatom_ioctl_get_param, DRM_RENDER_ALLOW),
@@ -108,99 +110,130 @@ static void vatom_free_pcpu(struct drm_device *drm, void *unused)
 	free_percpu(to_vatom_device(drm)->pcpu);
 }
 
-static struct vatom_device *vatom_device_create(int id)
+/* At the DRM device's release: every file, so every job, is gone. */
+static void vatom_destroy_wq(struct drm_device *drm, void *unused)
 {
-	struct platform_device *pdev;
+	destroy_workqueue(to_vatom_device(drm)->wq);
+}
+
+/*
+ * Live job fences per device index: a fence can outlive its device (it is
+ * unbound while other drivers hold the fence), never the module.
+ */
+static atomic64_t vatom_live_fences[VATOM_MAX_DEVICES];
+
+/* &platform_driver.probe: a DRM device on the platform device. */
+static int vatom_probe(struct platform_device *pdev)
+{
+	unsigned int id = platform_get_device_id(pdev)->driver_data;
 	struct vatom_device *vdev;
-	char name[16];
 	int ret;
-
-	/*
-	 * "vatom.N" as the name itself, not DRIVER_NAME with id N: the same
-	 * device name, but a MODALIAS of its own ("platform:vatom.N"), which
-	 * libdrm's drmGetDevices2() takes as a platform device's bus info.
-	 * With one name for all, libdrm folds every vatom device into one.
-	 */
-	snprintf(name, sizeof(name), DRIVER_NAME ".%d", id);
-	pdev = platform_device_register_simple(name, PLATFORM_DEVID_NONE, NULL, 0);
-	if (IS_ERR(pdev))
-		return ERR_CAST(pdev);
-
-	/* A devres group lets us tear the devm-managed DRM device down by hand. */
-	if (!devres_open_group(&pdev->dev, NULL, GFP_KERNEL)) {
-		ret = -ENOMEM;
-		goto out_unregister;
-	}
 
 	/* PRIME import/export needs a DMA mask even on a virtual device. */
 	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
 	if (ret)
-		goto out_devres;
+		return ret;
 
+	/* Put when the driver unbinds; freed with the last file. */
 	vdev = devm_drm_dev_alloc(&pdev->dev, &vatom_driver, struct vatom_device, drm);
-	if (IS_ERR(vdev)) {
-		ret = PTR_ERR(vdev);
-		goto out_devres;
-	}
+	if (IS_ERR(vdev))
+		return PTR_ERR(vdev);
 	vdev->platform = pdev;
+	vdev->live_fences = &vatom_live_fences[id];
 
 	vdev->pcpu = alloc_percpu(struct vatom_stats_pcpu);
-	if (!vdev->pcpu) {
-		ret = -ENOMEM;
-		goto out_devres;
-	}
+	if (!vdev->pcpu)
+		return -ENOMEM;
 	ret = drmm_add_action_or_reset(&vdev->drm, vatom_free_pcpu, NULL);
 	if (ret)
-		goto out_devres;
+		return ret;
 
 	/* Fences are signalled from it: a rescuer keeps it going under memory pressure. */
-	vdev->wq = alloc_workqueue("vatom%d", WQ_UNBOUND | WQ_MEM_RECLAIM, 0, id);
-	if (!vdev->wq) {
-		ret = -ENOMEM;
-		goto out_devres;
-	}
-
-	ret = drm_dev_register(&vdev->drm, 0);
+	vdev->wq = alloc_workqueue("vatom%u", WQ_UNBOUND | WQ_MEM_RECLAIM, 0, id);
+	if (!vdev->wq)
+		return -ENOMEM;
+	ret = drmm_add_action_or_reset(&vdev->drm, vatom_destroy_wq, NULL);
 	if (ret)
-		goto out_wq;
+		return ret;
 
-	return vdev;
-
-out_wq:
-	destroy_workqueue(vdev->wq);
-out_devres:
-	devres_release_group(&pdev->dev, NULL);
-out_unregister:
-	platform_device_unregister(pdev);
-	return ERR_PTR(ret);
+	platform_set_drvdata(pdev, vdev);
+	return drm_dev_register(&vdev->drm, 0);
 }
 
-static void vatom_device_destroy(struct vatom_device *vdev)
+/*
+ * &platform_driver.remove: the device goes away under its open files, as
+ * hardware that is unplugged does. drm_dev_unplug() makes every later
+ * ioctl and mmap fail with -ENODEV and waits for the jobs executing to
+ * stop (vatom_exec_run()); their mappings are zapped, so the next access
+ * faults, and fails (vatom_gem.c); jobs not yet executed complete with
+ * -ENODEV, those waiting for in-syncobjs at once. The files, their
+ * surfaces and the DRM device live on until the last is closed.
+ */
+static void vatom_remove(struct platform_device *pdev)
 {
-	struct platform_device *pdev = vdev->platform;
+	struct vatom_device *vdev = platform_get_drvdata(pdev);
+	struct drm_device *drm = &vdev->drm;
+	struct drm_file *file;
 
-	drm_dev_unregister(&vdev->drm);
-	/* No job is left: each holds a fence, and fences pin the module. */
-	destroy_workqueue(vdev->wq);
-	devres_release_group(&pdev->dev, NULL);
-	platform_device_unregister(pdev);
+	drm_dev_unplug(drm);
+	unmap_mapping_range(drm->anon_inode->i_mapping, 0, 0, 1);
+	/* A file on the list has not reached postclose: its context lives. */
+	mutex_lock(&drm->filelist_mutex);
+	list_for_each_entry(file, &drm->filelist, lhead)
+		vatom_file_jobs_stop_waiting(file->driver_priv);
+	mutex_unlock(&drm->filelist_mutex);
 }
+
+VATOM_PLATFORM_REMOVE_SHIM(vatom_remove)
+
+/*
+ * The devices are named "vatom.N" (not DRIVER_NAME with id N): the same
+ * device name, but a MODALIAS of its own ("platform:vatom.N"), which
+ * libdrm's drmGetDevices2() takes as a platform device's bus info. With
+ * one name for all, libdrm folds every vatom device into one. The table
+ * matches each name, with its index.
+ */
+#define VATOM_ID(n)	{ DRIVER_NAME "." #n, n }
+static const struct platform_device_id vatom_ids[] = {
+	VATOM_ID(0), VATOM_ID(1), VATOM_ID(2), VATOM_ID(3),
+	VATOM_ID(4), VATOM_ID(5), VATOM_ID(6), VATOM_ID(7),
+	VATOM_ID(8), VATOM_ID(9), VATOM_ID(10), VATOM_ID(11),
+	VATOM_ID(12), VATOM_ID(13), VATOM_ID(14), VATOM_ID(15),
+	{ }
+};
+
+static_assert(ARRAY_SIZE(vatom_ids) == VATOM_MAX_DEVICES + 1);
+
+static struct platform_driver vatom_platform_driver = {
+	.probe		= vatom_probe,
+	VATOM_PLATFORM_REMOVE(vatom_remove),
+	.id_table	= vatom_ids,
+	.driver		= {
+		.name	= DRIVER_NAME,
+	},
+};
+
+static struct platform_device *vatom_pdevs[VATOM_MAX_DEVICES];
 
 static void vatom_destroy_all(void)
 {
 	int i;
 
 	for (i = VATOM_MAX_DEVICES - 1; i >= 0; i--) {
-		if (vatom_devices[i])
-			vatom_device_destroy(vatom_devices[i]);
-		vatom_devices[i] = NULL;
+		if (vatom_pdevs[i])
+			platform_device_unregister(vatom_pdevs[i]);
+		vatom_pdevs[i] = NULL;
 	}
+	platform_driver_unregister(&vatom_platform_driver);
+	vatom_fault_exit();
 }
 
 static int __init vatom_init(void)
 {
-	struct vatom_device *vdev;
+	struct platform_device *pdev;
+	char name[PLATFORM_NAME_SIZE];
 	unsigned int i;
+	int ret;
 
 	if (num_devices < 1 || num_devices > VATOM_MAX_DEVICES) {
 		pr_err("vatom: num_devices must be 1..%d\n", VATOM_MAX_DEVICES);
@@ -208,23 +241,38 @@ static int __init vatom_init(void)
 	}
 	vatom_limits_init();
 	vatom_fault_init();
+	ret = platform_driver_register(&vatom_platform_driver);
+	if (ret) {
+		vatom_fault_exit();
+		return ret;
+	}
 
+	/* Each binds as it is added: probed synchronously. */
 	for (i = 0; i < num_devices; i++) {
-		vdev = vatom_device_create(i);
-		if (IS_ERR(vdev)) {
-			vatom_destroy_all();
-			vatom_fault_exit();
-			return PTR_ERR(vdev);
+		snprintf(name, sizeof(name), DRIVER_NAME ".%u", i);
+		pdev = platform_device_register_simple(name, PLATFORM_DEVID_NONE,
+						       NULL, 0);
+		if (IS_ERR(pdev)) {
+			ret = PTR_ERR(pdev);
+			goto fail;
 		}
-		vatom_devices[i] = vdev;
+		vatom_pdevs[i] = pdev;
+		if (!platform_get_drvdata(pdev)) {
+			pr_err("vatom: %s did not bind\n", name);
+			ret = -ENODEV;
+			goto fail;
+		}
 	}
 	return 0;
+
+fail:
+	vatom_destroy_all();
+	return ret;
 }
 
 static void __exit vatom_exit(void)
 {
 	vatom_destroy_all();
-	vatom_fault_exit();
 }
 
 module_init(vatom_init);

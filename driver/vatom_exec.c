@@ -17,6 +17,7 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 
+#include <drm/drm_drv.h>
 #include <drm/drm_print.h>
 
 #include "vatom_exec.h"
@@ -37,7 +38,7 @@ static bool vatom_exec_expired(const struct vatom_exec *x)
  * A job stops at its next checkpoint when its submitter, in whose thread
  * it runs, is killed, when what it belongs to is going away (its file
  * closing, for an asynchronous job; its queue destroyed, for the
- * poller's), or when it runs past the job timeout.
+ * poller's; its device unbound), or when it runs past the job timeout.
  *
  * Return: true when the job is to stop.
  */
@@ -46,12 +47,18 @@ bool vatom_exec_stop(const struct vatom_exec_ctl *ctl)
 	const struct vatom_exec *x = container_of(ctl, struct vatom_exec, ctl);
 
 	return (x->killable && fatal_signal_pending(current)) ||
-	       (x->cancel && READ_ONCE(*x->cancel)) || vatom_exec_expired(x);
+	       (x->cancel && READ_ONCE(*x->cancel)) || vatom_exec_expired(x) ||
+	       drm_dev_is_unplugged(x->drm);
 }
 
-/* Why a job stopped: -ETIMEDOUT, or -ECANCELED (killed or cancelled). */
+/*
+ * Why a job stopped: -ENODEV (its device is gone), -ETIMEDOUT, or
+ * -ECANCELED (killed or cancelled).
+ */
 static int vatom_exec_stop_error(const struct vatom_exec *x)
 {
+	if (drm_dev_is_unplugged(x->drm))
+		return -ENODEV;
 	return vatom_exec_expired(x) ? -ETIMEDOUT : -ECANCELED;
 }
 
@@ -109,22 +116,30 @@ static int vatom_exec_faulty(struct vatom_exec *x, const void *stream, u32 size,
  * @results: where results go, or NULL
  * @stats: accumulates what was executed
  *
+ * The engine touches the job's memory inside drm_dev_enter(): unbinding
+ * the device (drm_dev_unplug()) stops the jobs executing, at their next
+ * checkpoint, and waits for them.
+ *
  * Return: 0 when the whole stream ran. Else a prefix of whole packets
  * ran: -ETIMEDOUT when the job ran past the job timeout (an injected hang
- * runs none), -ECANCELED when vatom_exec_stop() stopped it otherwise, -EIO
+ * runs none), -ENODEV when its device was unbound (none, when it was
+ * before), -ECANCELED when vatom_exec_stop() stopped it otherwise, -EIO
  * for an injected engine fault (vatom_fault_prefix()).
  */
 int vatom_exec_run(struct vatom_exec *x, const void *stream, u32 size,
 		   const struct vatom_bindings *b, u8 *results,
 		   struct vatom_stats *stats)
 {
-	int ret;
+	int ret, idx;
 
+	if (!drm_dev_enter(x->drm, &idx))
+		return -ENODEV;
 	if (!x->scheduled)	/* never 0, which means none */
 		x->deadline = (jiffies + msecs_to_jiffies(vatom_job_timeout_ms())) | 1;
 	ret = vatom_exec_faulty(x, stream, size, b, results, stats);
 	x->deadline = 0;
 	x->timed_out = false;
+	drm_dev_exit(idx);
 	return ret;
 }
 

@@ -39,6 +39,7 @@ static inline u64 vatom_busy_clock(void)
  * execution, whatever door the job came through
  * @ctl: the engine's: the device's limit of element operations, and
  *	vatom_exec_stop()
+ * @drm: the device: a job stops when it is unplugged (unbound)
  * @cancel: the job stops when this becomes true (its file closing, its
  *	queue destroyed), or NULL
  * @killable: the job runs in its submitter's thread, and stops when that
@@ -51,6 +52,7 @@ static inline u64 vatom_busy_clock(void)
  */
 struct vatom_exec {
 	struct vatom_exec_ctl ctl;
+	struct drm_device *drm;
 	const bool *cancel;
 	bool killable;
 	bool scheduled;
@@ -75,15 +77,18 @@ bool vatom_exec_stop(const struct vatom_exec_ctl *ctl);
 /**
  * vatom_exec_init() - set up a job's control block
  * @x: the control block
+ * @vdev: the device the job runs on
  * @cancel: the job stops when this becomes true, or NULL
  * @killable: the job runs in its submitter's thread: it stops when that
  *	is killed
  */
-static inline void vatom_exec_init(struct vatom_exec *x, const bool *cancel,
+static inline void vatom_exec_init(struct vatom_exec *x,
+				   struct vatom_device *vdev, const bool *cancel,
 				   bool killable)
 {
 	x->ctl.max_ops = vatom_max_submit_ops();
 	x->ctl.stop = vatom_exec_stop;
+	x->drm = &vdev->drm;
 	x->cancel = cancel;
 	x->killable = killable;
 	x->scheduled = false;

@@ -10,9 +10,11 @@
  * out-syncobjs get. Either is on a timeline of the file's: its scheduler's,
  * or the file's own for synchronous jobs.
  *
- * A fence can outlive the file and the job: syncobjs, sync_files and other
- * drivers keep references. Each fence therefore carries its own lock and
- * holds a reference on this module, so the module cannot be unloaded while
+ * A fence can outlive the file, the job and the device (unbound): syncobjs,
+ * sync_files and other drivers keep references. Each fence therefore
+ * carries its own lock, counts itself in a counter of the module's rather
+ * than the device's, and holds a reference on this module, so the module
+ * cannot be unloaded while
  * code of its dma_fence_ops may still be called, and a hardware fence
  * holds its scheduler, which the scheduler's fences name their timeline
  * after; the last dma_fence_put() drops both.
@@ -43,7 +45,7 @@ static void vatom_fence_release(struct dma_fence *f)
 {
 	struct vatom_fence *vf = container_of(f, struct vatom_fence, base);
 
-	atomic64_dec(&vf->vdev->stats.fences);
+	atomic64_dec(vf->live);
 	if (vf->hold)
 		vatom_fence_hold_put(vf->hold);
 	/* kfree_rcu() of the fence: base is the first member of vatom_fence. */
@@ -61,7 +63,7 @@ static const struct dma_fence_ops vatom_fence_ops = {
  * vatom_fence_init() - make an allocated fence a live, unsignalled fence
  * @vf: zeroed memory from kzalloc(sizeof(*vf)); freed with kfree() until
  *	this is called, with dma_fence_put() afterwards
- * @vdev: the device (for its live-fence counter)
+ * @vdev: the device (its live-fence counter, which outlives it)
  * @hold: what the fence keeps alive (its job's scheduler), whose
  *	reference it takes, or NULL
  * @context: the fence context (one per file, and one per scheduler)
@@ -78,13 +80,13 @@ void vatom_fence_init(struct vatom_fence *vf, struct vatom_device *vdev,
 	BUILD_BUG_ON(offsetof(struct vatom_fence, base) != 0);
 
 	spin_lock_init(&vf->lock);
-	vf->vdev = vdev;
+	vf->live = vdev->live_fences;
 	vf->hold = hold;
 	if (hold)
 		kref_get(&hold->ref);
 	dma_fence_init(&vf->base, &vatom_fence_ops, &vf->lock, context, seqno);
 	__module_get(THIS_MODULE);
-	atomic64_inc(&vdev->stats.fences);
+	atomic64_inc(vf->live);
 }
 
 static const char *vatom_deps_fence_timeline_name(struct dma_fence *f)

@@ -35,14 +35,15 @@ static inline void vatom_fence_hold_put(struct vatom_fence_hold *hold)
  * struct vatom_fence - the fence of a job's execution by the engine
  * @base: the dma_fence, first (dma_fence_free() frees it)
  * @lock: the fence's lock; the fence may outlive the file and the job
- * @vdev: the device, for its live-fence counter
+ * @live: the live-fence counter of its device's index, which outlives the
+ *	device (vatom_device.live_fences)
  * @hold: what the fence keeps alive, referenced: the scheduler whose job
  *	it completes (its hardware fence), or NULL (a synchronous job's)
  */
 struct vatom_fence {
 	struct dma_fence base;
 	spinlock_t lock; /* the dma_fence lock */
-	struct vatom_device *vdev;
+	atomic64_t *live;
 	struct vatom_fence_hold *hold;
 };
 

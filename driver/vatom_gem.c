@@ -22,9 +22,11 @@
  */
 
 #include <linux/dma-buf.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_shmem_helper.h>
@@ -151,6 +153,40 @@ static void vatom_surface_free(struct drm_gem_object *obj)
 	drm_gem_shmem_free(&surf->shmem);
 }
 
+/*
+ * A page fault of a mapping of a surface: the shmem helpers', while the
+ * device is there. Once it is unbound (vatom_drv.c zaps the mappings), an
+ * access raises SIGBUS, as on a device that was unplugged.
+ */
+static vm_fault_t vatom_gem_fault(struct vm_fault *vmf)
+{
+	struct drm_gem_object *obj = vmf->vma->vm_private_data;
+	vm_fault_t ret;
+	int idx;
+
+	if (!drm_dev_enter(obj->dev, &idx))
+		return VM_FAULT_SIGBUS;
+	ret = drm_gem_shmem_vm_ops.fault(vmf);
+	drm_dev_exit(idx);
+	return ret;
+}
+
+static void vatom_gem_vm_open(struct vm_area_struct *vma)
+{
+	drm_gem_shmem_vm_ops.open(vma);
+}
+
+static void vatom_gem_vm_close(struct vm_area_struct *vma)
+{
+	drm_gem_shmem_vm_ops.close(vma);
+}
+
+static const struct vm_operations_struct vatom_gem_vm_ops = {
+	.fault	= vatom_gem_fault,
+	.open	= vatom_gem_vm_open,
+	.close	= vatom_gem_vm_close,
+};
+
 static const struct drm_gem_object_funcs vatom_gem_funcs = {
 	.free		= vatom_surface_free,
 	.open		= vatom_gem_handle_open,	/* the per-file memory cap */
@@ -162,7 +198,7 @@ static const struct drm_gem_object_funcs vatom_gem_funcs = {
 	.vmap		= VATOM_GEM_VMAP(vatom_gem_vmap),
 	.vunmap		= VATOM_GEM_VUNMAP(vatom_gem_vunmap),
 	.mmap		= drm_gem_shmem_object_mmap,
-	.vm_ops		= &drm_gem_shmem_vm_ops,
+	.vm_ops		= &vatom_gem_vm_ops,
 };
 
 /*

@@ -30,6 +30,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 
+#include <drm/drm_drv.h>
 #include <drm/drm_gem.h>
 
 #include "vatom_compat_kernel.h"
@@ -119,7 +120,8 @@ struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 	job->inflight = true;
 	job->async = async;
 	/* A synchronous job runs in its submitter; an asynchronous one stops on close. */
-	vatom_exec_init(&job->exec, async ? &vfile->cancel : NULL, !async);
+	vatom_exec_init(&job->exec, vfile->vdev, async ? &vfile->cancel : NULL,
+			!async);
 	job->exec.scheduled = async;	/* its scheduler's timeout handler */
 	INIT_LIST_HEAD(&job->link);
 	atomic_inc(&vfile->live);
@@ -365,9 +367,11 @@ void vatom_job_run(struct vatom_job *job)
 {
 	int error = READ_ONCE(job->dep_error);
 
-	/* Closing, or reset since the job was submitted. */
-	if (job->cancelled || READ_ONCE(job->vfile->cancel) ||
-	    job->resets != atomic_read(&job->vfile->resets))
+	/* The device unbound; closing, or reset since the job was submitted. */
+	if (drm_dev_is_unplugged(&job->vfile->vdev->drm))
+		error = -ENODEV;
+	else if (job->cancelled || READ_ONCE(job->vfile->cancel) ||
+		 job->resets != atomic_read(&job->vfile->resets))
 		error = -ECANCELED;
 	if (!error)
 		error = vatom_job_execute(job);

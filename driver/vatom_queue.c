@@ -210,7 +210,7 @@ int vatom_queue_drain(struct vatom_queue *q, u32 tail, bool polled)
 
 	lockdep_assert_held(&q->lock);
 	/* The poller stops when the queue is destroyed, a KICK when killed. */
-	vatom_exec_init(&x, polled ? &q->dead : NULL, !polled);
+	vatom_exec_init(&x, q->vfile->vdev, polled ? &q->dead : NULL, !polled);
 	if (q->syncobj && !q->chain) {
 		q->chain = dma_fence_chain_alloc();
 		if (!q->chain)

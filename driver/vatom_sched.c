@@ -342,6 +342,22 @@ static void vatom_sched_cancel_waits(struct vatom_job *job)
 }
 
 /**
+ * vatom_file_jobs_stop_waiting() - stop waiting for the in-syncobjs of the
+ * file's jobs: each completes in its turn, cancelled (or -ENODEV, its
+ * device gone), its fence signalled
+ * @vfile: the file, closing or on an unbound device
+ */
+void vatom_file_jobs_stop_waiting(struct vatom_file *vfile)
+{
+	struct vatom_job *job;
+
+	spin_lock(&vfile->jobs_lock);
+	list_for_each_entry(job, &vfile->jobs, link)
+		vatom_sched_cancel_waits(job);
+	spin_unlock(&vfile->jobs_lock);
+}
+
+/**
  * vatom_file_jobs_release() - end the jobs of a closing file: cancel those
  * that wait for in-syncobjs, let the others complete for a while, cancel
  * what is left, wait for every one, then finish the file's scheduler
@@ -351,12 +367,8 @@ static void vatom_sched_cancel_waits(struct vatom_job *job)
 void vatom_file_jobs_release(struct vatom_file *vfile)
 {
 	struct vatom_sched *s = vfile->sched;
-	struct vatom_job *job;
 
-	spin_lock(&vfile->jobs_lock);
-	list_for_each_entry(job, &vfile->jobs, link)
-		vatom_sched_cancel_waits(job);
-	spin_unlock(&vfile->jobs_lock);
+	vatom_file_jobs_stop_waiting(vfile);
 
 	if (!atomic_dec_and_test(&vfile->live)) {
 		/* As the DRM scheduler does for an exiting process's jobs. */

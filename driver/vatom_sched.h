@@ -53,6 +53,7 @@ struct vatom_sched {
 };
 
 int vatom_sched_push(struct vatom_job *job);
+void vatom_file_jobs_stop_waiting(struct vatom_file *vfile);
 void vatom_file_jobs_release(struct vatom_file *vfile);
 
 #endif /* _VATOM_SCHED_H_ */

@@ -141,6 +141,7 @@ static void vt_expect_ok(struct __test_metadata *_metadata, int fd,
 #include "test_queue_signal.c"
 #include "test_queue_poll_shared.c"
 #include "test_reset.c"
+#include "test_unbind.c"
 #include "test_kmsg.c"
 
 int main(int argc, char **argv)

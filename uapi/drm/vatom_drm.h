@@ -1246,6 +1246,22 @@ struct drm_vatom_queue_kick {
  * hang, fault or start late, and pollers stall, on demand.
  */
 
+/**
+ * DOC: device loss
+ *
+ * A device can go away under its open files: its platform driver unbound
+ * (/sys/bus/platform/drivers/vatom/unbind), as a hot-unplugged card
+ * would. From then on every ioctl on its files, vatom's and the DRM
+ * core's, fails with -ENODEV, and so does mmap(); existing mappings are
+ * revoked, and an access raises SIGBUS. Its jobs stop: one executing at
+ * its next checkpoint (a prefix of whole packets ran), the others without
+ * executing, all with their fences signalled -ENODEV (a synchronous SUBMIT
+ * in progress returns -ENODEV; a queue job's @status is -ENODEV). Fences
+ * and sync_files exported before stay valid. Closing the files frees
+ * what they held. Binding the driver again creates a new device, with a
+ * render node of its own (a new minor while old files are still open).
+ */
+
 /* drm_vatom_reset_status.status */
 #define DRM_VATOM_RESET_NONE		0	/* no reset since the last ACK */
 #define DRM_VATOM_RESET_GUILTY		1	/* this file's job timed out or faulted */
