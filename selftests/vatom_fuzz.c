@@ -2,9 +2,10 @@
 /*
  * vatom_fuzz: a seeded ioctl fuzzer for the vatom render node.
  *
- *   vatom_fuzz [-t SECONDS] [-n CALLS] [-s SEED] [-j THREADS] [-v]
+ *   vatom_fuzz [-t SECONDS] [-n CALLS] [-s SEED] [-j THREADS] [-F jobs] [-v]
  *
- * (-v prints every call of phase 1; calls over 0.5 s are printed anyway.)
+ * (-v prints every call of phase 1; calls over 0.5 s are printed anyway.
+ * -F jobs injects faults into jobs: see below.)
  *
  * Two phases share the time budget (-t, default 20 s) half and half:
  *
@@ -18,7 +19,8 @@
  *     with user results, pointers to PROT_NONE or read-only memory and
  *     huge counts; user-mode queues in kick and polling mode, with
  *     syncobjs and eventfds (or pipes, closed descriptors) to signal,
- *     their descriptors, streams and tails mutated the same way. Mixed
+ *     their descriptors, streams and tails mutated the same way; the
+ *     reset status, acknowledged or not, with bad flags. Mixed
  *     in, a known-good workload: valid submissions (synchronous and
  *     asynchronous) and jobs of a polling queue that signals a timeline
  *     syncobj and an eventfd, which add known amounts to a ledger surface,
@@ -39,6 +41,30 @@
  * jobs_in_flight, fences, poll_queues) of every device are back at their
  * baseline, the ledger holds exactly what the known-good workload added
  * and the kernel logged no splat. Prints TAP and the calls per second.
+ *
+ * A file whose job timed out or faulted is guilty, its submissions -EIO,
+ * until it acknowledges (RESET_STATUS): a vatom ioctl that fails with EIO
+ * acknowledges its file's reset, and so does every worker every 64 calls
+ * (queue jobs fail silently), so that fuzzing goes on.
+ *
+ * -F jobs: faults are injected into jobs (debugfs /sys/kernel/debug/vatom,
+ * CONFIG_FAULT_INJECTION_DEBUG_FS: the debug kernel; root). For the run,
+ * every job of any task is picked with probability 1 % by fail_hang (it
+ * hangs until the job timeout), 3 % by fail_job (half its packets, then
+ * -EIO) and 3 % by fail_delay (delay_ms 20), and job_timeout_ms is 200;
+ * each is set back at exit (also on a failure exit or SIGINT/SIGTERM/
+ * SIGHUP). It skips where those files cannot be written. ("jobs" is the
+ * only kind so far; the word also names the run's stage in the VM, which
+ * scripts/vm-tests.sh names after the arguments that are not options.)
+ * What must still
+ * hold: no errno outside the table (EIO and ETIMEDOUT are in it anyway),
+ * the live counts back at their baseline, no kernel splat, and the
+ * ledger, exactly, counting what each of its jobs did: every one is a
+ * single packet, so one that failed (timed out, faulted, refused or
+ * cancelled by its file's reset: -ETIMEDOUT, -EIO, -ECANCELED, nothing
+ * else) executed nothing and adds nothing. Which jobs the kernel picks is
+ * random, so -s does not reproduce a run with -F. vatom_stats' counts of
+ * job timeouts, job faults and resets during the run are printed.
  *
  * Copyright (C) 2026 The vatom developers
  */
@@ -62,6 +88,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/sync_file.h>
 #include <xf86drm.h>
 
 #include "kselftest.h"
@@ -138,6 +165,7 @@ static char vz_stats[2][VT_PATH_MAX * 2];
 static char vz_limits[2][VT_PATH_MAX * 2];
 static int vz_ndev;
 static bool vz_verbose;
+static bool vz_faults;		/* -F */
 
 /* Memory the pointer mutations point into. */
 static void *vz_none;		/* PROT_NONE */
@@ -217,10 +245,17 @@ struct vz_worker {
 /* Errno tables                                                              */
 /* ------------------------------------------------------------------------ */
 
-/* docs/uapi.md, "Errors": what a vatom ioctl may return. */
+/*
+ * docs/uapi.md, "Errors": what a vatom ioctl may return. ETIMEDOUT and
+ * EIO without -F too: any job that runs past job_timeout_ms (a
+ * broadcast-heavy one on a slow machine, or after someone shortened the
+ * timeout) stops with -ETIMEDOUT, and its file refuses work with EIO
+ * until it acknowledges. Not ENODEV: only an unbound device returns it,
+ * and nothing here unbinds one.
+ */
 static const int vz_vatom_errnos[] = {
 	EINVAL, EOPNOTSUPP, ENOENT, E2BIG, EBUSY, ENOSPC, ECANCELED, EFAULT,
-	ENOMEM, EINTR, EBADF,
+	ENOMEM, EINTR, EBADF, ETIMEDOUT, EIO,
 };
 
 /*
@@ -258,7 +293,22 @@ static void vz_violation(struct vz_worker *w, const char *fmt, ...)
 	}
 }
 
-/* Make an ioctl and check its errno against @core's table. */
+/*
+ * Acknowledge the reset of file @fd, if it is guilty, so that its jobs run
+ * again (not counted as a call; another thread may have closed @fd).
+ */
+static void vz_ack(int fd)
+{
+	struct drm_vatom_reset_status st = { .flags = DRM_VATOM_RESET_ACK };
+
+	if (ioctl(fd, DRM_IOCTL_VATOM_RESET_STATUS, &st))
+		(void)0;
+}
+
+/*
+ * Make an ioctl and check its errno against @core's table. EIO from a
+ * vatom ioctl: the file is guilty; acknowledge, and fuzzing goes on.
+ */
 static int vz_ioctl(struct vz_worker *w, int fd, unsigned long req, void *arg,
 		    bool core)
 {
@@ -269,6 +319,8 @@ static int vz_ioctl(struct vz_worker *w, int fd, unsigned long req, void *arg,
 		return 0;
 	if (e > 0 && e < VZ_MAX_ERRNO)
 		atomic_fetch_add(&vz_rep->errs[e], 1);
+	if (e == EIO && !core)
+		vz_ack(fd);
 	if (core ? vz_in(vz_core_errnos, VT_ARRAY_SIZE(vz_core_errnos), e) :
 		   vz_in(vz_vatom_errnos, VT_ARRAY_SIZE(vz_vatom_errnos), e))
 		return -e;
@@ -1402,10 +1454,28 @@ static void vz_op_queue(struct vz_worker *w)
 	}
 }
 
+/* RESET_STATUS: the file's reset status, acknowledged or not, mutated. */
+static void vz_op_reset(struct vz_worker *w)
+{
+	struct drm_vatom_reset_status st;
+	void *arg = &st;
+
+	w->op = "reset_status";
+	memset(&st, 0, sizeof(st));
+	st.flags = vz_chance(&w->rng, 50) ? DRM_VATOM_RESET_ACK : 0;
+	if (vz_chance(&w->rng, 10))
+		st.flags = vz_next(&w->rng);
+	if (vz_chance(&w->rng, 5))
+		st.pad = vz_next(&w->rng);
+	if (vz_chance(&w->rng, 3))
+		arg = vz_chance(&w->rng, 50) ? vz_none : vz_ro;
+	vz_ioctl(w, w->fd, DRM_IOCTL_VATOM_RESET_STATUS, arg, false);
+}
+
 /* A vatom ioctl number with a random size and direction, random bytes. */
 static void vz_op_raw(struct vz_worker *w)
 {
-	__u32 nr = DRM_COMMAND_BASE + vz_below(&w->rng, 9);
+	__u32 nr = DRM_COMMAND_BASE + vz_below(&w->rng, DRM_VATOM_RESET_STATUS + 1);
 	__u32 size = vz_below(&w->rng, 160);
 	__u32 dir = vz_below(&w->rng, 4), i;
 	__u64 *arg = (void *)w->scratch;
@@ -1421,7 +1491,7 @@ static void (*const vz_ops[])(struct vz_worker *w) = {
 	vz_op_submit, vz_op_submit, vz_op_submit, vz_op_submit, vz_op_submit,
 	vz_op_create, vz_op_create, vz_op_info, vz_op_counters, vz_op_param,
 	vz_op_close, vz_op_prime, vz_op_syncobj, vz_op_syncobj, vz_op_raw,
-	vz_op_queue, vz_op_queue, vz_op_queue,
+	vz_op_queue, vz_op_queue, vz_op_queue, vz_op_reset,
 };
 
 /* A few valid surfaces and syncobjs to start from. */
@@ -1524,6 +1594,13 @@ static double vz_now(void)
  * @qsync: a timeline syncobj the queue adds a point to per batch
  * @efd: an eventfd it signals per batch
  * @jobs: jobs published on it
+ * @qk: what the job in each ring entry adds
+ * @seen: queue jobs whose status was read
+ * @async_k: what the asynchronous job in flight adds (0: none)
+ * @failed: jobs that failed as injected faults allow (-F), adding nothing
+ *
+ * @sum counts each job when it is submitted or published, and takes it
+ * back when it turns out to have failed.
  */
 struct vz_ledger {
 	int fd;
@@ -1538,6 +1615,9 @@ struct vz_ledger {
 	__u8 *qmap;
 	int efd;
 	__u32 jobs;
+	__u32 qk[VZ_LQ_ENTRIES];
+	__u32 seen, async_k;
+	unsigned int failed;
 };
 
 /*
@@ -1614,6 +1694,82 @@ static bool vz_ledger_drained(struct vz_ledger *l, __u32 n)
 	return true;
 }
 
+/*
+ * A ledger job that would have added @k failed with @err: with -F, a job
+ * that timed out, faulted, or was refused or cancelled by its file's reset
+ * executed nothing (it is one packet): take @k back and acknowledge the
+ * reset. Anything else is a defect.
+ */
+static void vz_ledger_failed(struct vz_ledger *l, int err, __u32 k, const char *what)
+{
+	int i;
+
+	for (i = 0; i < VZ_LEDGER_LANES; i++)
+		l->sum[i] -= k;
+	if (vz_faults && (err == -EIO || err == -ETIMEDOUT || err == -ECANCELED)) {
+		l->failed++;
+		vz_ack(l->fd);
+		return;
+	}
+	if (!l->bad++)
+		snprintf(l->why, sizeof(l->why), "ledger %s: %s", what,
+			 strerrorname_np(-err) ? strerrorname_np(-err) : "?");
+}
+
+/* Read the status of the queue's jobs completed since the last call. */
+static void vz_ledger_seen(struct vz_ledger *l)
+{
+	__u64 done = __atomic_load_n(&l->ctl->completed, __ATOMIC_ACQUIRE);
+	__s32 status;
+
+	for (; l->seen < l->jobs && l->seen < done; l->seen++) {
+		status = __atomic_load_n(&l->ring[l->seen % VZ_LQ_ENTRIES].status,
+					 __ATOMIC_RELAXED);
+		if (status)
+			vz_ledger_failed(l, status, l->qk[l->seen % VZ_LQ_ENTRIES],
+					 "queue job");
+	}
+}
+
+/* The status of syncobj @h's fence: 1 signalled, or its error; -EBADMSG none. */
+static int vz_fence_status(int fd, __u32 h)
+{
+	struct sync_file_info info;
+	int sf, st = -EBADMSG;
+
+	if (drmSyncobjExportSyncFile(fd, h, &sf))
+		return st;
+	memset(&info, 0, sizeof(info));
+	if (!ioctl(sf, SYNC_IOC_FILE_INFO, &info))
+		st = info.status;
+	close(sf);
+	return st;
+}
+
+/*
+ * Wait for the last job with the ledger's out-syncobj; an asynchronous one
+ * that failed added nothing. Return: false when the wait failed.
+ */
+static bool vz_ledger_wait(struct vz_ledger *l)
+{
+	int st;
+
+	if (drmSyncobjWait(l->fd, &l->out, 1, INT64_MAX, 0, NULL)) {
+		if (!l->bad++)
+			snprintf(l->why, sizeof(l->why), "ledger wait: %s", strerror(errno));
+		return false;
+	}
+	if (l->async_k) {
+		st = vz_fence_status(l->fd, l->out);
+		if (st < 0)
+			vz_ledger_failed(l, st, l->async_k, "asynchronous job");
+		else if (st != 1 && !l->bad++)
+			snprintf(l->why, sizeof(l->why), "ledger fence status %d", st);
+		l->async_k = 0;
+	}
+	return true;
+}
+
 /* One job through the polling queue adding @k to every lane. */
 static void vz_ledger_queue_add(struct vz_ledger *l, __u32 k)
 {
@@ -1626,6 +1782,7 @@ static void vz_ledger_queue_add(struct vz_ledger *l, __u32 k)
 	/* The ring entry and its stream are free once the job there is done. */
 	if (pos >= VZ_LQ_ENTRIES && !vz_ledger_drained(l, pos - VZ_LQ_ENTRIES + 1))
 		return;
+	vz_ledger_seen(l);
 	for (i = 0; i < VZ_LEDGER_LANES; i++) {
 		addr[i] = 4 * i;
 		src[i] = k;
@@ -1639,6 +1796,9 @@ static void vz_ledger_queue_add(struct vz_ledger *l, __u32 k)
 	j->stream_slot = 1;
 	j->stream_offset = (pos % VZ_LQ_ENTRIES) * VZ_LQ_STRIDE;
 	j->stream_size = s.size;
+	l->qk[pos % VZ_LQ_ENTRIES] = k;
+	for (i = 0; i < VZ_LEDGER_LANES; i++)
+		l->sum[i] += k;
 	l->jobs++;
 	__atomic_store_n(&l->ctl->tail, l->jobs, __ATOMIC_RELEASE);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -1647,18 +1807,21 @@ static void vz_ledger_queue_add(struct vz_ledger *l, __u32 k)
 	     DRM_VATOM_QUEUE_CTL_NEED_WAKEUP) &&
 	    ioctl(l->fd, DRM_IOCTL_VATOM_QUEUE_KICK, &kick) && !l->bad++)
 		snprintf(l->why, sizeof(l->why), "ledger KICK: %s", strerror(errno));
-	for (i = 0; i < VZ_LEDGER_LANES; i++)
-		l->sum[i] += k;
 }
 
-/* Add k (1..1000) to every lane, synchronously or not; it must work. */
+/*
+ * Add k (1..1000) to every lane, synchronously or not; it must work (with
+ * -F: or fail as vz_ledger_failed() allows). A synchronous job's results
+ * are the lanes before it: with -F every job before it must have been
+ * accounted, the asynchronous one waited for.
+ */
 static void vz_ledger_add(struct vz_ledger *l, __u64 *rng)
 {
 	__u32 addr[VZ_LEDGER_LANES], src[VZ_LEDGER_LANES], res[VZ_LEDGER_LANES];
 	struct drm_vatom_binding b = { .slot = 0, .handle = l->buf };
 	struct drm_vatom_sync out = { .handle = l->out };
 	struct drm_vatom_submit a;
-	__u32 k = 1 + vz_below(rng, 1000), i;
+	__u32 k = 1 + vz_below(rng, 1000), i, before;
 	bool async = vz_chance(rng, 50);
 	struct vt_stream s;
 	struct vt_visa v;
@@ -1669,6 +1832,10 @@ static void vz_ledger_add(struct vz_ledger *l, __u64 *rng)
 	}
 	/* Synchronous results hold the sum so far: the queue's jobs first. */
 	if (l->q && !vz_ledger_drained(l, l->jobs))
+		return;
+	if (l->q)
+		vz_ledger_seen(l);
+	if (vz_faults && !vz_ledger_wait(l))
 		return;
 	for (i = 0; i < VZ_LEDGER_LANES; i++) {
 		addr[i] = 4 * i;
@@ -1681,11 +1848,8 @@ static void vz_ledger_add(struct vz_ledger *l, __u64 *rng)
 	vt_submit_args(&a, &s, &b, 1, res, sizeof(res));
 	if (async || vz_chance(rng, 30)) {
 		/* One asynchronous job in flight at most: never EBUSY. */
-		if (drmSyncobjWait(l->fd, &l->out, 1, INT64_MAX, 0, NULL)) {
-			snprintf(l->why, sizeof(l->why), "ledger wait: %s", strerror(errno));
-			l->bad++;
+		if (!vz_ledger_wait(l))
 			return;
-		}
 		a.results = 0;
 		a.result_handle = l->res;
 		a.out_syncs = vt_u64_ptr(&out);
@@ -1693,19 +1857,30 @@ static void vz_ledger_add(struct vz_ledger *l, __u64 *rng)
 		if (async)
 			a.flags = DRM_VATOM_SUBMIT_ASYNC;
 	}
-	atomic_fetch_add(&vz_rep->calls, 1);
-	if (vt_submit(l->fd, &a)) {
-		if (!l->bad++)
-			snprintf(l->why, sizeof(l->why), "ledger submission %u: %s (reason %u)",
-				 l->subs, strerror(errno), a.error_reason);
-		return;
-	}
-	if (!async && !a.result_handle && res[0] != l->sum[0] && !l->bad++)
-		snprintf(l->why, sizeof(l->why), "ledger submission %u returned %u, expected %u",
-			 l->subs, res[0], l->sum[0]);
+	before = l->sum[0];
 	for (i = 0; i < VZ_LEDGER_LANES; i++)
 		l->sum[i] += k;
 	l->subs++;
+	atomic_fetch_add(&vz_rep->calls, 1);
+	if (vt_submit(l->fd, &a)) {
+		int e = errno;
+
+		if (vz_faults && (e == EIO || e == ETIMEDOUT)) {
+			vz_ledger_failed(l, -e, k, "submission");
+			return;
+		}
+		for (i = 0; i < VZ_LEDGER_LANES; i++)
+			l->sum[i] -= k;
+		if (!l->bad++)
+			snprintf(l->why, sizeof(l->why), "ledger submission %u: %s (reason %u)",
+				 l->subs, strerror(e), a.error_reason);
+		return;
+	}
+	if (async)
+		l->async_k = k;
+	if (!async && !a.result_handle && res[0] != before && !l->bad++)
+		snprintf(l->why, sizeof(l->why), "ledger submission %u returned %u, expected %u",
+			 l->subs, res[0], before);
 }
 
 /*
@@ -1720,13 +1895,12 @@ static bool vz_ledger_check(struct vz_ledger *l)
 	__u64 point = l->jobs, v = 0;
 	int i;
 
-	if (drmSyncobjWait(l->fd, &l->out, 1, INT64_MAX, 0, NULL)) {
-		snprintf(l->why, sizeof(l->why), "ledger wait: %s", strerror(errno));
+	if (!vz_ledger_wait(l))
 		return false;
-	}
 	if (l->q && l->jobs) {
 		if (!vz_ledger_drained(l, l->jobs))
 			return false;
+		vz_ledger_seen(l);
 		memset(&w, 0, sizeof(w));
 		w.handles = vt_u64_ptr(&l->qsync);
 		w.points = vt_u64_ptr(&point);
@@ -1751,8 +1925,8 @@ static bool vz_ledger_check(struct vz_ledger *l)
 	}
 	for (i = 0; i < VZ_LEDGER_LANES; i++)
 		if (l->map[i] != l->sum[i]) {
-			snprintf(l->why, sizeof(l->why), "lane %d holds %u, expected %u",
-				 i, l->map[i], l->sum[i]);
+			snprintf(l->why, sizeof(l->why), "lane %d holds %u, expected %u (%u jobs failed)",
+				 i, l->map[i], l->sum[i], l->failed);
 			return false;
 		}
 	return !l->bad;
@@ -1783,6 +1957,11 @@ static unsigned long long vz_phase1(__u64 seed, double secs, unsigned long long 
 		w.iter = i;
 		if (!(i % 16))
 			vz_ledger_add(l, &w.rng);
+		if (!(i % 64)) {
+			vz_ack(fd);	/* its queues' jobs fail silently */
+			if (fd2 >= 0)
+				vz_ack(fd2);
+		}
 		vz_ops[vz_below(&w.rng, VT_ARRAY_SIZE(vz_ops))](&w);
 		t = vz_now() - t;
 		/* -v: every call; else the slow ones (a time budget's worth). */
@@ -1890,6 +2069,11 @@ static void *vz_thread(void *arg)
 		w->iter++;
 		if (shared)
 			w->fd = atomic_load(&vz_round.fd);
+		if (!(w->iter % 64)) {
+			vz_ack(w->fd);
+			if (w->fd2 >= 0)
+				vz_ack(w->fd2);
+		}
 		if (w->id == 0 && vz_chance(&w->rng, 3)) {
 			vz_race(w);
 			continue;
@@ -1963,6 +2147,173 @@ static int vz_phase2(__u64 seed, double secs, int nthreads)
 }
 
 /* ------------------------------------------------------------------------ */
+/* -F: faults injected into jobs                                             */
+/* ------------------------------------------------------------------------ */
+
+#define VZ_FAULT_DIR		"/sys/kernel/debug/vatom"
+#define VZ_TIMEOUT_PARAM	"/sys/module/vatom/parameters/job_timeout_ms"
+
+/**
+ * struct vz_knob - a setting -F writes, and what it was
+ * @path: the file
+ * @value: what -F writes
+ * @saved: its value before, written back at exit
+ * @set: it was written
+ */
+struct vz_knob {
+	char path[96];
+	const char *value;
+	char saved[32];
+	bool set;
+};
+
+/* The faults -F injects: each attribute's probability (%). */
+static const struct {
+	const char *name;
+	const char *probability;
+} vz_attrs[] = {
+	{ "fail_hang", "1" }, { "fail_job", "3" }, { "fail_delay", "3" },
+};
+
+/* Written in this order (the probability last: armed), restored backwards. */
+static const char *const vz_attr_knobs[][2] = {
+	{ "verbose", "0" },	/* no stack trace: a splat to the log scan */
+	{ "interval", "1" }, { "space", "0" }, { "task-filter", "N" },
+	{ "times", "-1" },	/* no limit */
+};
+
+static struct vz_knob vz_knobs[24];
+static int vz_nknobs;
+static pid_t vz_main_pid;
+
+static void vz_knob_add(const char *value, const char *fmt, ...)
+{
+	struct vz_knob *k = &vz_knobs[vz_nknobs++];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(k->path, sizeof(k->path), fmt, ap);
+	va_end(ap);
+	k->value = value;
+}
+
+/* Write @val to @path (async-signal-safe): 0 or -errno. */
+static int vz_write(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+	ssize_t n = strlen(val);
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, n) != n)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static int vz_read(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/*
+ * Put back every setting -F wrote, the last first (disarming before
+ * anything else). Only the main process; async-signal-safe.
+ */
+static void vz_faults_restore(void)
+{
+	int i;
+
+	if (getpid() != vz_main_pid)
+		return;
+	for (i = vz_nknobs - 1; i >= 0; i--)
+		if (vz_knobs[i].set) {
+			vz_write(vz_knobs[i].path, vz_knobs[i].saved);
+			vz_knobs[i].set = false;
+		}
+}
+
+static void vz_faults_signal(int sig)
+{
+	vz_faults_restore();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/*
+ * Arm the faults (struct vz_knob's list) and shorten the job timeout,
+ * before any file is opened: a file's scheduler takes the timeout when it
+ * is made. Return: NULL, or why not (then nothing is left changed).
+ */
+static const char *vz_faults_arm(void)
+{
+	static char why[256];
+	struct sigaction sa;
+	size_t a, i;
+	int ret;
+
+	vz_main_pid = getpid();
+	vz_knob_add("200", VZ_TIMEOUT_PARAM);
+	vz_knob_add("20", VZ_FAULT_DIR "/fail_delay/delay_ms");
+	for (a = 0; a < VT_ARRAY_SIZE(vz_attrs); a++) {
+		for (i = 0; i < VT_ARRAY_SIZE(vz_attr_knobs); i++)
+			vz_knob_add(vz_attr_knobs[i][1], VZ_FAULT_DIR "/%s/%s",
+				    vz_attrs[a].name, vz_attr_knobs[i][0]);
+		vz_knob_add(vz_attrs[a].probability, VZ_FAULT_DIR "/%s/probability",
+			    vz_attrs[a].name);
+	}
+	atexit(vz_faults_restore);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = vz_faults_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	for (i = 0; i < (size_t)vz_nknobs; i++) {
+		struct vz_knob *k = &vz_knobs[i];
+
+		ret = vz_read(k->path, k->saved, sizeof(k->saved));
+		if (!ret) {
+			ret = vz_write(k->path, k->value);
+			k->set = !ret;
+		}
+		if (ret) {
+			vz_faults_restore();
+			snprintf(why, sizeof(why), "-F: cannot set %.96s: %.40s (root? CONFIG_FAULT_INJECTION_DEBUG_FS?)",
+				 k->path, strerror(-ret));
+			return why;
+		}
+	}
+	return NULL;
+}
+
+/* vatom_stats' reset counts of every device. */
+#define VZ_NRESETS	3
+
+static void vz_resets(long long c[2][VZ_NRESETS])
+{
+	static const char * const names[VZ_NRESETS] = {
+		"job_timeouts", "job_faults", "resets",
+	};
+	int d, i;
+
+	memset(c, 0, sizeof(long long) * 2 * VZ_NRESETS);
+	for (d = 0; d < vz_ndev; d++)
+		for (i = 0; i < VZ_NRESETS; i++)
+			c[d][i] = vt_debugfs_stat(vz_stats[d], names[i]);
+}
+
+/* ------------------------------------------------------------------------ */
 /* main                                                                      */
 /* ------------------------------------------------------------------------ */
 
@@ -1984,25 +2335,26 @@ static void vz_counts(long long c[2][VZ_NCOUNTS])
 
 static void vz_usage(void)
 {
-	fprintf(stderr, "usage: vatom_fuzz [-t SECONDS] [-n CALLS] [-s SEED] [-j THREADS] [-v]\n");
+	fprintf(stderr, "usage: vatom_fuzz [-t SECONDS] [-n CALLS] [-s SEED] [-j THREADS] [-F jobs] [-v]\n");
 	exit(KSFT_FAIL);
 }
 
 int main(int argc, char **argv)
 {
-	char paths[VT_MAX_NODES][VT_PATH_MAX], bad[256];
+	char paths[VT_MAX_NODES][VT_PATH_MAX], bad[256], failed[48];
 	unsigned long long max = ~0ull, calls1, calls2, c0;
 	long long base[2][VZ_NCOUNTS], now[2][VZ_NCOUNTS];
+	long long r0[2][VZ_NRESETS], r1[2][VZ_NRESETS];
 	double secs = 20, t0, t1, t2;
 	__u64 seed = 0;
-	bool have_seed = false, settled = false;
+	bool have_seed = false, settled = false, ok;
 	int nthreads = 4, opt, n, i, rounds;
 	struct vz_ledger ledger;
 	long long seq;
 
 	/* Line by line: a crash or a kill keeps what was printed. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	while ((opt = getopt(argc, argv, "t:n:s:j:v")) != -1) {
+	while ((opt = getopt(argc, argv, "t:n:s:j:F:v")) != -1) {
 		switch (opt) {
 		case 't':
 			secs = atof(optarg);
@@ -2016,6 +2368,11 @@ int main(int argc, char **argv)
 			break;
 		case 'j':
 			nthreads = atoi(optarg);
+			break;
+		case 'F':
+			if (strcmp(optarg, "jobs"))
+				vz_usage();
+			vz_faults = true;
 			break;
 		case 'v':
 			vz_verbose = true;
@@ -2041,10 +2398,20 @@ int main(int argc, char **argv)
 				       vz_nodes[i]);
 		vt_debugfs_limits_path(vz_nodes[i], vz_limits[i], sizeof(vz_limits[i]));
 	}
+	if (vz_faults) {
+		const char *why = vz_faults_arm();
+
+		if (why)
+			ksft_exit_skip("%s\n", why);
+	}
 	ksft_set_plan(5);
 	ksft_print_msg("seed %llu (reproduce: vatom_fuzz -s %llu -n CALLS), %.0f s, %d threads, %d devices\n",
 		       (unsigned long long)seed, (unsigned long long)seed, secs,
 		       nthreads, vz_ndev);
+	if (vz_faults)
+		ksft_print_msg("faults injected into jobs: fail_hang %s %%, fail_job %s %%, fail_delay %s %% (20 ms); job_timeout_ms 200\n",
+			       vz_attrs[0].probability, vz_attrs[1].probability,
+			       vz_attrs[2].probability);
 
 	vz_rep = mmap(NULL, sizeof(*vz_rep), PROT_READ | PROT_WRITE,
 		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -2059,6 +2426,7 @@ int main(int argc, char **argv)
 	vt_kmsg_mark("vatom_fuzz: start\n");
 	seq = vt_kmsg_last_seq();
 	vz_counts(base);
+	vz_resets(r0);
 	if (vz_ledger_init(&ledger))
 		ksft_exit_fail_msg("ledger: %s\n", strerror(errno));
 
@@ -2071,10 +2439,14 @@ int main(int argc, char **argv)
 			 "deterministic: %llu iterations, %llu calls in %.1f s (%.0f calls/s), errnos in the table%s%s\n",
 			 calls1, c0, t1 - t0, c0 / (t1 - t0),
 			 vz_rep->first[0] ? ": " : "", vz_rep->first);
-	ksft_test_result(vz_ledger_check(&ledger),
-			 "known-good workload exact: %u submissions, %u queue jobs%s, lane total %u%s%s\n",
+	ok = vz_ledger_check(&ledger);
+	failed[0] = '\0';
+	if (vz_faults)
+		snprintf(failed, sizeof(failed), ", %u failed (adding nothing)",
+			 ledger.failed);
+	ksft_test_result(ok, "known-good workload exact: %u submissions, %u queue jobs%s%s, lane total %u%s%s\n",
 			 ledger.subs, ledger.jobs, ledger.q ? "" : " (no polling queue)",
-			 ledger.sum[0], ledger.why[0] ? ": " : "", ledger.why);
+			 failed, ledger.sum[0], ledger.why[0] ? ": " : "", ledger.why);
 	close(ledger.fd);
 	munmap(ledger.map, VT_PAGE_SIZE);
 	if (ledger.qmap)
@@ -2115,6 +2487,11 @@ int main(int argc, char **argv)
 	else
 		ksft_test_result(n == 0, "kernel log clean%s%s\n", n ? ": " : "",
 				 n ? bad : "");
+	vz_faults_restore();
+	vz_resets(r1);
+	for (i = 0; i < vz_ndev; i++)
+		ksft_print_msg("dev%d: %lld job timeouts, %lld job faults, %lld resets\n", i,
+			       r1[i][0] - r0[i][0], r1[i][1] - r0[i][1], r1[i][2] - r0[i][2]);
 	ksft_print_msg("total: %llu calls in %.1f s, %.0f calls/s; errnos:",
 		       c0 + calls2, t2 - t0, (c0 + calls2) / (t2 - t0));
 	for (i = 1; i < VZ_MAX_ERRNO; i++)
