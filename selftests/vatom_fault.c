@@ -32,6 +32,46 @@
  * Asynchronous jobs execute in a kworker, which fail-nth does not reach:
  * what is covered is everything the submitting thread allocates.
  *
+ * vatom's own fault attributes (/sys/kernel/debug/vatom, docs/robustness.md)
+ * are disarmed for the run (probability 0): the driver asks an attribute
+ * only once armed, and fail-nth would then count it too. Every call on a
+ * vatom file is followed by a check of its reset status: allocation
+ * failures never make a file guilty.
+ *
+ * -F jobs: injected job faults meet the allocation failures, in two passes
+ * over paths that run jobs (the job timeout short meanwhile):
+ *
+ *  - "job fault points": fail_hang, fail_job and fail_delay armed so that
+ *    only fail-nth fires them (probability 100, times 0). A job the call
+ *    accepts asks them in turn, so three more values of N make it hang
+ *    until the job timeout, fault after the first half of its packets, or
+ *    start delay_ms (20) late. A job that timed out or faulted (vatom_stats'
+ *    job_timeouts or job_faults moved) must have done exactly that:
+ *    -ETIMEDOUT with no packet run, or -EIO with the first half run and
+ *    the results of those only in a result surface (the fence carrying the
+ *    error, for an asynchronous job), and its file guilty once. (A
+ *    call's allocations vary by one now and then on the debug kernel, so
+ *    a run may hit fail_job twice and fail_hang not at all.)
+ *  - "file guilty": just before the call, an engine fault (fail_job armed
+ *    for that one job, this thread's: task-filter and make-it-fail) left
+ *    the file guilty. Each call must be refused, -EIO, after building its
+ *    job (or fail cleanly before), changing nothing; a queue's job is
+ *    consumed with -EIO, not executed; and the file stays guilty once.
+ *    RESET_STATUS with ACK is the call of one more path: acknowledged
+ *    exactly when it succeeded, after which the file submits again.
+ *
+ * -F hangs: one more pass, "behind a hung job" (asynchronous SUBMIT): an
+ * asynchronous job of the file hangs (fail_hang) while the call runs. The
+ * call's job is accepted and cancelled by the reset (its fence
+ * -ECANCELED, nothing executed), or refused if the hang ended first; the
+ * hang ends -ETIMEDOUT. Each call waits for a hang (job_timeout_ms 100):
+ * about 0.8 s per fault point in the debug VM, 30 s in all, which is why
+ * it is a pass of its own.
+ *
+ * -F skips without /sys/kernel/debug/vatom. (The word after -F also names
+ * the run's stage in the VM, which scripts/vm-tests.sh names after the
+ * arguments that are not options.)
+ *
  * Copyright (C) 2026 The vatom developers
  */
 #define _GNU_SOURCE
@@ -49,6 +89,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/sync_file.h>
 #include <xf86drm.h>
 
 #include "kselftest.h"
@@ -63,6 +104,8 @@
 #define VF_GRID_SLOT	7
 #define VF_MAX_ERRNO	134
 #define VF_SLACK	2	/* see vf_run_path() */
+#define VF_VATOM	"/sys/kernel/debug/vatom"
+#define VF_TIMEOUT_PATH	"/sys/module/vatom/parameters/job_timeout_ms"
 
 /* ------------------------------------------------------------------------ */
 /* Fault injection control                                                   */
@@ -99,11 +142,62 @@ static struct vf_knob vf_knobs[] = {
 	{ "/sys/kernel/debug/fail_usercopy/verbose", "0" },
 };
 
+/* vatom's own fault attributes, when the module has them: disarmed. */
+static struct vf_knob vf_vatom_knobs[] = {
+	{ VF_VATOM "/fail_hang/probability", "0" },
+	{ VF_VATOM "/fail_job/probability", "0" },
+	{ VF_VATOM "/fail_delay/probability", "0" },
+	{ VF_VATOM "/fail_poll_stall/probability", "0" },
+};
+
+/*
+ * -F: quiet, a short delay; armed by pass (vf_run_pass(), vf_prior());
+ * job_timeout_ms set by pass.
+ */
+static struct vf_knob vf_inject_knobs[] = {
+	{ VF_TIMEOUT_PATH, "200" },
+	{ VF_VATOM "/fail_delay/delay_ms", "20" },
+	{ VF_VATOM "/fail_hang/verbose", "0" },
+	{ VF_VATOM "/fail_hang/times", "0" },
+	{ VF_VATOM "/fail_hang/interval", "1" },
+	{ VF_VATOM "/fail_hang/space", "0" },
+	{ VF_VATOM "/fail_hang/task-filter", "Y" },
+	{ VF_VATOM "/fail_job/verbose", "0" },
+	{ VF_VATOM "/fail_job/times", "0" },
+	{ VF_VATOM "/fail_job/interval", "1" },
+	{ VF_VATOM "/fail_job/space", "0" },
+	{ VF_VATOM "/fail_job/task-filter", "Y" },
+	{ VF_VATOM "/fail_delay/verbose", "0" },
+	{ VF_VATOM "/fail_delay/times", "0" },
+	{ VF_VATOM "/fail_delay/interval", "1" },
+	{ VF_VATOM "/fail_delay/space", "0" },
+	{ VF_VATOM "/fail_delay/task-filter", "Y" },
+};
+
+/* The job faults a pass injects (-F) besides the allocation failures. */
+enum vf_pass {
+	VF_PASS_PLAIN,	/* none */
+	VF_PASS_JOBS,	/* at the job's own fault points, by fail-nth */
+	VF_PASS_GUILTY,	/* before the call, an engine fault: file guilty */
+	VF_PASS_HANG,	/* before the call, an asynchronous job that hangs */
+	VF_NPASSES
+};
+
+/* The passes a path runs in (struct vf_path.passes). */
+#define VF_P_PLAIN	(1u << VF_PASS_PLAIN)
+#define VF_P_JOBS	(1u << VF_PASS_JOBS)
+#define VF_P_GUILTY	(1u << VF_PASS_GUILTY)
+#define VF_P_HANG	(1u << VF_PASS_HANG)
+
 /* The kind of surface the call under test creates (SURFACE_CREATE, import). */
 static __u32 vf_created_kind;
 static int vf_nth_fd = -1;
 static bool vf_usercopy;
 static bool vf_cold_imports;
+static bool vf_jobfaults;	/* /sys/kernel/debug/vatom: vf_vatom_knobs set */
+static unsigned int vf_inject;	/* -F: the passes (VF_P_*) */
+static enum vf_pass vf_pass;
+static bool vf_make_it_fail;
 
 static int vf_write_file(const char *path, const char *val)
 {
@@ -140,6 +234,35 @@ static void vf_restore(void)
 	for (i = 0; i < VT_ARRAY_SIZE(vf_knobs); i++)
 		if (vf_knobs[i].set)
 			vf_write_file(vf_knobs[i].path, vf_knobs[i].saved);
+	for (i = 0; i < VT_ARRAY_SIZE(vf_vatom_knobs); i++)
+		if (vf_vatom_knobs[i].set) {
+			vf_write_file(vf_vatom_knobs[i].path, vf_vatom_knobs[i].saved);
+			vf_vatom_knobs[i].set = false;
+		}
+	for (i = 0; i < VT_ARRAY_SIZE(vf_inject_knobs); i++)
+		if (vf_inject_knobs[i].set) {
+			vf_write_file(vf_inject_knobs[i].path, vf_inject_knobs[i].saved);
+			vf_inject_knobs[i].set = false;
+		}
+	if (vf_make_it_fail)
+		vf_write_file("/proc/thread-self/make-it-fail", "0");
+	vf_make_it_fail = false;
+}
+
+/* Save and write @n knobs: 0, or -errno (the ones written stay set). */
+static int vf_knobs_set(struct vf_knob *k, size_t n)
+{
+	int ret;
+
+	for (; n; n--, k++) {
+		ret = vf_read_file(k->path, k->saved, sizeof(k->saved));
+		if (!ret)
+			ret = vf_write_file(k->path, k->value);
+		if (ret)
+			return ret;
+		k->set = true;
+	}
+	return 0;
 }
 
 /* 0, or a reason to skip (static string). */
@@ -167,7 +290,52 @@ static const char *vf_setup_injection(void)
 		k->set = true;
 	}
 	atexit(vf_restore);
+	/* Disarmed whenever the module has them: no job fault by chance. */
+	vf_jobfaults = !access(VF_VATOM "/fail_hang", F_OK);
+	if (vf_inject && !vf_jobfaults)
+		return "-F: no " VF_VATOM "/fail_hang (CONFIG_FAULT_INJECTION_DEBUG_FS, vatom.ko with fault injection)";
+	if (vf_jobfaults &&
+	    vf_knobs_set(vf_vatom_knobs, VT_ARRAY_SIZE(vf_vatom_knobs)))
+		return "cannot write vatom's fault attributes (not root?)";
+	if (vf_inject) {
+		if (vf_knobs_set(vf_inject_knobs, VT_ARRAY_SIZE(vf_inject_knobs)))
+			return "-F: cannot write vatom's fault attributes or job_timeout_ms";
+		if (vf_write_file("/proc/thread-self/make-it-fail", "1"))
+			return "-F: cannot write /proc/thread-self/make-it-fail";
+		vf_make_it_fail = true;
+	}
 	return NULL;
+}
+
+/*
+ * Arm vatom's fault attribute @name (fail_hang, ...) for the next @times
+ * jobs this thread submits (task-filter), or with @times 0 only for
+ * fail-nth (which does not look at times); disarm with @armed false:
+ * 0 or -errno.
+ */
+static int vf_fault_arm(const char *name, bool armed, unsigned int times)
+{
+	char path[96], v[16];
+	int ret;
+
+	snprintf(path, sizeof(path), VF_VATOM "/%s/times", name);
+	snprintf(v, sizeof(v), "%u", times);
+	ret = vf_write_file(path, v);
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), VF_VATOM "/%s/probability", name);
+	return vf_write_file(path, armed ? "100" : "0");
+}
+
+/* The failures left to attribute @name, or -1. */
+static long vf_fault_left(const char *name)
+{
+	char path[96], v[32];
+
+	snprintf(path, sizeof(path), VF_VATOM "/%s/times", name);
+	if (vf_read_file(path, v, sizeof(v)))
+		return -1;
+	return strtol(v, NULL, 10);
 }
 
 /*
@@ -279,6 +447,12 @@ static bool vf_counts_settle(const struct vf_counts *want, char *why, size_t len
 /* The state one call works on                                               */
 /* ------------------------------------------------------------------------ */
 
+/* A packet of the stream under test: a DWORD_ATOMIC.ADD of 16 lanes, or PTX. */
+struct vf_packet {
+	bool ptx;
+	__u32 word, k;	/* the first word and addend (lane i adds k + i) */
+};
+
 /**
  * struct vf_ctx - what a path's setup makes and its check looks at
  * @fd: a fresh file of device 0
@@ -301,6 +475,11 @@ static bool vf_counts_settle(const struct vf_counts *want, char *why, size_t len
  * @qs: a queue's stream surface, mapped at @qsmap
  * @qring: the queue's ring, mapped; @qctl its control page
  * @efd: an eventfd the queue signals, or -1
+ * @pk: the stream's packets, for what a prefix of them does; @npk how many
+ * @prior_buf: the surface of the job before the call (-F), @prior its
+ *	out-syncobj (a hang's)
+ * @jf: vatom_stats' job_timeouts and job_faults before the call
+ * @fault: the call's job timed out or faulted: -ETIMEDOUT, -EIO; or 0
  */
 struct vf_ctx {
 	int fd, fd2;
@@ -327,12 +506,19 @@ struct vf_ctx {
 	struct drm_vatom_queue_job *qring;
 	struct drm_vatom_queue_ctl *qctl;
 	int efd;
+	struct vf_packet pk[VF_BIG_PACKETS + 1];
+	__u32 npk;
+	__u32 prior_buf, prior;
+	long long jf[2];
+	int fault;
 };
 
 /* The outcome of one call as the check sees it. */
 enum vf_state {
 	VF_UNCHANGED,	/* nothing happened */
 	VF_DONE,	/* exactly what a successful call does */
+	VF_FAULTED,	/* its job timed out or faulted, as fail-nth injected */
+	VF_REFUSED,	/* -EIO, nothing happened: the file is guilty (-F) */
 	VF_BAD,		/* anything else: a defect */
 };
 
@@ -354,6 +540,10 @@ enum vf_state {
  * @late: the N of calls that returned EFAULT with the work done (out)
  * @nlate: entries of @late (out)
  * @violations: calls that broke a rule (out)
+ * @passes: VF_P_*: plain, and with -F the file guilty, behind a hang
+ * @own_reset: the call is RESET_STATUS: its check reads the status
+ * @job_faults: calls whose job timed out [0] or faulted [1] (out)
+ * @refused: calls refused, -EIO, the file guilty (out)
  */
 struct vf_path {
 	const char *name;
@@ -363,10 +553,30 @@ struct vf_path {
 	enum vf_state (*check)(struct vf_ctx *c, int ret, char *why, size_t len);
 	unsigned int late_copies;
 	int extra_errno;
+	unsigned int passes;
+	bool own_reset;
 	unsigned int points, tolerated, results_fault;
 	unsigned int errs[VF_MAX_ERRNO];
 	unsigned int late[4], nlate, violations;
+	unsigned int job_faults[2], refused;
 };
+
+static const char *vf_errname(int e)
+{
+	switch (e) {
+	case ENOMEM: return "ENOMEM";
+	case EFAULT: return "EFAULT";
+	case ENOSPC: return "ENOSPC";
+	case EINVAL: return "EINVAL";
+	case ENOENT: return "ENOENT";
+	case EMFILE: return "EMFILE";
+	case ENFILE: return "ENFILE";
+	case EINTR: return "EINTR";
+	case EIO: return "EIO";
+	case ECANCELED: return "ECANCELED";
+	default: return strerrorname_np(e) ? strerrorname_np(e) : "?";
+	}
+}
 
 static int vf_ioctl(int fd, unsigned long req, void *arg)
 {
@@ -402,6 +612,7 @@ static void vf_fill(struct vf_ctx *c)
 	memset(c->rexpect, VT_POISON, sizeof(c->rexpect));
 	memset(c->rskip, 0, sizeof(c->rskip));
 	c->nres = 0;
+	c->npk = 0;
 }
 
 /*
@@ -425,6 +636,7 @@ static void vf_add_dword(struct vf_ctx *c, __u32 first, __u32 k)
 		 DRM_VATOM_VISA_TYPE_UD, addr, src, NULL, true);
 	vt_add_visa(&c->stream, &v);
 	c->nres += 64;
+	c->pk[c->npk++] = (struct vf_packet){ .word = first, .k = k };
 }
 
 /* Append a PTX atom.global.add.u32 at word @w and update the model. */
@@ -440,6 +652,31 @@ static void vf_add_ptx(struct vf_ctx *c, __u32 w, __u32 val)
 	c->rskip[c->nres / 4 + 1] = true;	/* padding */
 	c->expect[w] += val;
 	c->nres += 8;
+	c->pk[c->npk++] = (struct vf_packet){ .ptx = true, .word = w, .k = val };
+}
+
+/*
+ * What the first @m packets of the stream do: the buffer in @want, the
+ * bytes of their results in @nres.
+ */
+static void vf_prefix(const struct vf_ctx *c, __u32 m, __u32 *want, __u32 *nres)
+{
+	__u32 p, i;
+
+	memcpy(want, c->before, sizeof(c->before));
+	*nres = 0;
+	for (p = 0; p < m && p < c->npk; p++) {
+		const struct vf_packet *pk = &c->pk[p];
+
+		if (pk->ptx) {
+			want[pk->word] += pk->k;
+			*nres += 8;
+			continue;
+		}
+		for (i = 0; i < 16; i++)
+			want[(pk->word + i) % VF_WORDS] += i + pk->k;
+		*nres += 64;
+	}
 }
 
 /* A stream of @npk DWORD packets and one PTX packet on the buffer. */
@@ -523,6 +760,90 @@ static int vf_outs_state(struct vf_ctx *c)
 	if (bin || tl || drmSyncobjQuery(c->fd, &h, &pt, 1) || pt != 5)
 		return -1;
 	return 1;
+}
+
+/* The status of syncobj @h's fence: 1 signalled, 0 not yet, or its error. */
+static int vf_fence_status(int fd, __u32 h)
+{
+	struct sync_file_info info;
+	int sf, st = -EBADMSG;	/* no fence, or no answer */
+
+	if (drmSyncobjExportSyncFile(fd, h, &sf))
+		return st;
+	memset(&info, 0, sizeof(info));
+	if (!ioctl(sf, SYNC_IOC_FILE_INFO, &info))
+		st = info.status;
+	close(sf);
+	return st;
+}
+
+/* Whether the pass puts a job of the file before the call (-F). */
+static bool vf_pass_prior(void)
+{
+	return vf_pass == VF_PASS_GUILTY || vf_pass == VF_PASS_HANG;
+}
+
+/*
+ * Whether the call's job timed out or faulted, read off vatom_stats: then
+ * fail-nth reached the job's own fault point (vatom_fault_pick(), when it
+ * was accepted: fail_hang or fail_job; fail_delay changes nothing the
+ * checks see). Not where a job before the call moves the counts.
+ * Return: c->fault: 0, -ETIMEDOUT, -EIO, or -EPROTO for more than one.
+ */
+static int vf_job_fault(struct vf_ctx *c)
+{
+	long long t, f;
+
+	c->fault = 0;
+	if (!vf_jobfaults || vf_pass_prior())
+		return 0;
+	t = vt_debugfs_stat(vf_stats[0], "job_timeouts") - c->jf[0];
+	f = vt_debugfs_stat(vf_stats[0], "job_faults") - c->jf[1];
+	c->fault = t + f > 1 ? -EPROTO : t ? -ETIMEDOUT : f ? -EIO : 0;
+	return c->fault;
+}
+
+/*
+ * The call's job ended with c->fault: it ran none of its packets (a hang
+ * that timed out) or the first half of them (an engine fault), each whole;
+ * their results are in the result surface at @rsurf, none in user memory
+ * (@rsurf NULL: a failed synchronous job copies none back).
+ */
+static enum vf_state vf_faulted(struct vf_ctx *c, const __u32 *rsurf, char *why,
+				size_t len)
+{
+	__u32 want[VF_WORDS], nres, m = c->fault == -EIO ? c->npk / 2 : 0;
+	long i;
+
+	if (c->fault == -EPROTO) {
+		snprintf(why, len, "more than one job timed out or faulted");
+		return VF_BAD;
+	}
+	vf_prefix(c, m, want, &nres);
+	if (memcmp(c->map, want, sizeof(want))) {
+		snprintf(why, len, "job %s: the surface is not what its first %u of %u packets do",
+			 c->fault == -EIO ? "faulted" : "timed out", m, c->npk);
+		return VF_BAD;
+	}
+	if (!rsurf) {
+		if (vt_find_ne8(c->results, 0, sizeof(c->results), VT_POISON) >= 0) {
+			snprintf(why, len, "results copied out for a job that failed");
+			return VF_BAD;
+		}
+		return VF_FAULTED;
+	}
+	for (i = 0; i < nres / 4; i++)
+		if (!c->rskip[i] && rsurf[i] != c->rexpect[i]) {
+			snprintf(why, len, "results of the packets that ran differ at word %ld: %#x, expected %#x",
+				 i, rsurf[i], c->rexpect[i]);
+			return VF_BAD;
+		}
+	if (vt_find_ne8(c->rmap, 0, VF_RES_OFFSET, VT_POISON) >= 0 ||
+	    vt_find_ne8(rsurf, nres, VF_BUF_SIZE - VF_RES_OFFSET, VT_POISON) >= 0) {
+		snprintf(why, len, "results past those of the %u packets that ran", m);
+		return VF_BAD;
+	}
+	return VF_FAULTED;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -702,6 +1023,38 @@ static enum vf_state vf_check_submit(struct vf_ctx *c, int ret, char *why,
 			snprintf(why, len, "out-syncobjs neither untouched nor signalled");
 			return VF_BAD;
 		}
+	}
+	if (vf_job_fault(c)) {
+		bool async = c->submit.flags & DRM_VATOM_SUBMIT_ASYNC;
+
+		if (c->fault == -EPROTO)
+			return vf_faulted(c, NULL, why, len);
+		if (ret != (async ? 0 : c->fault) ||
+		    (c->submit.out_sync_count &&
+		     (outs != 1 || vf_fence_status(c->fd, c->sout[0]) != c->fault))) {
+			snprintf(why, len, "the job %s, yet the call %s %s",
+				 c->fault == -EIO ? "faulted" : "timed out",
+				 async ? "or its fence" : "returned",
+				 ret ? vf_errname(-ret) : "0");
+			return VF_BAD;
+		}
+		return vf_faulted(c, surf ? c->rmap + VF_RES_OFFSET / 4 : NULL, why, len);
+	}
+	if (vf_pass == VF_PASS_HANG && outs == 1) {
+		/* Accepted behind the hang: the reset cancels it, unexecuted. */
+		int fs = vf_fence_status(c->fd, c->sout[0]);
+
+		if (fs != -ECANCELED) {
+			snprintf(why, len, "a job accepted behind a hang: fence status %d, not -ECANCELED",
+				 fs);
+			return VF_BAD;
+		}
+		if (vf_buf_state(c) != VF_UNCHANGED ||
+		    vt_find_ne8(c->rmap, 0, VF_BUF_SIZE, VT_POISON) >= 0) {
+			snprintf(why, len, "a job cancelled by the reset changed the surfaces");
+			return VF_BAD;
+		}
+		return VF_DONE;
 	}
 	st = vf_buf_state(c);
 	if (st == VF_BAD) {
@@ -1478,8 +1831,185 @@ static enum vf_state vf_check_queue_kick(struct vf_ctx *c, int ret, char *why,
 	}
 	if (vf_queue_signalled(c, why, len))
 		return VF_BAD;
-	(void)ret;
+	if (vf_job_fault(c)) {
+		if (c->fault == -EPROTO)
+			return vf_faulted(c, NULL, why, len);
+		if (c->qring[0].status != c->fault || ret != c->fault) {
+			snprintf(why, len, "the job %s, yet its status is %d",
+				 c->fault == -EIO ? "faulted" : "timed out",
+				 c->qring[0].status);
+			return VF_BAD;
+		}
+		return vf_faulted(c, c->rmap + VF_RES_OFFSET / 4, why, len);
+	}
 	return vf_queue_job_state(c, why, len);
+}
+
+/* ------------------------------------------------------------------------ */
+/* RESET_STATUS (-F: on a guilty file)                                       */
+/* ------------------------------------------------------------------------ */
+
+static struct drm_vatom_reset_status vf_rs;
+
+static int vf_reset_status(int fd, __u32 flags, struct drm_vatom_reset_status *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->flags = flags;
+	return vf_ioctl(fd, DRM_IOCTL_VATOM_RESET_STATUS, st);
+}
+
+static int vf_call_reset_status(struct vf_ctx *c)
+{
+	return vf_reset_status(c->fd, DRM_VATOM_RESET_ACK, &vf_rs);
+}
+
+/*
+ * Acknowledged (the file submits again) or not (still guilty); a call
+ * that succeeded reported the reset it acknowledged.
+ */
+static enum vf_state vf_check_reset_status(struct vf_ctx *c, int ret, char *why,
+					   size_t len)
+{
+	struct drm_vatom_reset_status st;
+
+	if (vf_reset_status(c->fd, 0, &st)) {
+		snprintf(why, len, "RESET_STATUS after: %s", strerror(errno));
+		return VF_BAD;
+	}
+	if (st.guilty != 1) {
+		snprintf(why, len, "guilty %llu after, not 1", (unsigned long long)st.guilty);
+		return VF_BAD;
+	}
+	if (!ret && (vf_rs.status != DRM_VATOM_RESET_GUILTY || vf_rs.guilty != 1)) {
+		snprintf(why, len, "it reported status %u, guilty %llu, not a guilty reset",
+			 vf_rs.status, (unsigned long long)vf_rs.guilty);
+		return VF_BAD;
+	}
+	if (st.status == DRM_VATOM_RESET_GUILTY)
+		return VF_UNCHANGED;
+	if (st.status != DRM_VATOM_RESET_NONE) {
+		snprintf(why, len, "status %u after", st.status);
+		return VF_BAD;
+	}
+	if (vt_submit(c->fd, &c->submit) || vf_buf_state(c) != VF_DONE) {
+		snprintf(why, len, "acknowledged, yet a submission failed: %s",
+			 strerror(errno));
+		return VF_BAD;
+	}
+	return VF_DONE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The job before the call (-F), the reset status after it                   */
+/* ------------------------------------------------------------------------ */
+
+/* The surface and out-syncobj of the job before the call (counted in setup). */
+static int vf_prior_prepare(struct vf_ctx *c)
+{
+	if (vt_buffer_create(c->fd, VT_PAGE_SIZE, &c->prior_buf) ||
+	    drmSyncobjCreate(c->fd, 0, &c->prior))
+		return -errno;
+	return 0;
+}
+
+/*
+ * The pass's job before the call, on a surface of its own, one packet: an
+ * engine fault (synchronous: -EIO; none of its one packet runs) leaves the
+ * file guilty, or a hang (asynchronous) holds the file's queue until the
+ * job timeout. Return: NULL, or what went wrong.
+ */
+static const char *vf_prior(struct vf_ctx *c)
+{
+	const char *attr = vf_pass == VF_PASS_HANG ? "fail_hang" : "fail_job";
+	struct drm_vatom_binding b = { .slot = 0, .handle = c->prior_buf };
+	struct drm_vatom_sync out = { .handle = c->prior };
+	static char why[96];
+	struct drm_vatom_submit a;
+	__u32 addr = 0, one = 1;
+	struct vt_stream s;
+	struct vt_visa v;
+	long left;
+	int ret;
+
+	vt_stream_init(&s);
+	vt_dword(&v, DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_EXEC_1,
+		 DRM_VATOM_VISA_TYPE_UD, &addr, &one, NULL, false);
+	vt_add_visa(&s, &v);
+	vt_submit_args(&a, &s, &b, 1, NULL, 0);
+	if (vf_pass == VF_PASS_HANG) {
+		a.flags = DRM_VATOM_SUBMIT_ASYNC;
+		a.out_syncs = vt_u64_ptr(&out);
+		a.out_sync_count = 1;
+	}
+	if (vf_fault_arm(attr, true, 1))
+		return "cannot arm the fault";
+	ret = vt_submit(c->fd, &a) ? -errno : 0;
+	left = vf_fault_left(attr);
+	vf_fault_arm(attr, false, 0);
+	if (left) {
+		snprintf(why, sizeof(why), "%s did not pick the job before the call", attr);
+		return why;
+	}
+	if (ret != (vf_pass == VF_PASS_HANG ? 0 : -EIO)) {
+		snprintf(why, sizeof(why), "the job before the call returned %s",
+			 ret ? vf_errname(-ret) : "0");
+		return why;
+	}
+	return NULL;
+}
+
+/*
+ * The hang before the call timed out (waiting up to 5 s); its syncobj goes.
+ * The live counts are then those before it, but for its fence, which the
+ * file keeps (its last asynchronous job's out-fence holds the hardware
+ * fence) until another asynchronous job replaces it, or the file closes.
+ * Return: false with @why filled.
+ */
+static bool vf_prior_end(struct vf_ctx *c, char *why, size_t len)
+{
+	int st;
+
+	if (vf_pass != VF_PASS_HANG)
+		return true;
+	if (drmSyncobjWait(c->fd, &c->prior, 1, vf_deadline(5000), 0, NULL)) {
+		snprintf(why, len, "the hung job before the call: %s", strerror(errno));
+		return false;
+	}
+	st = vf_fence_status(c->fd, c->prior);
+	if (st != -ETIMEDOUT) {
+		snprintf(why, len, "the hung job before the call ended %d, not -ETIMEDOUT", st);
+		return false;
+	}
+	drmSyncobjDestroy(c->fd, c->prior);
+	c->prior = 0;
+	c->counts.v[0][2]++;	/* fences */
+	return true;
+}
+
+/*
+ * The file is guilty exactly once per job of its that timed out or
+ * faulted: the one before the call (-F), and the call's if its check says
+ * so. Then acknowledged.
+ */
+static bool vf_reset_check(const struct vf_path *p, struct vf_ctx *c,
+			   enum vf_state st, char *why, size_t len)
+{
+	unsigned int want = vf_pass_prior() + (st == VF_FAULTED);
+	struct drm_vatom_reset_status rs;
+
+	if (!vf_jobfaults || p->own_reset)
+		return true;
+	if (vf_reset_status(c->fd, DRM_VATOM_RESET_ACK, &rs)) {
+		snprintf(why, len, "RESET_STATUS: %s", strerror(errno));
+		return false;
+	}
+	if (rs.guilty != want ||
+	    rs.status != (want ? DRM_VATOM_RESET_GUILTY : DRM_VATOM_RESET_NONE)) {
+		snprintf(why, len, "reset status %u, guilty %llu; expected guilty %u",
+			 rs.status, (unsigned long long)rs.guilty, want);
+		return false;
+	}
+	return true;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1502,23 +2032,6 @@ static void vf_teardown(struct vf_ctx *c)
 		munmap(c->qctl, VT_PAGE_SIZE);
 	/* Every fd made since setup began, leaked ones included. */
 	syscall(SYS_close_range, vf_first_tmp_fd, ~0u, 0);
-}
-
-static const char *vf_errname(int e)
-{
-	switch (e) {
-	case ENOMEM: return "ENOMEM";
-	case EFAULT: return "EFAULT";
-	case ENOSPC: return "ENOSPC";
-	case EINVAL: return "EINVAL";
-	case ENOENT: return "ENOENT";
-	case EMFILE: return "EMFILE";
-	case ENFILE: return "ENFILE";
-	case EINTR: return "EINTR";
-	case EIO: return "EIO";
-	case ECANCELED: return "ECANCELED";
-	default: return strerrorname_np(e) ? strerrorname_np(e) : "?";
-	}
 }
 
 /*
@@ -1554,18 +2067,34 @@ static bool vf_judge(struct vf_path *p, struct vf_ctx *c, unsigned int n,
 {
 	const char *rs = ret ? vf_errname(-ret) : "0";
 	char msg[160] = "";
-	enum vf_state st;
+	enum vf_state st = VF_BAD;
 
-	st = p->check(c, ret, msg, sizeof(msg));
+	if (vf_prior_end(c, msg, sizeof(msg)))
+		st = p->check(c, ret, msg, sizeof(msg));
+	if (st != VF_BAD && !vf_reset_check(p, c, st, msg, sizeof(msg)))
+		st = VF_BAD;
 	if (st == VF_BAD) {
 		vf_note(p, why, len, "N=%u, returned %s: %s", n, rs, msg);
 		return false;	/* state unknown: stop here */
 	}
 	if (ret && -ret < VF_MAX_ERRNO)
 		p->errs[-ret]++;
-	if (injected && !ret)
+	if (st == VF_FAULTED) {
+		/* fail-nth reached the job's own fault point: checked. */
+		if (!injected)
+			vf_note(p, why, len, "N=%u: the job %s with no fault injected", n,
+				c->fault == -EIO ? "faulted" : "timed out");
+		p->job_faults[c->fault == -EIO]++;
+		return true;
+	}
+	/* -F: the guilty file's answer, after a fault it got past or not. */
+	if (st == VF_UNCHANGED && ret == -EIO && vf_pass_prior())
+		st = VF_REFUSED;
+	if (injected && (!ret || st == VF_REFUSED))
 		p->tolerated++;
-	if (!injected && ret)
+	if (st == VF_REFUSED)
+		p->refused++;
+	else if (!injected && ret)
 		vf_note(p, why, len, "N=%u: no fault injected, returned %s", n, rs);
 	else if (ret && !vf_clean_errno(p, -ret))
 		vf_note(p, why, len, "N=%u: returned %s for an allocation failure",
@@ -1612,6 +2141,8 @@ static bool vf_run_path(struct vf_path *p, char *why, size_t len)
 		c->sync_file = -1;
 		c->efd = -1;
 		ret = p->setup(c);
+		if (!ret && vf_pass_prior())
+			ret = vf_prior_prepare(c);
 		if (ret) {
 			vf_note(p, why, len, "setup (N=%u): %s", n, strerror(-ret));
 			vf_teardown(c);
@@ -1619,6 +2150,20 @@ static bool vf_run_path(struct vf_path *p, char *why, size_t len)
 			return false;
 		}
 		vf_counts(&c->counts);
+		if (vf_pass_prior()) {
+			const char *e = vf_prior(c);
+
+			if (e) {
+				vf_note(p, why, len, "setup (N=%u): %s", n, e);
+				vf_teardown(c);
+				free(c);
+				return false;
+			}
+		}
+		if (vf_jobfaults) {
+			c->jf[0] = vt_debugfs_stat(vf_stats[0], "job_timeouts");
+			c->jf[1] = vt_debugfs_stat(vf_stats[0], "job_faults");
+		}
 
 		vf_arm(n);
 		ret = p->call(c);
@@ -1659,17 +2204,24 @@ static bool vf_run_path(struct vf_path *p, char *why, size_t len)
 
 #define VF_PATH(n, nd, s, c, k, ...) \
 	{ .name = n, .needs = nd, .setup = s, .call = c, .check = k, \
-	  .late_copies = 1, __VA_ARGS__ }
+	  .late_copies = 1, .passes = VF_P_PLAIN, __VA_ARGS__ }
 
+/*
+ * The paths that run jobs run with -F too (not all in every pass: the
+ * debug VM's time).
+ */
 static struct vf_path vf_paths[] = {
 	VF_PATH("submit sync, results to user memory, no syncobj", 0,
-		vf_setup_sync_user, vf_call_submit, vf_check_submit),
+		vf_setup_sync_user, vf_call_submit, vf_check_submit,
+		.passes = VF_P_PLAIN | VF_P_JOBS | VF_P_GUILTY),
 	VF_PATH("submit sync, 49 packets over a page, results to user memory", 0,
 		vf_setup_sync_user_big, vf_call_submit, vf_check_submit),
 	VF_PATH("submit sync, result surface, binary+timeline in/out syncobjs", 0,
-		vf_setup_sync_surface, vf_call_submit, vf_check_submit),
+		vf_setup_sync_surface, vf_call_submit, vf_check_submit,
+		.passes = VF_P_PLAIN | VF_P_JOBS),
 	VF_PATH("submit async, result surface, binary+timeline in/out syncobjs", 0,
-		vf_setup_async_surface, vf_call_submit, vf_check_submit),
+		vf_setup_async_surface, vf_call_submit, vf_check_submit,
+		.passes = VF_P_PLAIN | VF_P_JOBS | VF_P_GUILTY | VF_P_HANG),
 	VF_PATH("submit sync on a vgem buffer imported", 'v',
 		vf_setup_submit_vgem, vf_call_submit, vf_check_submit),
 	VF_PATH("submit sync on a buffer of vatom device 1 imported", '2',
@@ -1712,8 +2264,41 @@ static struct vf_path vf_paths[] = {
 	/* KICK copies nothing back. */
 	VF_PATH("queue kick, kick mode, a stream over a page, syncobj and eventfd", 0,
 		vf_setup_queue_kick, vf_call_queue_kick, vf_check_queue_kick,
-		.late_copies = 0),
+		.late_copies = 0, .passes = VF_P_PLAIN | VF_P_JOBS | VF_P_GUILTY),
+	/* On a guilty file: the acknowledgment, then a submission. */
+	VF_PATH("reset_status ACK", 0,
+		vf_setup_sync_user, vf_call_reset_status, vf_check_reset_status,
+		.passes = VF_P_GUILTY, .own_reset = true),
 };
+
+/* What each pass's TAP lines add to the path's name. */
+static const char *const vf_pass_names[VF_NPASSES] = {
+	[VF_PASS_PLAIN] = "",
+	[VF_PASS_JOBS] = ", job fault points",
+	[VF_PASS_GUILTY] = ", file guilty",
+	[VF_PASS_HANG] = ", behind a hung job",
+};
+
+/*
+ * -F: a pass's job timeout (ms), short: a hang lasts that long, and in
+ * the last pass every call waits for one, while no job of the call
+ * executes; in the others only small jobs do.
+ */
+static const char *const vf_pass_timeouts[VF_NPASSES] = {
+	[VF_PASS_JOBS] = "200", [VF_PASS_GUILTY] = "200", [VF_PASS_HANG] = "100",
+};
+
+/* -F: arm or disarm the job fault points for fail-nth only (VF_PASS_JOBS). */
+static int vf_jobs_arm(bool armed)
+{
+	static const char *const attrs[] = { "fail_hang", "fail_job", "fail_delay" };
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < VT_ARRAY_SIZE(attrs); i++)
+		ret = vf_fault_arm(attrs[i], armed, 0) ?: ret;
+	return ret;
+}
 
 static void vf_summary(const struct vf_path *p, char *out, size_t len)
 {
@@ -1730,26 +2315,84 @@ static void vf_summary(const struct vf_path *p, char *out, size_t len)
 		l += snprintf(out + l, len - l, "; %u EFAULT from a late copy",
 			      p->nlate);
 	if (p->results_fault && l < len)
-		snprintf(out + l, len - l, "; %u DRM_VATOM_ERR_RESULTS_FAULT",
-			 p->results_fault);
+		l += snprintf(out + l, len - l, "; %u DRM_VATOM_ERR_RESULTS_FAULT",
+			      p->results_fault);
+	if ((p->job_faults[0] || p->job_faults[1]) && l < len)
+		l += snprintf(out + l, len - l, "; the job timed out %u, faulted %u",
+			      p->job_faults[0], p->job_faults[1]);
+	if (p->refused && l < len)
+		snprintf(out + l, len - l, "; %u refused (file guilty)", p->refused);
+}
+
+/* Run every path of pass @pass; add its fault points to @total. */
+static void vf_run_pass(enum vf_pass pass, unsigned int *total, unsigned int *run,
+			unsigned int *points)
+{
+	char name[160], why[256];
+	unsigned int i;
+
+	vf_pass = pass;
+	if (pass != VF_PASS_PLAIN &&
+	    (vf_write_file(VF_TIMEOUT_PATH, vf_pass_timeouts[pass]) ||
+	     (pass == VF_PASS_JOBS && vf_jobs_arm(true))))
+		ksft_exit_fail_msg("cannot set job_timeout_ms or arm the job faults\n");
+	for (i = 0; i < VT_ARRAY_SIZE(vf_paths); i++) {
+		struct vf_path p = vf_paths[i];	/* fresh counts each pass */
+
+		if (!(p.passes & (1u << pass)))
+			continue;
+		snprintf(name, sizeof(name), "%s%s", p.name, vf_pass_names[pass]);
+		if (p.needs == 'v' && !vf_vgem[0]) {
+			ksft_test_result_skip("%s: no vgem device\n", name);
+			continue;
+		}
+		if (p.needs == '2' && vf_ndev < 2) {
+			ksft_test_result_skip("%s: one vatom device (num_devices=2)\n",
+					      name);
+			continue;
+		}
+		why[0] = '\0';
+		if (!vf_run_path(&p, why, sizeof(why))) {
+			char sum[192];
+
+			vf_summary(&p, sum, sizeof(sum));
+			ksft_test_result_fail("%s: %s (%u violations; %s)\n", name,
+					      why, p.violations, sum);
+		} else {
+			vf_summary(&p, why, sizeof(why));
+			ksft_test_result_pass("%s: %s\n", name, why);
+		}
+		points[pass * VT_ARRAY_SIZE(vf_paths) + i] = p.points;
+		*total += p.points;
+		(*run)++;
+	}
+	if (pass == VF_PASS_JOBS)
+		vf_jobs_arm(false);
 }
 
 int main(int argc, char **argv)
 {
+	static unsigned int points[VF_NPASSES * VT_ARRAY_SIZE(vf_paths)];
 	char paths[VT_MAX_NODES][VT_PATH_MAX];
-	unsigned int i, total = 0, run = 0;
+	unsigned int i, pass, total = 0, run = 0, plan = 1, passes;
 	long long seq;
 	const char *skip;
-	char why[256], bad[256];
+	char bad[256];
 	int n;
 
-	while ((n = getopt(argc, argv, "c")) != -1) {
-		if (n != 'c') {
-			fprintf(stderr, "usage: vatom_fault [-c]\n");
+	while ((n = getopt(argc, argv, "cF:")) != -1) {
+		if (n == 'c') {
+			vf_cold_imports = true;
+		} else if (n == 'F' && !strcmp(optarg, "jobs")) {
+			vf_inject |= VF_P_JOBS | VF_P_GUILTY;
+		} else if (n == 'F' && !strcmp(optarg, "hangs")) {
+			vf_inject |= VF_P_HANG;
+		} else {
+			fprintf(stderr, "usage: vatom_fault [-c] [-F jobs] [-F hangs]\n");
 			return KSFT_FAIL;
 		}
-		vf_cold_imports = true;
 	}
+	passes = vf_inject ?: VF_P_PLAIN;
 	/* Line by line: a crash or a kill keeps what was printed. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	ksft_print_header();
@@ -1777,38 +2420,17 @@ int main(int argc, char **argv)
 	vf_first_tmp_fd = dup(0);
 	close(vf_first_tmp_fd);
 
-	ksft_print_msg("fault injection: failslab, fail_page_alloc%s, fail-nth; %d vatom device(s)%s\n",
-		       vf_usercopy ? ", fail_usercopy" : "", vf_ndev,
-		       vf_vgem[0] ? ", vgem" : "");
-	ksft_set_plan(VT_ARRAY_SIZE(vf_paths) + 1);
-	for (i = 0; i < VT_ARRAY_SIZE(vf_paths); i++) {
-		struct vf_path *p = &vf_paths[i];
-
-		if (p->needs == 'v' && !vf_vgem[0]) {
-			ksft_test_result_skip("%s: no vgem device\n", p->name);
-			continue;
-		}
-		if (p->needs == '2' && vf_ndev < 2) {
-			ksft_test_result_skip("%s: one vatom device (num_devices=2)\n",
-					      p->name);
-			continue;
-		}
-		why[0] = '\0';
-		if (!vf_run_path(p, why, sizeof(why))) {
-			char sum[192];
-
-			vf_summary(p, sum, sizeof(sum));
-			ksft_test_result_fail("%s: %s (%u violations; %s)\n", p->name,
-					      why, p->violations, sum);
-			total += p->points;
-			run++;
-			continue;
-		}
-		vf_summary(p, why, sizeof(why));
-		ksft_test_result_pass("%s: %s\n", p->name, why);
-		total += p->points;
-		run++;
-	}
+	ksft_print_msg("fault injection: failslab, fail_page_alloc%s, fail-nth%s; %d vatom device(s)%s\n",
+		       vf_usercopy ? ", fail_usercopy" : "",
+		       vf_inject ? ", vatom's fail_hang, fail_job, fail_delay (-F)" : "",
+		       vf_ndev, vf_vgem[0] ? ", vgem" : "");
+	for (pass = 0; pass < VF_NPASSES; pass++)
+		for (i = 0; i < VT_ARRAY_SIZE(vf_paths); i++)
+			plan += !!(vf_paths[i].passes & passes & (1u << pass));
+	ksft_set_plan(plan);
+	for (pass = 0; pass < VF_NPASSES; pass++)
+		if (passes & (1u << pass))
+			vf_run_pass(pass, &total, &run, points);
 	n = vt_kmsg_scan(seq, bad, sizeof(bad));
 	if (n < 0)
 		ksft_test_result_skip("kernel log clean: /dev/kmsg: %s\n",
@@ -1818,10 +2440,12 @@ int main(int argc, char **argv)
 				 n ? ": " : "", n ? bad : "");
 	ksft_print_msg("summary: %u distinct fault points injected over %u paths\n",
 		       total, run);
-	for (i = 0; i < VT_ARRAY_SIZE(vf_paths); i++)
-		if (vf_paths[i].points)
-			ksft_print_msg("  %4u  %s\n", vf_paths[i].points,
-				       vf_paths[i].name);
+	for (pass = 0; pass < VF_NPASSES; pass++)
+		for (i = 0; i < VT_ARRAY_SIZE(vf_paths); i++)
+			if (points[pass * VT_ARRAY_SIZE(vf_paths) + i])
+				ksft_print_msg("  %4u  %s%s\n",
+					       points[pass * VT_ARRAY_SIZE(vf_paths) + i],
+					       vf_paths[i].name, vf_pass_names[pass]);
 	vf_restore();
 	ksft_finished();
 }
