@@ -40,9 +40,11 @@
 #   build:module-debug  make module KERNEL=debug (W=1, build/debug-module/)
 #   vm-debug:*  the vm2 boot on the debug kernel (KASAN, lockdep, UBSAN,
 #               kmemleak, ...), plus selftests/vatom_fault (fail-nth) and a
-#               minute of selftests/vatom_fuzz: any report, or a leak
-#               kmemleak finds after the module's unload, fails the
-#               vm-debug stage
+#               minute of selftests/vatom_fuzz, then both again with faults
+#               injected into jobs (hangs, engine faults, delays: -F jobs,
+#               stages vatom_fault-jobs and vatom_fuzz-jobs): 20 s of the
+#               fuzzer, with its own seed: any report, or a leak kmemleak
+#               finds after the module's unload, fails the vm-debug stage
 #
 # With QUICK=1 or --quick (make check-quick): the 6.1 kernel only, no debug
 # kernel or other kernels' stages.
@@ -319,9 +321,13 @@ if [ -z "$QUICK" ]; then
 			"make module KERNEL=debug: not run, no debug kernel"
 		record build:module-debug 1 "$LOG/build:module-debug.log"
 	fi
-	# Every allocation failed in turn (fail-nth), and a minute of fuzzing.
+	# Every allocation failed in turn (fail-nth), and a minute of fuzzing;
+	# then both with faults injected into jobs (-F jobs: files reset, the
+	# job timeout short), which adds about 50 s.
 	KERNEL=debug run_vm vm-debug "$vm2_params" "${vm_progs[@]}" \
-		selftests/vatom_fault "selftests/vatom_fuzz -t 60 -s 1"
+		selftests/vatom_fault "selftests/vatom_fuzz -t 60 -s 1" \
+		"selftests/vatom_fault -F jobs" \
+		"selftests/vatom_fuzz -t 20 -s 2 -F jobs"
 fi
 
 # time_table: seconds per stage (those with a time: the builds, checks and
