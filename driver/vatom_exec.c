@@ -24,6 +24,17 @@
 #include "vatom_file.h"
 #include "vatom_trace.h"
 
+/*
+ * Whether the job's device was unbound. The job executes inside
+ * drm_dev_enter() (vatom_exec_run()), and drm_dev_unplug() sets the flag
+ * before it waits for that section to end: read it, as the engine's
+ * checkpoints and the queue's loop do, without another SRCU section.
+ */
+static bool vatom_exec_gone(const struct vatom_exec *x)
+{
+	return READ_ONCE(x->drm->unplugged);
+}
+
 /* Whether the job ran past the job timeout. */
 static bool vatom_exec_expired(const struct vatom_exec *x)
 {
@@ -48,7 +59,7 @@ bool vatom_exec_stop(const struct vatom_exec_ctl *ctl)
 
 	return (x->killable && fatal_signal_pending(current)) ||
 	       (x->cancel && READ_ONCE(*x->cancel)) || vatom_exec_expired(x) ||
-	       drm_dev_is_unplugged(x->drm);
+	       vatom_exec_gone(x);
 }
 
 /*
@@ -57,7 +68,7 @@ bool vatom_exec_stop(const struct vatom_exec_ctl *ctl)
  */
 static int vatom_exec_stop_error(const struct vatom_exec *x)
 {
-	if (drm_dev_is_unplugged(x->drm))
+	if (vatom_exec_gone(x))
 		return -ENODEV;
 	return vatom_exec_expired(x) ? -ETIMEDOUT : -ECANCELED;
 }
@@ -109,37 +120,35 @@ static int vatom_exec_faulty(struct vatom_exec *x, const void *stream, u32 size,
  * vatom_exec_run() - execute a job's validated stream, within the job
  * timeout, with the fault injected into it if there is one
  * @x: the job's control block; a job no scheduler times (&vatom_exec.scheduled)
- *	gets the job timeout from now
+ *	gets the job timeout from now (as it was when @x was set up)
  * @stream: the kernel copy of the stream, validated with @b
  * @size: bytes of @stream
  * @b: the bindings it was validated with
  * @results: where results go, or NULL
  * @stats: accumulates what was executed
  *
- * The engine touches the job's memory inside drm_dev_enter(): unbinding
- * the device (drm_dev_unplug()) stops the jobs executing, at their next
- * checkpoint, and waits for them.
+ * Called inside drm_dev_enter() on the job's device, so that unbinding it
+ * (drm_dev_unplug()) waits for the jobs executing, which the stop rule
+ * stops at their next checkpoint: the job's (vatom_job.c) or the
+ * queue batch's (vatom_queue.c).
  *
  * Return: 0 when the whole stream ran. Else a prefix of whole packets
  * ran: -ETIMEDOUT when the job ran past the job timeout (an injected hang
- * runs none), -ENODEV when its device was unbound (none, when it was
- * before), -ECANCELED when vatom_exec_stop() stopped it otherwise, -EIO
- * for an injected engine fault (vatom_fault_prefix()).
+ * runs none), -ENODEV when its device was unbound, -ECANCELED when
+ * vatom_exec_stop() stopped it otherwise, -EIO for an injected engine
+ * fault (vatom_fault_prefix()).
  */
 int vatom_exec_run(struct vatom_exec *x, const void *stream, u32 size,
 		   const struct vatom_bindings *b, u8 *results,
 		   struct vatom_stats *stats)
 {
-	int ret, idx;
+	int ret;
 
-	if (!drm_dev_enter(x->drm, &idx))
-		return -ENODEV;
 	if (!x->scheduled)	/* never 0, which means none */
-		x->deadline = (jiffies + msecs_to_jiffies(vatom_job_timeout_ms())) | 1;
+		x->deadline = (jiffies + x->timeout) | 1;
 	ret = vatom_exec_faulty(x, stream, size, b, results, stats);
 	x->deadline = 0;
 	x->timed_out = false;
-	drm_dev_exit(idx);
 	return ret;
 }
 

@@ -47,6 +47,7 @@ static inline u64 vatom_busy_clock(void)
  * @scheduled: a scheduler times the job (its timeout handler calls
  *	vatom_exec_time_out()); else vatom_exec_run() gives it a deadline
  * @timed_out: the job ran past the job timeout (vatom_exec_time_out())
+ * @timeout: the job timeout, in jiffies, as it was at vatom_exec_init()
  * @deadline: jiffies by which the executing job must be done, or 0
  * @fault: the fault injected into the job (vatom_fault.h)
  */
@@ -57,6 +58,7 @@ struct vatom_exec {
 	bool killable;
 	bool scheduled;
 	bool timed_out;
+	unsigned long timeout;
 	unsigned long deadline;
 	enum vatom_fault fault;
 };
@@ -93,6 +95,7 @@ static inline void vatom_exec_init(struct vatom_exec *x,
 	x->killable = killable;
 	x->scheduled = false;
 	x->timed_out = false;
+	x->timeout = READ_ONCE(vatom_job_timeout_jiffies);
 	x->deadline = 0;
 	x->fault = VATOM_FAULT_NONE;
 }

@@ -272,7 +272,8 @@ static u64 vatom_job_seqno(const struct vatom_job *job)
 }
 
 /*
- * Execute the job; if it timed out or faulted, reset its file, before its
+ * Execute the job, inside drm_dev_enter() (vatom_exec_run()); if it timed
+ * out or faulted, reset its file, before its
  * fence signals, so a waiter that sees the fence's error finds the file
  * guilty. (A job that did not execute because an in-fence failed, with
  * whatever error, resets nothing: it is not its file's fault.)
@@ -365,16 +366,20 @@ void vatom_job_install_outs(struct vatom_job *job, struct dma_fence *fence)
  */
 void vatom_job_run(struct vatom_job *job)
 {
-	int error = READ_ONCE(job->dep_error);
+	int error = READ_ONCE(job->dep_error), idx;
 
-	/* The device unbound; closing, or reset since the job was submitted. */
-	if (drm_dev_is_unplugged(&job->vfile->vdev->drm))
-		error = -ENODEV;
-	else if (job->cancelled || READ_ONCE(job->vfile->cancel) ||
-		 job->resets != atomic_read(&job->vfile->resets))
+	/* The device unbound: nothing executes, whatever else happened. */
+	if (!drm_dev_enter(&job->vfile->vdev->drm, &idx)) {
+		vatom_job_signal(job, -ENODEV);
+		return;
+	}
+	/* Closing, or reset since the job was submitted. */
+	if (job->cancelled || READ_ONCE(job->vfile->cancel) ||
+	    job->resets != atomic_read(&job->vfile->resets))
 		error = -ECANCELED;
 	if (!error)
 		error = vatom_job_execute(job);
+	drm_dev_exit(idx);
 	vatom_job_signal(job, error);
 }
 
@@ -482,6 +487,7 @@ int vatom_job_run_sync(struct vatom_job *job)
 	struct vatom_file *vfile = job->vfile;
 	unsigned int i;
 	long ret;
+	int idx;
 
 	for (i = 0; i < job->ndeps; i++) {
 		ret = dma_fence_wait(job->deps[i].fence, true);
@@ -511,7 +517,12 @@ int vatom_job_run_sync(struct vatom_job *job)
 		job->fence_mem = NULL;
 	}
 	vatom_job_accept(job, vatom_job_out_fence(job));
-	ret = vatom_job_execute(job);
+	if (drm_dev_enter(&vfile->vdev->drm, &idx)) {
+		ret = vatom_job_execute(job);
+		drm_dev_exit(idx);
+	} else {
+		ret = -ENODEV;	/* unbound since the ioctl began */
+	}
 	vatom_job_signal(job, ret);
 	if (job->fence)
 		vatom_job_install_outs(job, &job->fence->base);

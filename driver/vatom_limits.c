@@ -10,6 +10,7 @@
 
 #include <linux/cache.h>
 #include <linux/init.h>
+#include <linux/jiffies.h>
 #include <linux/kstrtox.h>
 #include <linux/minmax.h>
 #include <linux/moduleparam.h>
@@ -43,6 +44,15 @@ MODULE_PARM_DESC(max_poll_queues,
  * first one on (its scheduler's timeout is fixed when it is created).
  */
 static unsigned int job_timeout_ms = 10000;
+unsigned long vatom_job_timeout_jiffies;
+
+/* Clamp and store the job timeout, and its jiffies for the job paths. */
+static void vatom_job_timeout_store(unsigned int ms)
+{
+	ms = clamp(ms, 100u, 600000u);
+	WRITE_ONCE(job_timeout_ms, ms);
+	WRITE_ONCE(vatom_job_timeout_jiffies, msecs_to_jiffies(ms));
+}
 
 static int vatom_job_timeout_set(const char *val, const struct kernel_param *kp)
 {
@@ -51,7 +61,7 @@ static int vatom_job_timeout_set(const char *val, const struct kernel_param *kp)
 
 	if (ret)
 		return ret;
-	WRITE_ONCE(job_timeout_ms, clamp(ms, 100u, 600000u));
+	vatom_job_timeout_store(ms);
 	return 0;
 }
 
@@ -89,5 +99,5 @@ void __init vatom_limits_init(void)
 	vatom_limits.max_submit_ops = clamp_t(u64, max_submit_ops,
 					      VATOM_CHECK_OPS, 1ull << 32);
 	vatom_limits.max_poll_queues = max_poll_queues;
-	job_timeout_ms = clamp(job_timeout_ms, 100u, 600000u);
+	vatom_job_timeout_store(job_timeout_ms);
 }

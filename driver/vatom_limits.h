@@ -35,6 +35,9 @@ extern struct vatom_limits vatom_limits;
 void vatom_limits_init(void);
 unsigned int vatom_job_timeout_ms(void);
 
+/* The job timeout in jiffies, as last set (vatom_limits.c). */
+extern unsigned long vatom_job_timeout_jiffies;
+
 /* vatom_file_mem_cap() - bytes one file may have charged */
 static inline u64 vatom_file_mem_cap(void)
 {

@@ -33,6 +33,7 @@
 #include <linux/mm.h>
 #include <linux/sched.h>
 
+#include <drm/drm_drv.h>
 #include <drm/drm_syncobj.h>
 
 #include "vatom_compat_kernel.h"
@@ -113,12 +114,13 @@ static int vatom_queue_job(struct vatom_queue *q,
 
 /*
  * Consume the descriptor at the queue's head, adding what it executed to
- * @stats, and publish its outcome. A guilty file's job completes with
- * -EIO, not executed.
+ * @stats, and publish its outcome. A job completes unexecuted with
+ * -ENODEV when the device is @gone (unbound), with -EIO when its file is
+ * guilty.
  * Return: whether it was executed (in full or cut short).
  */
 static bool vatom_queue_consume(struct vatom_queue *q, struct vatom_exec *x,
-				struct vatom_stats *stats)
+				struct vatom_stats *stats, bool gone)
 {
 	struct drm_vatom_queue_job *slot = &q->ring[q->head & (q->entries - 1)];
 	struct vatom_stream_error err = {};
@@ -133,7 +135,9 @@ static bool vatom_queue_consume(struct vatom_queue *q, struct vatom_exec *x,
 	 */
 	memcpy(&d, slot, sizeof(d));
 	barrier();
-	if (vatom_file_guilty(q->vfile)) {
+	if (gone) {
+		ret = -ENODEV;
+	} else if (vatom_file_guilty(q->vfile)) {
 		ret = -EIO;
 	} else {
 		/* The consumer's thread: the kicker's, or the poller's. */
@@ -206,7 +210,8 @@ int vatom_queue_drain(struct vatom_queue *q, u32 tail, bool polled)
 	struct vatom_exec x;
 	u64 completed = q->completed, t0, ns, executed = 0;
 	struct vatom_stats stats = {};
-	int ret = 0;
+	int ret = 0, idx;
+	bool gone;
 
 	lockdep_assert_held(&q->lock);
 	/* The poller stops when the queue is destroyed, a KICK when killed. */
@@ -216,15 +221,22 @@ int vatom_queue_drain(struct vatom_queue *q, u32 tail, bool polled)
 		if (!q->chain)
 			return -ENOMEM;
 	}
+	/*
+	 * One section for the batch: unbinding waits for it, and its stop
+	 * rule stops it; once unbound, the poller completes what it finds.
+	 */
+	gone = !drm_dev_enter(&q->vfile->vdev->drm, &idx);
 	t0 = vatom_busy_clock();
 	while (q->head != tail && !READ_ONCE(q->dead)) {
-		executed += vatom_queue_consume(q, &x, &stats);
-		if (vatom_exec_stopped(&x)) {
+		executed += vatom_queue_consume(q, &x, &stats, gone);
+		if (!gone && vatom_exec_stopped(&x)) {
 			ret = -EINTR;
 			break;
 		}
 		cond_resched();
 	}
+	if (!gone)
+		drm_dev_exit(idx);
 	if (q->completed == completed)
 		return ret;
 	ns = vatom_busy_clock() - t0;

@@ -192,7 +192,7 @@ static struct vatom_sched *vatom_file_sched(struct vatom_file *vfile)
 
 	ret = vatom_sched_init(&s->base, &vatom_sched_ops, vdev->wq,
 			       VATOM_SCHED_CREDITS,
-			       msecs_to_jiffies(vatom_job_timeout_ms()), s->name,
+			       READ_ONCE(vatom_job_timeout_jiffies), s->name,
 			       vdev->drm.dev);
 	if (ret)
 		goto out_free;
