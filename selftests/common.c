@@ -17,6 +17,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <linux/sync_file.h>
 #include <xf86drm.h>
 
 #include "common.h"
@@ -866,4 +867,43 @@ int vn_counters(int fd, __u32 handle, __u32 flags, __u32 x, __u32 y,
 	a.count = count;
 	a.counters = vt_u64_ptr(out);
 	return ioctl(fd, DRM_IOCTL_VATOM_NOC_COUNTERS, &a);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Files and fences                                                          */
+/* ------------------------------------------------------------------------ */
+
+/* Read @path's first line (sysfs, debugfs) into @buf: 0 or -errno. */
+int vt_read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/*
+ * The status of syncobj @h's fence, through a sync_file: 1 signalled, 0
+ * not yet, or its error; -EBADMSG when it has none (or no answer).
+ */
+int vt_fence_status(int fd, __u32 h)
+{
+	struct sync_file_info info;
+	int sf, st = -EBADMSG;
+
+	if (drmSyncobjExportSyncFile(fd, h, &sf))
+		return st;
+	memset(&info, 0, sizeof(info));
+	if (!ioctl(sf, SYNC_IOC_FILE_INFO, &info))
+		st = info.status;
+	close(sf);
+	return st;
 }

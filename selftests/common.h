@@ -281,6 +281,10 @@ long long vt_debugfs_stat(const char *path, const char *name);
 /* The number after "@key:" in /proc/self/fdinfo/@fd, or -1. */
 long long vt_fdinfo(int fd, const char *key);
 
+/* Files and fences (common.c). */
+int vt_read_file(const char *path, char *buf, size_t len);
+int vt_fence_status(int fd, __u32 h);
+
 /*
  * Fill @buf with @size bytes of valid packets (INC of word 0, 40 and 48
  * bytes long); return how many INCs they perform.

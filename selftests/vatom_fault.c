@@ -211,22 +211,6 @@ static int vf_write_file(const char *path, const char *val)
 	return n < 0 ? -errno : 0;
 }
 
-static int vf_read_file(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
 static void vf_restore(void)
 {
 	size_t i;
@@ -255,7 +239,7 @@ static int vf_knobs_set(struct vf_knob *k, size_t n)
 	int ret;
 
 	for (; n; n--, k++) {
-		ret = vf_read_file(k->path, k->saved, sizeof(k->saved));
+		ret = vt_read_file(k->path, k->saved, sizeof(k->saved));
 		if (!ret)
 			ret = vf_write_file(k->path, k->value);
 		if (ret)
@@ -283,7 +267,7 @@ static const char *vf_setup_injection(void)
 
 		if (strstr(k->path, "fail_usercopy") && !vf_usercopy)
 			continue;
-		if (vf_read_file(k->path, k->saved, sizeof(k->saved)))
+		if (vt_read_file(k->path, k->saved, sizeof(k->saved)))
 			return "cannot read the fault-injection settings (not root?)";
 		if (vf_write_file(k->path, k->value))
 			return "cannot write the fault-injection settings (not root?)";
@@ -333,7 +317,7 @@ static long vf_fault_left(const char *name)
 	char path[96], v[32];
 
 	snprintf(path, sizeof(path), VF_VATOM "/%s/times", name);
-	if (vf_read_file(path, v, sizeof(v)))
+	if (vt_read_file(path, v, sizeof(v)))
 		return -1;
 	return strtol(v, NULL, 10);
 }
@@ -762,21 +746,6 @@ static int vf_outs_state(struct vf_ctx *c)
 	return 1;
 }
 
-/* The status of syncobj @h's fence: 1 signalled, 0 not yet, or its error. */
-static int vf_fence_status(int fd, __u32 h)
-{
-	struct sync_file_info info;
-	int sf, st = -EBADMSG;	/* no fence, or no answer */
-
-	if (drmSyncobjExportSyncFile(fd, h, &sf))
-		return st;
-	memset(&info, 0, sizeof(info));
-	if (!ioctl(sf, SYNC_IOC_FILE_INFO, &info))
-		st = info.status;
-	close(sf);
-	return st;
-}
-
 /* Whether the pass puts a job of the file before the call (-F). */
 static bool vf_pass_prior(void)
 {
@@ -1031,7 +1000,7 @@ static enum vf_state vf_check_submit(struct vf_ctx *c, int ret, char *why,
 			return vf_faulted(c, NULL, why, len);
 		if (ret != (async ? 0 : c->fault) ||
 		    (c->submit.out_sync_count &&
-		     (outs != 1 || vf_fence_status(c->fd, c->sout[0]) != c->fault))) {
+		     (outs != 1 || vt_fence_status(c->fd, c->sout[0]) != c->fault))) {
 			snprintf(why, len, "the job %s, yet the call %s %s",
 				 c->fault == -EIO ? "faulted" : "timed out",
 				 async ? "or its fence" : "returned",
@@ -1042,7 +1011,7 @@ static enum vf_state vf_check_submit(struct vf_ctx *c, int ret, char *why,
 	}
 	if (vf_pass == VF_PASS_HANG && outs == 1) {
 		/* Accepted behind the hang: the reset cancels it, unexecuted. */
-		int fs = vf_fence_status(c->fd, c->sout[0]);
+		int fs = vt_fence_status(c->fd, c->sout[0]);
 
 		if (fs != -ECANCELED) {
 			snprintf(why, len, "a job accepted behind a hang: fence status %d, not -ECANCELED",
@@ -1975,7 +1944,7 @@ static bool vf_prior_end(struct vf_ctx *c, char *why, size_t len)
 		snprintf(why, len, "the hung job before the call: %s", strerror(errno));
 		return false;
 	}
-	st = vf_fence_status(c->fd, c->prior);
+	st = vt_fence_status(c->fd, c->prior);
 	if (st != -ETIMEDOUT) {
 		snprintf(why, len, "the hung job before the call ended %d, not -ETIMEDOUT", st);
 		return false;

@@ -1731,21 +1731,6 @@ static void vz_ledger_seen(struct vz_ledger *l)
 	}
 }
 
-/* The status of syncobj @h's fence: 1 signalled, or its error; -EBADMSG none. */
-static int vz_fence_status(int fd, __u32 h)
-{
-	struct sync_file_info info;
-	int sf, st = -EBADMSG;
-
-	if (drmSyncobjExportSyncFile(fd, h, &sf))
-		return st;
-	memset(&info, 0, sizeof(info));
-	if (!ioctl(sf, SYNC_IOC_FILE_INFO, &info))
-		st = info.status;
-	close(sf);
-	return st;
-}
-
 /*
  * Wait for the last job with the ledger's out-syncobj; an asynchronous one
  * that failed added nothing. Return: false when the wait failed.
@@ -1760,7 +1745,7 @@ static bool vz_ledger_wait(struct vz_ledger *l)
 		return false;
 	}
 	if (l->async_k) {
-		st = vz_fence_status(l->fd, l->out);
+		st = vt_fence_status(l->fd, l->out);
 		if (st < 0)
 			vz_ledger_failed(l, st, l->async_k, "asynchronous job");
 		else if (st != 1 && !l->bad++)
@@ -2211,22 +2196,6 @@ static int vz_write(const char *path, const char *val)
 	return ret;
 }
 
-static int vz_read(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
 /*
  * Put back every setting -F wrote, the last first (disarming before
  * anything else). Only the main process; async-signal-safe.
@@ -2282,7 +2251,7 @@ static const char *vz_faults_arm(void)
 	for (i = 0; i < (size_t)vz_nknobs; i++) {
 		struct vz_knob *k = &vz_knobs[i];
 
-		ret = vz_read(k->path, k->saved, sizeof(k->saved));
+		ret = vt_read_file(k->path, k->saved, sizeof(k->saved));
 		if (!ret) {
 			ret = vz_write(k->path, k->value);
 			k->set = !ret;
