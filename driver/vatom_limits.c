@@ -35,7 +35,7 @@ MODULE_PARM_DESC(max_submit_ops,
 static unsigned int max_poll_queues = 4;
 module_param(max_poll_queues, uint, 0444);
 MODULE_PARM_DESC(max_poll_queues,
-		 "Polling queues a device has at once, all processes together (default: 4)");
+		 "Polling queues a device has at once, all processes together (0-1024, default: 4)");
 
 /*
  * The job timeout, clamped as it is set: at load, or at run time by the
@@ -98,6 +98,7 @@ void __init vatom_limits_init(void)
 	vatom_limits.max_jobs = clamp(max_jobs, 1u, 65536u);
 	vatom_limits.max_submit_ops = clamp_t(u64, max_submit_ops,
 					      VATOM_CHECK_OPS, 1ull << 32);
-	vatom_limits.max_poll_queues = max_poll_queues;
+	/* Bounded: each poller has room for all of a device's queues. */
+	vatom_limits.max_poll_queues = min(max_poll_queues, 1024u);
 	vatom_job_timeout_store(job_timeout_ms);
 }

@@ -28,6 +28,11 @@
  * poller polls empty rings for at most the idle time (one second at most,
  * wall time, however loaded its CPU), giving way to any other task that
  * wants its CPU meanwhile, and calls cond_resched() on every turn.
+ *
+ * The poller polls and drains from its own copy of its list of queues,
+ * without a lock: a queue that comes or goes bumps a generation, and the
+ * poller copies the list again between two batches.
+ *
  * Destroying a queue (or closing its file) detaches it, waiting for a
  * batch the poller is running on it, which stops at its next checkpoint;
  * the last queue to go stops the thread and waits for it.
@@ -63,12 +68,14 @@
  * @task: the thread, referenced
  * @users: queues given the poller and not yet stopped; the last one stops
  *	the thread
- * @lock: protects @queues, @cur and @idle_ns (held while the poller picks
- *	a queue, not while it drains one)
- * @queues: the queues it serves, by &vatom_queue.poll_node, served from
- *	the head and moved to the tail
- * @cur: the queue the poller is draining, or NULL: detaching one waits
- *	until the poller has left it
+ * @lock: protects @queues, @gen and @idle_ns (held while a queue comes or
+ *	goes, and while the thread copies @queues or publishes flags; never
+ *	while it polls or drains)
+ * @queues: the queues it serves, by &vatom_queue.poll_node
+ * @gen: bumped whenever @queues changes
+ * @seen: the @gen that @polled was last copied at (written by the thread):
+ *	a queue taken off @queues at generation g is no longer polled, nor
+ *	drained, once @seen reaches g
  * @idle_ns: the longest idle time of @queues
  * @asleep: the poller has published NEED_WAKEUP and sleeps, or is about to
  * @attached: a queue came since the poller last went to sleep: it polls a
@@ -77,6 +84,11 @@
  *	awake: their producers do their own work, and the poller steps aside
  * @step_aside_ns: how long the poller last stepped aside (doubled next
  *	time while KICKs keep doing the work; 0 once it drains a batch itself)
+ * @npolled: the thread's own: entries of @polled
+ * @next: the thread's own: the entry of @polled it looks at first, round
+ *	robin
+ * @polled: the thread's own copy of @queues, which it polls without a lock;
+ *	room for max_poll_queues, all a device has
  */
 struct vatom_poller {
 	struct kref ref;
@@ -87,12 +99,16 @@ struct vatom_poller {
 	unsigned int users; /* protected by vatom_poller_lock */
 	struct mutex lock; /* see above */
 	struct list_head queues;
-	struct vatom_queue *cur;
+	unsigned int gen;
+	unsigned int seen;
 	u64 idle_ns;
 	bool asleep;
 	bool attached;
 	bool kicked;
 	u64 step_aside_ns;
+	unsigned int npolled;
+	unsigned int next;
+	struct vatom_queue *polled[];
 };
 
 /* Every device's pollers; the lock finds, starts and ends them. */
@@ -134,44 +150,60 @@ static bool vatom_queue_has_work(struct vatom_queue *q, u32 *tail)
 	return *tail != READ_ONCE(q->head) && vatom_queue_tail_ok(q, *tail);
 }
 
-/* The next queue with work, which becomes @p->cur and goes last; or NULL. */
-static struct vatom_queue *vatom_poller_next(struct vatom_poller *p)
+/*
+ * Copy @p->queues to @p->polled if a queue came or went since the last
+ * copy, and say so to a detach waiting for it. Only between two batches:
+ * from here on, the thread does not touch a queue that went.
+ */
+static void vatom_poller_refresh(struct vatom_poller *p)
 {
 	struct vatom_queue *q;
-	u32 tail;
+	unsigned int n = 0;
 
+	if (READ_ONCE(p->gen) == p->seen)
+		return;
 	mutex_lock(&p->lock);
-	list_for_each_entry(q, &p->queues, poll_node) {
-		if (vatom_queue_has_work(q, &tail)) {
-			list_move_tail(&q->poll_node, &p->queues);
-			p->cur = q;
-			mutex_unlock(&p->lock);
-			return q;
-		}
-	}
-	mutex_unlock(&p->lock);
-	return NULL;
-}
-
-/* Leave @p->cur, for a detach waiting on that. */
-static void vatom_poller_leave(struct vatom_poller *p)
-{
-	mutex_lock(&p->lock);
-	p->cur = NULL;
+	list_for_each_entry(q, &p->queues, poll_node)
+		p->polled[n++] = q;
+	p->npolled = n;
+	p->next = 0;
+	WRITE_ONCE(p->seen, p->gen);
 	mutex_unlock(&p->lock);
 	/* The store before the waiter's check of the wait queue. */
 	smp_mb();
-	wake_up_var(&p->cur);
+	wake_up_var(&p->seen);
 }
 
 /*
- * Consume what @q (@p->cur) has, unless a KICK is at it (it holds the
- * lock: the poller moves on rather than wait), charging the allocations
- * to the creator's memory cgroup; then leave it, for a detach waiting on
- * that. An injected stall (vatom_fault.c) holds the poller first, with
+ * The next queue with work, round robin, or NULL. Lockless: the thread
+ * alone reads and writes @p->polled, and the queues in it stay until it
+ * copies the list again.
+ */
+static struct vatom_queue *vatom_poller_next(struct vatom_poller *p)
+{
+	unsigned int i, n = p->npolled, at = p->next;
+	struct vatom_queue *q;
+	u32 tail;
+
+	for (i = 0; i < n; i++) {
+		q = p->polled[at];
+		if (++at == n)
+			at = 0;
+		if (vatom_queue_has_work(q, &tail)) {
+			p->next = at;
+			return q;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Consume what @q has, unless a KICK is at it (it holds the lock: the
+ * poller moves on rather than wait), charging the allocations to the
+ * creator's memory cgroup. An injected stall (vatom_fault.c) holds the poller first, with
  * the queue's work waiting, as a preempted or wedged poller would.
  */
-static void vatom_poller_drain(struct vatom_poller *p, struct vatom_queue *q)
+static void vatom_poller_drain(struct vatom_queue *q)
 {
 	unsigned long stall = vatom_fault_poll_stall();
 	struct mem_cgroup *old_memcg;
@@ -188,7 +220,6 @@ static void vatom_poller_drain(struct vatom_poller *p, struct vatom_queue *q)
 		mutex_unlock(&q->lock);
 	}
 	set_active_memcg(old_memcg);
-	vatom_poller_leave(p);
 	/* Out of memory for the syncobj point: nothing consumed; back off. */
 	if (ret == -ENOMEM)
 		schedule_timeout_interruptible(1);
@@ -221,6 +252,8 @@ static void vatom_poller_sleep(struct vatom_poller *p)
 	set_current_state(TASK_INTERRUPTIBLE);
 	list_for_each_entry(q, &p->queues, poll_node)
 		work |= vatom_queue_has_work(q, &tail);
+	/* A queue went, and its detach waits for our copy of the list. */
+	work |= p->gen != p->seen;
 	mutex_unlock(&p->lock);
 	if (!work && !kthread_should_stop())
 		schedule();
@@ -300,8 +333,8 @@ static void vatom_poller_flags(struct vatom_poller *p, u32 flags)
  * VATOM_POLL_ASIDE_MIN_NS, up to VATOM_POLL_ASIDE_MAX_NS), with
  * KICK_TO_WAIT set so waiters kick at once rather than yield first, and
  * without NEED_WAKEUP: a producer that does not kick waits at most that.
- * KICKs meanwhile consume, as while we are awake. A wake (a new queue, a
- * stop) ends it early; a whole one without a KICK doing work, and the
+ * KICKs meanwhile consume, as while we are awake. A wake (a queue coming
+ * or going, a stop) ends it early; a whole one without a KICK doing work, and the
  * next starts short again.
  */
 static void vatom_poller_step_aside(struct vatom_poller *p)
@@ -314,7 +347,7 @@ static void vatom_poller_step_aside(struct vatom_poller *p)
 	vatom_poller_flags(p, DRM_VATOM_QUEUE_CTL_KICK_TO_WAIT);
 	t = ns_to_ktime(p->step_aside_ns);
 	set_current_state(TASK_INTERRUPTIBLE);
-	if (!kthread_should_stop())
+	if (READ_ONCE(p->gen) == p->seen && !kthread_should_stop())
 		schedule_hrtimeout(&t, HRTIMER_MODE_REL);
 	__set_current_state(TASK_RUNNING);
 	vatom_poller_flags(p, 0);
@@ -329,10 +362,11 @@ static int vatom_poller_thread(void *data)
 	bool kicked;
 
 	while (!kthread_should_stop()) {
+		vatom_poller_refresh(p);
 		kicked = READ_ONCE(p->kicked);
 		q = kicked ? NULL : vatom_poller_next(p);
 		if (q) {
-			vatom_poller_drain(p, q);
+			vatom_poller_drain(q);
 			p->step_aside_ns = 0;
 			empty = 0;
 			idle_since = 0;
@@ -360,7 +394,8 @@ static struct vatom_poller *vatom_poller_create(struct vatom_device *vdev)
 	int ret;
 
 	lockdep_assert_held(&vatom_poller_lock);
-	p = kzalloc(sizeof(*p), GFP_KERNEL_ACCOUNT);
+	p = kzalloc(struct_size(p, polled, vatom_max_poll_queues()),
+		    GFP_KERNEL_ACCOUNT);
 	if (!p)
 		return ERR_PTR(-ENOMEM);
 	t = kthread_create(vatom_poller_thread, p, "vatom-poll/%d",
@@ -446,6 +481,7 @@ void vatom_queue_poll_attach(struct vatom_queue *q)
 
 	mutex_lock(&p->lock);
 	list_add_tail(&q->poll_node, &p->queues);
+	WRITE_ONCE(p->gen, p->gen + 1);
 	p->idle_ns = max(p->idle_ns, q->idle_ns);
 	p->attached = true;
 	mutex_unlock(&p->lock);
@@ -494,17 +530,22 @@ void vatom_queue_poll_stop(struct vatom_queue *q)
 {
 	struct vatom_poller *p = q->poller;
 	struct vatom_queue *other;
+	unsigned int gen;
 	bool last;
 
 	if (!p)
 		return;
 	mutex_lock(&p->lock);
 	list_del_init(&q->poll_node);
+	gen = p->gen + 1;
+	WRITE_ONCE(p->gen, gen);
 	p->idle_ns = 0;
 	list_for_each_entry(other, &p->queues, poll_node)
 		p->idle_ns = max(p->idle_ns, other->idle_ns);
 	mutex_unlock(&p->lock);
-	wait_var_event(&p->cur, READ_ONCE(p->cur) != q);
+	/* Asleep or stepping aside, it copies the list once woken. */
+	wake_up_process(p->task);
+	wait_var_event(&p->seen, (int)(READ_ONCE(p->seen) - gen) >= 0);
 
 	mutex_lock(&vatom_poller_lock);
 	last = !--p->users;
