@@ -144,8 +144,13 @@ int vatom_exec_run(struct vatom_exec *x, const void *stream, u32 size,
 {
 	int ret;
 
-	if (!x->scheduled)	/* never 0, which means none */
-		x->deadline = (jiffies + x->timeout) | 1;
+	/*
+	 * A jiffy more, since the current one is partly gone: the job gets
+	 * the whole timeout, not up to a jiffy less (a test saw 499 ms of 500).
+	 * Never 0, which means none.
+	 */
+	if (!x->scheduled)
+		x->deadline = (jiffies + x->timeout + 1) | 1;
 	ret = vatom_exec_faulty(x, stream, size, b, results, stats);
 	x->deadline = 0;
 	x->timed_out = false;
