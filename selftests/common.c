@@ -891,6 +891,43 @@ int vt_read_file(const char *path, char *buf, size_t len)
 }
 
 /*
+ * Write @val to @path, whole (a sysfs, debugfs or procfs file):
+ * 0 or -errno. Async-signal-safe, for the fuzzer's exit handler.
+ */
+int vt_write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+	ssize_t n = strlen(val);
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, n) != n)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/*
+ * Set vatom's fault attribute @name (fail_hang, ...) to fail its next
+ * @times calls (0: no limit; fail-nth does not look at it), armed
+ * (probability 100) or not: 0 or -errno. The other knobs (interval,
+ * task-filter, ...) are the caller's.
+ */
+int vt_fault_arm(const char *name, unsigned int times, bool armed)
+{
+	char path[96], v[16];
+	int ret;
+
+	snprintf(path, sizeof(path), VT_FAULT_DIR "/%s/times", name);
+	snprintf(v, sizeof(v), "%u", times);
+	ret = vt_write_file(path, v);
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), VT_FAULT_DIR "/%s/probability", name);
+	return vt_write_file(path, armed ? "100" : "0");
+}
+
+/*
  * The status of syncobj @h's fence, through a sync_file: 1 signalled, 0
  * not yet, or its error; -EBADMSG when it has none (or no answer).
  */

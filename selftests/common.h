@@ -282,7 +282,10 @@ long long vt_debugfs_stat(const char *path, const char *name);
 long long vt_fdinfo(int fd, const char *key);
 
 /* Files and fences (common.c). */
+#define VT_FAULT_DIR	"/sys/kernel/debug/vatom"
 int vt_read_file(const char *path, char *buf, size_t len);
+int vt_write_file(const char *path, const char *val);
+int vt_fault_arm(const char *name, unsigned int times, bool armed);
 int vt_fence_status(int fd, __u32 h);
 
 /*

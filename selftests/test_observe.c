@@ -114,6 +114,10 @@ static const char *ob_tracefs(void)
 	return NULL;
 }
 
+/*
+ * Write @text to tracefs file @file of @dir, truncating it (not
+ * vt_write_file()): opening "trace" with O_TRUNC is what clears it.
+ */
 static int ob_write(const char *dir, const char *file, const char *text)
 {
 	char path[160];

@@ -36,16 +36,9 @@ static void ub_platform_name(char *name, size_t len)
 static int ub_write(const char *what, const char *name)
 {
 	char path[128];
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), UB_DRIVER "/%s", what);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, name, strlen(name));
-	close(fd);
-	return n == (ssize_t)strlen(name) ? 0 : -errno;
+	return vt_write_file(path, name);
 }
 
 /* Whether the driver is bound to the device (its driver link). */

@@ -104,7 +104,7 @@
 #define VF_GRID_SLOT	7
 #define VF_MAX_ERRNO	134
 #define VF_SLACK	2	/* see vf_run_path() */
-#define VF_VATOM	"/sys/kernel/debug/vatom"
+#define VF_VATOM	VT_FAULT_DIR
 #define VF_TIMEOUT_PATH	"/sys/module/vatom/parameters/job_timeout_ms"
 
 /* ------------------------------------------------------------------------ */
@@ -199,37 +199,25 @@ static unsigned int vf_inject;	/* -F: the passes (VF_P_*) */
 static enum vf_pass vf_pass;
 static bool vf_make_it_fail;
 
-static int vf_write_file(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, strlen(val));
-	close(fd);
-	return n < 0 ? -errno : 0;
-}
-
 static void vf_restore(void)
 {
 	size_t i;
 
 	for (i = 0; i < VT_ARRAY_SIZE(vf_knobs); i++)
 		if (vf_knobs[i].set)
-			vf_write_file(vf_knobs[i].path, vf_knobs[i].saved);
+			vt_write_file(vf_knobs[i].path, vf_knobs[i].saved);
 	for (i = 0; i < VT_ARRAY_SIZE(vf_vatom_knobs); i++)
 		if (vf_vatom_knobs[i].set) {
-			vf_write_file(vf_vatom_knobs[i].path, vf_vatom_knobs[i].saved);
+			vt_write_file(vf_vatom_knobs[i].path, vf_vatom_knobs[i].saved);
 			vf_vatom_knobs[i].set = false;
 		}
 	for (i = 0; i < VT_ARRAY_SIZE(vf_inject_knobs); i++)
 		if (vf_inject_knobs[i].set) {
-			vf_write_file(vf_inject_knobs[i].path, vf_inject_knobs[i].saved);
+			vt_write_file(vf_inject_knobs[i].path, vf_inject_knobs[i].saved);
 			vf_inject_knobs[i].set = false;
 		}
 	if (vf_make_it_fail)
-		vf_write_file("/proc/thread-self/make-it-fail", "0");
+		vt_write_file("/proc/thread-self/make-it-fail", "0");
 	vf_make_it_fail = false;
 }
 
@@ -241,7 +229,7 @@ static int vf_knobs_set(struct vf_knob *k, size_t n)
 	for (; n; n--, k++) {
 		ret = vt_read_file(k->path, k->saved, sizeof(k->saved));
 		if (!ret)
-			ret = vf_write_file(k->path, k->value);
+			ret = vt_write_file(k->path, k->value);
 		if (ret)
 			return ret;
 		k->set = true;
@@ -269,7 +257,7 @@ static const char *vf_setup_injection(void)
 			continue;
 		if (vt_read_file(k->path, k->saved, sizeof(k->saved)))
 			return "cannot read the fault-injection settings (not root?)";
-		if (vf_write_file(k->path, k->value))
+		if (vt_write_file(k->path, k->value))
 			return "cannot write the fault-injection settings (not root?)";
 		k->set = true;
 	}
@@ -284,31 +272,11 @@ static const char *vf_setup_injection(void)
 	if (vf_inject) {
 		if (vf_knobs_set(vf_inject_knobs, VT_ARRAY_SIZE(vf_inject_knobs)))
 			return "-F: cannot write vatom's fault attributes or job_timeout_ms";
-		if (vf_write_file("/proc/thread-self/make-it-fail", "1"))
+		if (vt_write_file("/proc/thread-self/make-it-fail", "1"))
 			return "-F: cannot write /proc/thread-self/make-it-fail";
 		vf_make_it_fail = true;
 	}
 	return NULL;
-}
-
-/*
- * Arm vatom's fault attribute @name (fail_hang, ...) for the next @times
- * jobs this thread submits (task-filter), or with @times 0 only for
- * fail-nth (which does not look at times); disarm with @armed false:
- * 0 or -errno.
- */
-static int vf_fault_arm(const char *name, bool armed, unsigned int times)
-{
-	char path[96], v[16];
-	int ret;
-
-	snprintf(path, sizeof(path), VF_VATOM "/%s/times", name);
-	snprintf(v, sizeof(v), "%u", times);
-	ret = vf_write_file(path, v);
-	if (ret)
-		return ret;
-	snprintf(path, sizeof(path), VF_VATOM "/%s/probability", name);
-	return vf_write_file(path, armed ? "100" : "0");
 }
 
 /* The failures left to attribute @name, or -1. */
@@ -1910,11 +1878,11 @@ static const char *vf_prior(struct vf_ctx *c)
 		a.out_syncs = vt_u64_ptr(&out);
 		a.out_sync_count = 1;
 	}
-	if (vf_fault_arm(attr, true, 1))
+	if (vt_fault_arm(attr, 1, true))
 		return "cannot arm the fault";
 	ret = vt_submit(c->fd, &a) ? -errno : 0;
 	left = vf_fault_left(attr);
-	vf_fault_arm(attr, false, 0);
+	vt_fault_arm(attr, 0, false);
 	if (left) {
 		snprintf(why, sizeof(why), "%s did not pick the job before the call", attr);
 		return why;
@@ -2265,7 +2233,7 @@ static int vf_jobs_arm(bool armed)
 	int ret = 0;
 
 	for (i = 0; i < VT_ARRAY_SIZE(attrs); i++)
-		ret = vf_fault_arm(attrs[i], armed, 0) ?: ret;
+		ret = vt_fault_arm(attrs[i], 0, armed) ?: ret;
 	return ret;
 }
 
@@ -2302,7 +2270,7 @@ static void vf_run_pass(enum vf_pass pass, unsigned int *total, unsigned int *ru
 
 	vf_pass = pass;
 	if (pass != VF_PASS_PLAIN &&
-	    (vf_write_file(VF_TIMEOUT_PATH, vf_pass_timeouts[pass]) ||
+	    (vt_write_file(VF_TIMEOUT_PATH, vf_pass_timeouts[pass]) ||
 	     (pass == VF_PASS_JOBS && vf_jobs_arm(true))))
 		ksft_exit_fail_msg("cannot set job_timeout_ms or arm the job faults\n");
 	for (i = 0; i < VT_ARRAY_SIZE(vf_paths); i++) {

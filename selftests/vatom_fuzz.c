@@ -2182,20 +2182,6 @@ static void vz_knob_add(const char *value, const char *fmt, ...)
 	k->value = value;
 }
 
-/* Write @val to @path (async-signal-safe): 0 or -errno. */
-static int vz_write(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
-	ssize_t n = strlen(val);
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, n) != n)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 /*
  * Put back every setting -F wrote, the last first (disarming before
  * anything else). Only the main process; async-signal-safe.
@@ -2208,7 +2194,7 @@ static void vz_faults_restore(void)
 		return;
 	for (i = vz_nknobs - 1; i >= 0; i--)
 		if (vz_knobs[i].set) {
-			vz_write(vz_knobs[i].path, vz_knobs[i].saved);
+			vt_write_file(vz_knobs[i].path, vz_knobs[i].saved);
 			vz_knobs[i].set = false;
 		}
 }
@@ -2253,7 +2239,7 @@ static const char *vz_faults_arm(void)
 
 		ret = vt_read_file(k->path, k->saved, sizeof(k->saved));
 		if (!ret) {
-			ret = vz_write(k->path, k->value);
+			ret = vt_write_file(k->path, k->value);
 			k->set = !ret;
 		}
 		if (ret) {
