@@ -203,6 +203,90 @@ static void test_cost_limit(void)
 	VT_EXPECT_EQ(vatom_errno(DRM_VATOM_ERR_OPS_LIMIT), -E2BIG);
 }
 
+/*
+ * A stream of one packet takes a shorter path through the walker: the
+ * same cost, limit, results and effect as in a longer stream (above).
+ * Each packet alone, with a limit of its cost (accepted) and one less.
+ */
+static const struct {
+	const char *name;
+	void (*put)(u32 *pos);
+	u32 family;
+	u64 cost;	/* its element operations */
+	u64 results;	/* bytes */
+} one_cases[] = {
+	{ "SIMD4 increment", NULL, VATOM_FAMILY_VISA, 4, 16 },
+	{ "PTX add.v4.f32", put_ptx_v4, VATOM_FAMILY_PTX, 4, 16 },
+	{ "broadcast", put_broadcast, VATOM_FAMILY_NOC, GRID_W * GRID_H, 0 },
+};
+
+static void test_one_packet(void)
+{
+	struct vatom_stream_error err;
+	struct vatom_exec_ctl ctl = { 0 };
+	struct vatom_stats st;
+	u32 i, k, pos, bad;
+	u64 need, ops;
+
+	for (i = 0; i < ARRAY_SIZE(one_cases); i++) {
+		setup();
+		pos = 0;
+		if (one_cases[i].put)
+			one_cases[i].put(&pos);
+		else
+			put_inc(&pos, 2);
+		ctl.max_ops = one_cases[i].cost - 1;
+		VT_EXPECT_EQ_MSG(vatom_stream_validate_ctl(stream, pos, &bind, &ctl,
+							   &need, &ops, &err),
+				 -E2BIG, "%s", one_cases[i].name);
+		VT_EXPECT_EQ(err.reason, DRM_VATOM_ERR_OPS_LIMIT);
+		VT_EXPECT_EQ(err.index, 0);
+		VT_EXPECT_EQ(ops, 0);
+		VT_EXPECT_EQ(need, 0);
+
+		ctl.max_ops = one_cases[i].cost;
+		VT_EXPECT_EQ_MSG(vatom_stream_validate_ctl(stream, pos, &bind, &ctl,
+							   &need, &ops, &err),
+				 0, "%s", one_cases[i].name);
+		VT_EXPECT_EQ(err.reason, DRM_VATOM_ERR_NONE);
+		VT_EXPECT_EQ_MSG(ops, one_cases[i].cost, "%s", one_cases[i].name);
+		VT_EXPECT_EQ_MSG(need, one_cases[i].results, "%s",
+				 one_cases[i].name);
+
+		memset(&st, 0, sizeof(st));
+		memset(res, 0xa5, 16);
+		VT_EXPECT_EQ(vatom_stream_execute_ctl(stream, pos, &bind, res,
+						      &st, &ctl), 0);
+		for (k = 0; k < VATOM_FAMILY_COUNT; k++) {
+			VT_EXPECT_EQ_MSG(st.packets[k], k == one_cases[i].family,
+					 "%s", one_cases[i].name);
+			VT_EXPECT_EQ_MSG(st.elements[k], k == one_cases[i].family ?
+					 one_cases[i].cost : 0, "%s",
+					 one_cases[i].name);
+		}
+		switch (one_cases[i].family) {
+		case VATOM_FAMILY_VISA:
+			/* Four lanes increment word 0: old values 0, 1, 2, 3. */
+			VT_EXPECT_EQ(mem_word(0), 4);
+			for (k = 0, bad = 0; k < 4; k++)
+				bad += ((u32 *)res)[k] != k;
+			VT_EXPECT_EQ(bad, 0);
+			break;
+		case VATOM_FAMILY_PTX:
+			/* Adds 0.0 to the zeros at 16: old values, all 0. */
+			for (k = 0, bad = 0; k < 4; k++)
+				bad += ((u32 *)res)[k] != 0 || mem_word(16 + 4 * k);
+			VT_EXPECT_EQ(bad, 0);
+			break;
+		default:
+			for (k = 0, bad = 0; k < GRID_W * GRID_H; k++)
+				bad += tile_word0(k % GRID_W, k / GRID_W) != 1;
+			VT_EXPECT_EQ(bad, 0);
+			break;
+		}
+	}
+}
+
 /* A stop() that says stop at its @stop_at-th call (0: never). */
 struct counting_ctl {
 	struct vatom_exec_ctl ctl;
@@ -305,6 +389,7 @@ int main(void)
 {
 	vt_run(test_cost_limit, "cost of a stream, and the packet past the limit");
 	vt_run(test_execute_stops, "execution and validation stop at checkpoints");
+	vt_run(test_one_packet, "a stream of one packet: cost, limit, results, effect");
 	free(grid_mem);
 	return vt_done();
 }

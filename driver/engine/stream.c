@@ -83,6 +83,49 @@ static u32 stream_packet_ops(const struct drm_vatom_packet *hdr,
 	}
 }
 
+/*
+ * A stream of exactly one packet, @hdr: what the walker below does for
+ * it, without the machinery of runs (budgets, a run's shape, checks of
+ * the packets that follow), which is built for long streams and costs a
+ * 1-packet job more than its packet does. The family validators are the
+ * ones a run starts with.
+ */
+static int stream_validate_one(const struct drm_vatom_packet *hdr,
+			       const struct vatom_bindings *b, u64 max_ops,
+			       u64 *results_needed, u64 *ops,
+			       struct vatom_stream_error *err)
+{
+	u64 bytes = 0;
+	u32 reason, cost = 0;
+
+	switch (hdr->type) {
+	case DRM_VATOM_PACKET_VISA:
+		reason = vatom_visa_validate((const void *)hdr, b, &bytes);
+		break;
+	case DRM_VATOM_PACKET_PTX:
+		reason = vatom_ptx_validate((const void *)hdr, b, &bytes);
+		break;
+	case DRM_VATOM_PACKET_NOC:
+		reason = vatom_noc_validate((const void *)hdr, b, &bytes);
+		break;
+	default:
+		reason = DRM_VATOM_ERR_PACKET_TYPE;
+		break;
+	}
+	if (!reason) {
+		cost = stream_packet_ops(hdr, b);
+		if (cost > max_ops)
+			reason = DRM_VATOM_ERR_OPS_LIMIT;
+	}
+	if (reason) {
+		err->reason = reason;
+		return vatom_errno(reason);
+	}
+	*results_needed = bytes;
+	*ops = cost;
+	return 0;
+}
+
 /**
  * vatom_stream_validate_ctl() - check a whole command stream and its cost
  * @stream: the stream, 8-byte aligned; never read past @size
@@ -110,6 +153,7 @@ int vatom_stream_validate_ctl(const void *stream, u32 size,
 			      struct vatom_stream_error *err)
 {
 	const u64 max_ops = ctl ? ctl->max_ops : ~(u64)0;
+	const struct drm_vatom_packet *one;
 	const u8 *s = stream;
 	struct stream_budget bud;
 	u64 total = 0, cost_total = 0;
@@ -119,6 +163,10 @@ int vatom_stream_validate_ctl(const void *stream, u32 size,
 	*ops = 0;
 	err->index = 0;
 	err->reason = DRM_VATOM_ERR_NONE;
+	one = stream_packet(s, size, 0);
+	if (one && one->size == size)
+		return stream_validate_one(one, b, max_ops, results_needed,
+					   ops, err);
 	budget_reset(&bud);
 
 	while (pos < size) {
@@ -193,6 +241,40 @@ int vatom_stream_validate_ctl(const void *stream, u32 size,
 	return 0;
 }
 
+/*
+ * Execute a validated stream of exactly one packet, @hdr: the family's
+ * executor of one packet (the same code its runs use), adding to @stats
+ * (NULL: none) what it did.
+ */
+static void stream_execute_one(const struct drm_vatom_packet *hdr,
+			       const struct vatom_bindings *b, u8 *results,
+			       struct vatom_stats *stats)
+{
+	u32 f;
+	u64 n;
+
+	switch (hdr->type) {
+	case DRM_VATOM_PACKET_VISA:
+		f = VATOM_FAMILY_VISA;
+		n = vatom_visa_execute((const void *)hdr, b, results);
+		break;
+	case DRM_VATOM_PACKET_PTX:
+		f = VATOM_FAMILY_PTX;
+		n = vatom_ptx_execute((const void *)hdr, b, results);
+		break;
+	case DRM_VATOM_PACKET_NOC:
+		f = VATOM_FAMILY_NOC;
+		n = vatom_noc_execute((const void *)hdr, b, results);
+		break;
+	default:	/* not a validated stream */
+		return;
+	}
+	if (stats) {
+		stats->packets[f]++;
+		stats->elements[f] += n;
+	}
+}
+
 /**
  * vatom_stream_execute_ctl() - execute a stream that
  * vatom_stream_validate_ctl() accepted with the same @b, stopping early if
@@ -221,6 +303,7 @@ int vatom_stream_execute_ctl(const void *stream, u32 size,
 			     struct vatom_stats *stats,
 			     const struct vatom_exec_ctl *ctl)
 {
+	const struct drm_vatom_packet *one;
 	const u8 *s = stream;
 	u64 packets[VATOM_FAMILY_COUNT] = { 0 };
 	u64 elements[VATOM_FAMILY_COUNT] = { 0 };
@@ -229,6 +312,11 @@ int vatom_stream_execute_ctl(const void *stream, u32 size,
 	u32 pos = 0, done, cost, max;
 	int f, ret = 0;
 
+	one = stream_packet(s, size, 0);
+	if (one && one->size == size) {
+		stream_execute_one(one, b, results, stats);
+		return 0;
+	}
 	budget_reset(&bud);
 	while (pos < size) {
 		const struct drm_vatom_packet *hdr = stream_packet(s, size, pos);
