@@ -52,7 +52,8 @@ int vatom_ioctl_get_param(struct drm_device *dev, void *data,
 			      DRM_VATOM_CAP_SYNCOBJ | DRM_VATOM_CAP_VALIDATE_ONLY |
 			      DRM_VATOM_CAP_QUEUE | DRM_VATOM_CAP_QUEUE_POLL |
 			      DRM_VATOM_CAP_QUEUE_SIGNAL |
-			      DRM_VATOM_CAP_RESET_STATUS;
+			      DRM_VATOM_CAP_RESET_STATUS |
+			      DRM_VATOM_CAP_QUEUE_POLL_CPU;
 		break;
 	case DRM_VATOM_PARAM_MAX_SURFACE_SIZE:
 		args->value = VATOM_MAX_SURFACE_SIZE;

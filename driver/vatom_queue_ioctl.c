@@ -18,12 +18,14 @@
  * Copyright (C) 2026 The vatom developers
  */
 
+#include <linux/cpumask.h>
 #include <linux/dma-fence-chain.h>
 #include <linux/eventfd.h>
 #include <linux/kref.h>
 #include <linux/log2.h>
 #include <linux/memcontrol.h>
 #include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 
 #include <drm/drm_file.h>
@@ -78,10 +80,28 @@ static struct vatom_queue *vatom_queue_get(struct vatom_file *vfile, u32 id)
 	return q;
 }
 
+/*
+ * Whether @cpu may run the caller's poller: online, and one the caller
+ * may run on itself (its affinity, within its cpuset), as io_uring asks
+ * of IORING_SETUP_SQ_AFF.
+ */
+static bool vatom_queue_poll_cpu_ok(u32 cpu)
+{
+	return cpu < nr_cpu_ids && cpu_online(cpu) &&
+	       cpumask_test_cpu(cpu, current->cpus_ptr);
+}
+
 static int vatom_queue_check_args(const struct drm_vatom_queue_create *args)
 {
-	if (args->flags & ~DRM_VATOM_QUEUE_CREATE_FLAGS || args->pad)
+	if (args->flags & ~DRM_VATOM_QUEUE_CREATE_FLAGS)
 		return -EINVAL;
+	if (args->flags & DRM_VATOM_QUEUE_CREATE_POLL_CPU) {
+		if (!(args->flags & DRM_VATOM_QUEUE_CREATE_POLL) ||
+		    !vatom_queue_poll_cpu_ok(args->poll_cpu))
+			return -EINVAL;
+	} else if (args->poll_cpu) {
+		return -EINVAL;
+	}
 	if (args->poll_idle_us && (!(args->flags & DRM_VATOM_QUEUE_CREATE_POLL) ||
 				   args->poll_idle_us > vatom_max_poll_idle_us()))
 		return -EINVAL;
@@ -171,7 +191,9 @@ int vatom_ioctl_queue_create(struct drm_device *dev, void *data,
 	q->ctl = (struct drm_vatom_queue_ctl *)surf->view.vaddr;
 	if (args->flags & DRM_VATOM_QUEUE_CREATE_POLL) {
 		/* Awake from the start; it sets NEED_WAKEUP when it sleeps. */
-		ret = vatom_queue_poll_start(q, args->poll_idle_us);
+		ret = vatom_queue_poll_start(q, args->poll_idle_us,
+					     args->flags & DRM_VATOM_QUEUE_CREATE_POLL_CPU ?
+					     (int)args->poll_cpu : -1);
 		if (ret)
 			goto handles;
 	} else {

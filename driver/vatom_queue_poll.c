@@ -68,6 +68,8 @@
  * @task: the thread, referenced
  * @users: queues given the poller and not yet stopped; the last one stops
  *	the thread
+ * @cpu: the CPU the thread is pinned to, or -1 (the first queue to name
+ *	one pins it, for good)
  * @lock: protects @queues, @gen and @idle_ns (held while a queue comes or
  *	goes, and while the thread copies @queues or publishes flags; never
  *	while it polls or drains)
@@ -97,6 +99,7 @@ struct vatom_poller {
 	struct pid *tgid;
 	struct task_struct *task;
 	unsigned int users; /* protected by vatom_poller_lock */
+	int cpu; /* protected by vatom_poller_lock */
 	struct mutex lock; /* see above */
 	struct list_head queues;
 	unsigned int gen;
@@ -360,7 +363,15 @@ static int vatom_poller_thread(void *data)
 	u64 idle_since = 0;	/* 0: not read since the last job */
 	struct vatom_queue *q;
 	bool kicked;
+	int cpu;
 
+	/*
+	 * Pinned by its creator before its first wake, which the kthread()
+	 * of newer kernels undoes (kthread_affine_node()): pin it again.
+	 */
+	cpu = READ_ONCE(p->cpu);
+	if (cpu >= 0)
+		set_cpus_allowed_ptr(current, cpumask_of(cpu));
 	while (!kthread_should_stop()) {
 		vatom_poller_refresh(p);
 		kicked = READ_ONCE(p->kicked);
@@ -384,10 +395,33 @@ static int vatom_poller_thread(void *data)
 }
 
 /*
- * A new poller for the calling process on @vdev, running (with nothing to
- * poll yet) in the caller's cgroups at its nice value, and listed.
+ * Pin @p's thread to @cpu (-1: leave it where it is), which the caller may
+ * run on: the first CPU a queue names stays. Return: 0, -EINVAL for
+ * another CPU than the one it is pinned to, or set_cpus_allowed_ptr()'s
+ * error (a CPU outside the thread's cpuset, or gone offline).
  */
-static struct vatom_poller *vatom_poller_create(struct vatom_device *vdev)
+static int vatom_poller_pin(struct vatom_poller *p, int cpu)
+{
+	int ret;
+
+	lockdep_assert_held(&vatom_poller_lock);
+	if (cpu < 0 || p->cpu == cpu)
+		return 0;
+	if (p->cpu >= 0)
+		return -EINVAL;
+	ret = set_cpus_allowed_ptr(p->task, cpumask_of(cpu));
+	if (!ret)
+		WRITE_ONCE(p->cpu, cpu);	/* the thread reads it at its start */
+	return ret;
+}
+
+/*
+ * A new poller for the calling process on @vdev, running (with nothing to
+ * poll yet) in the caller's cgroups at its nice value, on @cpu if that is
+ * not -1, and listed.
+ */
+static struct vatom_poller *vatom_poller_create(struct vatom_device *vdev,
+						int cpu)
 {
 	struct vatom_poller *p;
 	struct task_struct *t;
@@ -411,10 +445,18 @@ static struct vatom_poller *vatom_poller_create(struct vatom_device *vdev)
 		return ERR_PTR(ret);
 	}
 	set_user_nice(t, task_nice(current));
+	p->task = t;
+	p->cpu = -1;
+	ret = vatom_poller_pin(p, cpu);
+	if (ret) {
+		kthread_stop(t);
+		kfree(p);
+		return ERR_PTR(ret);
+	}
 	kref_init(&p->ref);	/* the thread's */
 	p->vdev = vdev;
 	p->tgid = get_pid(task_tgid(current));
-	p->task = get_task_struct(t);
+	get_task_struct(t);
 	mutex_init(&p->lock);
 	INIT_LIST_HEAD(&p->queues);
 	list_add(&p->node, &vatom_poller_list);
@@ -426,20 +468,24 @@ static struct vatom_poller *vatom_poller_create(struct vatom_device *vdev)
  * vatom_queue_poll_start() - give a queue being created a poller
  * @q: the queue, not yet visible to userspace
  * @idle_us: drm_vatom_queue_create.poll_idle_us, checked
+ * @cpu: drm_vatom_queue_create.poll_cpu, a CPU the caller may run on; or
+ *	-1 for none
  *
  * The poller of the calling process on the queue's device, or a new one.
  * vatom_queue_poll_attach() puts the queue in its hands once the queue is
  * complete, and vatom_queue_poll_stop() takes it back (attached or not).
  *
  * Return: 0; -EBUSY when the device has max_poll_queues polling queues;
- * or the error of creating the thread or moving it to the caller's
- * cgroups.
+ * -EINVAL when the process's poller is pinned to another CPU than @cpu;
+ * or the error of creating the thread, moving it to the caller's cgroups
+ * or pinning it.
  */
-int vatom_queue_poll_start(struct vatom_queue *q, u32 idle_us)
+int vatom_queue_poll_start(struct vatom_queue *q, u32 idle_us, int cpu)
 {
 	struct vatom_device *vdev = q->vfile->vdev;
 	struct vatom_poller *p;
 	bool found = false;
+	int ret;
 
 	if (atomic_inc_return(&vdev->poll_queues) > vatom_max_poll_queues()) {
 		atomic_dec(&vdev->poll_queues);
@@ -455,8 +501,13 @@ int vatom_queue_poll_start(struct vatom_queue *q, u32 idle_us)
 			break;
 		}
 	}
-	if (!found)
-		p = vatom_poller_create(vdev);
+	if (!found) {
+		p = vatom_poller_create(vdev, cpu);
+	} else {
+		ret = vatom_poller_pin(p, cpu);
+		if (ret)
+			p = ERR_PTR(ret);
+	}
 	if (!IS_ERR(p)) {
 		p->users++;
 		kref_get(&p->ref);	/* the queue's */

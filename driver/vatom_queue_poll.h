@@ -14,7 +14,7 @@ struct vatom_device;
 struct vatom_queue;
 
 unsigned int vatom_pollers(struct vatom_device *vdev);
-int vatom_queue_poll_start(struct vatom_queue *q, u32 idle_us);
+int vatom_queue_poll_start(struct vatom_queue *q, u32 idle_us, int cpu);
 void vatom_queue_poll_attach(struct vatom_queue *q);
 bool vatom_queue_poll_wake(struct vatom_queue *q);
 void vatom_queue_poll_kicked(struct vatom_queue *q);

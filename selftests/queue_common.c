@@ -558,6 +558,7 @@ int qp_queue_create(int fd, __u32 entries, const struct drm_vatom_binding *b,
 		.entries = entries, .bindings = vt_u64_ptr(b), .binding_count = n,
 		.flags = m->flags, .poll_idle_us = m->idle_us, .syncobj = m->syncobj,
 		.eventfd = m->flags & DRM_VATOM_QUEUE_CREATE_EVENTFD ? m->efd : 0,
+		.poll_cpu = m->flags & DRM_VATOM_QUEUE_CREATE_POLL_CPU ? m->cpu : 0,
 	};
 
 	return vq_create_mapped(fd, &a, q);

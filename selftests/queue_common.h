@@ -199,6 +199,7 @@ void *vq_submit_thread(void *arg);
 
 #define QP_POLL		DRM_VATOM_QUEUE_CREATE_POLL
 #define QP_EVENTFD	DRM_VATOM_QUEUE_CREATE_EVENTFD
+#define QP_POLL_CPU	DRM_VATOM_QUEUE_CREATE_POLL_CPU
 
 /**
  * struct qp_mode - how a test creates its queue
@@ -212,6 +213,7 @@ struct qp_mode {
 	__u32 idle_us;
 	__u32 syncobj;
 	int efd;
+	__u32 cpu;	/* with QP_POLL_CPU */
 };
 
 int qp_queue_create(int fd, __u32 entries, const struct drm_vatom_binding *b,

@@ -91,7 +91,7 @@ TEST(get_param_all)
 	ASSERT_EQ(0, vt_get_param(fd, DRM_VATOM_PARAM_CAPS, 0, &caps));
 	EXPECT_TRUE(caps & DRM_VATOM_CAP_VISA_DWORD_ATOMIC);
 	/* No bit beyond the defined capabilities. */
-	EXPECT_EQ(0, caps & ~((DRM_VATOM_CAP_RESET_STATUS << 1) - 1));
+	EXPECT_EQ(0, caps & ~((DRM_VATOM_CAP_QUEUE_POLL_CPU << 1) - 1));
 
 	ASSERT_EQ(0, vt_get_param(fd, DRM_VATOM_PARAM_MAX_SURFACE_SIZE, 0, &v));
 	EXPECT_LE(VT_PAGE_SIZE, v);

@@ -45,7 +45,7 @@ enum vq_bind_case {
 };
 
 /* The lowest flag of struct drm_vatom_queue_create that is not defined. */
-#define VQ_FLAG_UNKNOWN		(DRM_VATOM_QUEUE_CREATE_EVENTFD << 1)
+#define VQ_FLAG_UNKNOWN		(DRM_VATOM_QUEUE_CREATE_POLL_CPU << 1)
 _Static_assert(!(VQ_FLAG_UNKNOWN & DRM_VATOM_QUEUE_CREATE_FLAGS), "a defined flag");
 
 static const struct vq_create_case {

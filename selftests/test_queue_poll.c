@@ -39,6 +39,7 @@ TEST(queue_poll_params)
 	ASSERT_EQ(0, vt_get_param(fd, DRM_VATOM_PARAM_CAPS, 0, &caps));
 	EXPECT_TRUE(caps & DRM_VATOM_CAP_QUEUE_POLL);
 	EXPECT_TRUE(caps & DRM_VATOM_CAP_QUEUE_SIGNAL);
+	EXPECT_TRUE(caps & DRM_VATOM_CAP_QUEUE_POLL_CPU);
 	ASSERT_EQ(0, vt_get_param(fd, DRM_VATOM_PARAM_UAPI_VERSION, 0, &v));
 	EXPECT_LE(5, v);
 	ASSERT_EQ(0, vt_get_param(fd, DRM_VATOM_PARAM_MAX_POLL_QUEUES, 0, &v));
@@ -85,7 +86,7 @@ static const struct qp_create_case {
 	__u32 entries;
 	__u32 flags;
 	enum qp_idle idle;
-	__u32 pad;
+	__u32 poll_cpu;
 	enum qp_sync sync;
 	enum qp_efd efd;
 	bool bad_binding;	/* an unknown handle in the table */
@@ -98,12 +99,22 @@ static const struct qp_create_case {
 	  false, EINVAL },
 	{ "idle_u32_max",	 8, QP_POLL, QP_IDLE_U32_MAX, 0, QP_SYNC_GOOD, QP_EFD_ZERO,
 	  false, EINVAL },
-	{ "pad_poll",		 8, QP_POLL, QP_IDLE_0, 1, QP_SYNC_NONE, QP_EFD_ZERO, false,
+	{ "poll_cpu_without_flag", 8, QP_POLL, QP_IDLE_0, 1, QP_SYNC_NONE, QP_EFD_ZERO, false,
 	  EINVAL },
-	{ "pad_high",		 8, 0, QP_IDLE_0, 1u << 31, QP_SYNC_NONE, QP_EFD_ZERO, false,
-	  EINVAL },
-	{ "pad_signals",	 8, QP_EVENTFD, QP_IDLE_0, 1, QP_SYNC_GOOD, QP_EFD_GOOD, false,
-	  EINVAL },
+	{ "poll_cpu_high_without_flag", 8, 0, QP_IDLE_0, 1u << 31, QP_SYNC_NONE, QP_EFD_ZERO,
+	  false, EINVAL },
+	{ "poll_cpu_signals_without_flag", 8, QP_EVENTFD, QP_IDLE_0, 1, QP_SYNC_GOOD,
+	  QP_EFD_GOOD, false, EINVAL },
+	{ "poll_cpu_flag_without_poll", 8, QP_POLL_CPU, QP_IDLE_0, 0, QP_SYNC_NONE,
+	  QP_EFD_ZERO, false, EINVAL },
+	{ "poll_cpu_flag_kick_signals", 8, QP_POLL_CPU | QP_EVENTFD, QP_IDLE_0, 0, QP_SYNC_GOOD,
+	  QP_EFD_GOOD, false, EINVAL },
+	{ "poll_cpu_not_a_cpu",	 8, QP_POLL | QP_POLL_CPU, QP_IDLE_0, 1u << 31, QP_SYNC_NONE,
+	  QP_EFD_ZERO, false, EINVAL },
+	{ "poll_cpu_u32_max",	 8, QP_POLL | QP_POLL_CPU, QP_IDLE_1, ~0u, QP_SYNC_GOOD,
+	  QP_EFD_ZERO, false, EINVAL },
+	{ "poll_cpu_past_possible", 8, QP_POLL | QP_POLL_CPU, QP_IDLE_0, 8192, QP_SYNC_NONE,
+	  QP_EFD_ZERO, false, EINVAL },
 	{ "eventfd_without_flag", 8, 0, QP_IDLE_0, 0, QP_SYNC_NONE, QP_EFD_GOOD, false, EINVAL },
 	{ "eventfd_without_flag_poll", 8, QP_POLL, QP_IDLE_0, 0, QP_SYNC_GOOD, QP_EFD_GOOD,
 	  false, EINVAL },
@@ -136,7 +147,7 @@ static const struct qp_create_case {
 	  EINVAL },
 	{ "entries_8192_poll",	 8192, QP_POLL, QP_IDLE_0, 0, QP_SYNC_GOOD, QP_EFD_ZERO, false,
 	  E2BIG },
-	{ "flag_unknown_poll",	 8, QP_POLL | (QP_EVENTFD << 1), QP_IDLE_0, 0, QP_SYNC_NONE,
+	{ "flag_unknown_poll",	 8, QP_POLL | (QP_POLL_CPU << 1), QP_IDLE_0, 0, QP_SYNC_NONE,
 	  QP_EFD_ZERO, false, EINVAL },
 };
 
@@ -216,7 +227,7 @@ TEST(queue_poll_create_errors)
 		a.bindings = vt_u64_ptr(&b);
 		a.binding_count = 1;
 		a.poll_idle_us = idle[t->idle];
-		a.pad = t->pad;
+		a.poll_cpu = t->poll_cpu;
 		a.syncobj = syncs[t->sync];
 		a.eventfd = efds[t->efd];
 		a.queue_id = VT_POISON32;

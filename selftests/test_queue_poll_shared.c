@@ -4,13 +4,15 @@
  * process, in any of its files, is served by one thread, which ends with
  * the last queue; another process gets its own; a KICK consumes its
  * queue itself when the poller is not at it, and the poller then steps
- * aside (KICK_TO_WAIT): the queue_poll_pair tests.
+ * aside (KICK_TO_WAIT): the queue_poll_pair tests. A queue can pin the
+ * process's poller to a CPU: the queue_poll_cpu tests.
  *
  * #included by vatom_test.c; the qp_* helpers are queue_common.c's.
  *
  * Copyright (C) 2026 The vatom developers
  */
 
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -350,4 +352,170 @@ TEST_F(queue_poll_pair, steps_aside)
 	EXPECT_EQ(r * QP_ASIDE_JOBS * QP_LONG_PACKETS, ab_common_count(self->gmap));
 	EXPECT_EQ(0, vq_destroy(fd, v->q.id));
 	EXPECT_EQ(0, vq_destroy(fd, busy->q.id));
+}
+
+/* ------------------------------------------------------------------------ */
+/* The poller's CPU (DRM_VATOM_QUEUE_CREATE_POLL_CPU, UAPI 9)                */
+/* ------------------------------------------------------------------------ */
+
+/* A CPU a variant names: none, the last the test may run on, another. */
+enum qp_cpu { QP_CPU_NONE, QP_CPU_LAST, QP_CPU_OTHER };
+
+FIXTURE(queue_poll_cpu) {
+	int fd;
+	bool skip;
+	int cpu[3];	/* by enum qp_cpu; -1 when there is none */
+	int ncpus;	/* CPUs the test may run on */
+};
+
+/*
+ * @first, @second: the CPUs two polling queues of the process name;
+ * @err1, @err2: their creation's errno; @self_other: the test first
+ * keeps itself to QP_CPU_OTHER, so QP_CPU_LAST is not its to name.
+ */
+FIXTURE_VARIANT(queue_poll_cpu) {
+	enum qp_cpu first, second;
+	int err1, err2;
+	bool self_other;
+};
+
+/* The first queue pins the poller; a second may name that CPU or none. */
+FIXTURE_VARIANT_ADD(queue_poll_cpu, pin_then_none) {
+	QP_CPU_LAST, QP_CPU_NONE, 0, 0, false };
+FIXTURE_VARIANT_ADD(queue_poll_cpu, pin_then_same) {
+	QP_CPU_LAST, QP_CPU_LAST, 0, 0, false };
+FIXTURE_VARIANT_ADD(queue_poll_cpu, pin_then_other) {
+	QP_CPU_LAST, QP_CPU_OTHER, 0, EINVAL, false };
+/* A poller that runs anywhere is pinned by the first queue naming a CPU. */
+FIXTURE_VARIANT_ADD(queue_poll_cpu, none_then_pin) {
+	QP_CPU_NONE, QP_CPU_LAST, 0, 0, false };
+/* Only a CPU the caller may run on itself. */
+FIXTURE_VARIANT_ADD(queue_poll_cpu, outside_own_affinity) {
+	QP_CPU_LAST, QP_CPU_NONE, EINVAL, 0, true };
+
+FIXTURE_SETUP(queue_poll_cpu)
+{
+	cpu_set_t set;
+	int c;
+
+	self->fd = qp_fixture_open(&self->skip);
+	if (self->skip)
+		SKIP(return, "no polling queues");
+	if (!(vt_caps(self->fd) & DRM_VATOM_CAP_QUEUE_POLL_CPU)) {
+		self->skip = true;
+		SKIP(return, "no DRM_VATOM_CAP_QUEUE_POLL_CPU");
+	}
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(set), &set));
+	self->cpu[QP_CPU_NONE] = -1;
+	self->cpu[QP_CPU_LAST] = -1;
+	self->cpu[QP_CPU_OTHER] = -1;
+	self->ncpus = CPU_COUNT(&set);
+	for (c = 0; c < CPU_SETSIZE; c++) {
+		if (!CPU_ISSET(c, &set))
+			continue;
+		if (self->cpu[QP_CPU_OTHER] < 0)
+			self->cpu[QP_CPU_OTHER] = c;
+		self->cpu[QP_CPU_LAST] = c;
+	}
+	if (self->ncpus < 2)
+		self->cpu[QP_CPU_OTHER] = -1;
+	if ((variant->second == QP_CPU_OTHER || variant->self_other) &&
+	    self->cpu[QP_CPU_OTHER] < 0) {
+		self->skip = true;
+		SKIP(return, "one CPU: no other to name");
+	}
+}
+
+FIXTURE_TEARDOWN(queue_poll_cpu)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/*
+ * Whether task @tid may run on CPU @cpu only (@cpu -1: on more than one
+ * CPU, when there are several), within @ms: a new poller pins itself
+ * again once it runs.
+ */
+static bool qp_task_on(pid_t tid, int cpu, int ncpus, int ms)
+{
+	long long end = va_now_ns() + ms * VA_NS_PER_MS;
+	cpu_set_t set;
+
+	for (;;) {
+		if (sched_getaffinity(tid, sizeof(set), &set))
+			return false;
+		if (cpu >= 0 ? CPU_COUNT(&set) == 1 && CPU_ISSET(cpu, &set) :
+		    ncpus < 2 || CPU_COUNT(&set) > 1)
+			return true;
+		if (va_now_ns() > end)
+			return false;
+		usleep(1000);
+	}
+}
+
+/*
+ * Two polling queues name the variant's CPUs, with the variant's
+ * outcome; the process's one poller runs where the first CPU named put
+ * it (on every CPU until then), and serves both queues there: jobs with
+ * exact values, none asking for a KICK. A creation that fails leaves the
+ * poller as it was (or none).
+ */
+TEST_F(queue_poll_cpu, pinned)
+{
+	struct qp_mode m = { .flags = QP_POLL, .idle_us = QP_IDLE_MAX };
+	int want = -1, ret, n = 0;
+	struct qp_env v[2];
+	enum qp_cpu c[2];
+	cpu_set_t set;
+	pid_t tid;
+	__u32 i;
+
+	if (self->skip)
+		return;	/* setup skipped: this harness runs the test anyway */
+	if (variant->self_other) {
+		CPU_ZERO(&set);
+		CPU_SET(self->cpu[QP_CPU_OTHER], &set);
+		ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+	}
+	c[0] = variant->first;
+	c[1] = variant->second;
+	for (i = 0; i < 2; i++) {
+		m.flags = QP_POLL | (c[i] != QP_CPU_NONE ? QP_POLL_CPU : 0);
+		m.cpu = c[i] != QP_CPU_NONE ? self->cpu[c[i]] : 0;
+		ret = qp_env_init(&v[n], self->fd, QP_SHARED_JOBS, 0, &m);
+		EXPECT_EQ(-(i ? variant->err2 : variant->err1), ret)
+			TH_LOG("queue %u naming CPU %d", i, self->cpu[c[i]]);
+		if (ret) {
+			/* Nothing pinned, nor a poller started, by a refusal. */
+			tid = qp_poller_tid(getpid());
+			if (!n) {
+				EXPECT_EQ(-1, tid);
+			} else {
+				EXPECT_TRUE(qp_task_on(tid, want, self->ncpus, 0));
+			}
+			continue;
+		}
+		if (want < 0 && c[i] != QP_CPU_NONE)
+			want = self->cpu[c[i]];
+		tid = qp_poller_tid(getpid());
+		ASSERT_LT(0, tid);
+		EXPECT_TRUE(qp_task_on(tid, want, self->ncpus, QP_DONE_MS))
+			TH_LOG("vatom-poll/%d not on CPU %d only", getpid(), want);
+		n++;
+	}
+	for (i = 0; i < (__u32)n; i++) {
+		qp_add_jobs(&v[i], QP_SHARED_JOBS, i + 1);
+		EXPECT_EQ(0, qp_publish(&v[i].q, QP_SHARED_JOBS));
+	}
+	for (i = 0; i < (__u32)n; i++) {
+		ASSERT_TRUE(qp_wait_completed(&v[i].q, QP_SHARED_JOBS, QP_DONE_MS));
+		qp_expect_adds(_metadata, &v[i], QP_SHARED_JOBS, i + 1);
+	}
+	if (n)
+		EXPECT_TRUE(qp_task_on(qp_poller_tid(getpid()), want, self->ncpus, 0));
+	for (i = 0; i < (__u32)n; i++) {
+		EXPECT_EQ(0, vq_destroy(self->fd, v[i].q.id));
+		qp_env_unmap(&v[i]);
+	}
 }

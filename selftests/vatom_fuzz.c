@@ -1272,8 +1272,19 @@ static void vz_queue_create(struct vz_worker *w)
 	} else if (vz_chance(&w->rng, 3)) {
 		a.eventfd = w->efd;
 	}
-	if (vz_chance(&w->rng, 3))
-		a.pad = vz_next(&w->rng);
+	/*
+	 * The poller's CPU: mostly one that exists (the first queue of the
+	 * process to name one pins its poller; another CPU is then -EINVAL),
+	 * sometimes any value, with the flag or without.
+	 */
+	if ((a.flags & DRM_VATOM_QUEUE_CREATE_POLL) && vz_chance(&w->rng, 20))
+		a.flags |= DRM_VATOM_QUEUE_CREATE_POLL_CPU;
+	if (a.flags & DRM_VATOM_QUEUE_CREATE_POLL_CPU)
+		a.poll_cpu = vz_chance(&w->rng, 90) ?
+			     vz_below(&w->rng, (__u32)sysconf(_SC_NPROCESSORS_ONLN)) :
+			     vz_next(&w->rng);
+	else if (vz_chance(&w->rng, 3))
+		a.poll_cpu = vz_next(&w->rng);
 	if (vz_ioctl(w, w->fd, DRM_IOCTL_VATOM_QUEUE_CREATE,
 		     vz_chance(&w->rng, 2) ? (void *)vz_none : &a, false))
 		return;

@@ -72,7 +72,7 @@ extern "C" {
 		 struct drm_vatom_reset_status)
 
 /** DRM_VATOM_UAPI_VERSION: bumped with every addition to this header. */
-#define DRM_VATOM_UAPI_VERSION		8
+#define DRM_VATOM_UAPI_VERSION		9
 
 /* ------------------------------------------------------------------------ */
 /* GET_PARAM                                                                 */
@@ -123,6 +123,8 @@ extern "C" {
 #define DRM_VATOM_CAP_QUEUE_SIGNAL	(1ull << 12)
 /* job timeouts stop jobs; DRM_IOCTL_VATOM_RESET_STATUS */
 #define DRM_VATOM_CAP_RESET_STATUS	(1ull << 13)
+/* DRM_VATOM_QUEUE_CREATE_POLL_CPU and drm_vatom_queue_create.poll_cpu */
+#define DRM_VATOM_CAP_QUEUE_POLL_CPU	(1ull << 14)
 
 /*
  * Indices of DRM_VATOM_PARAM_VISA_OPS: the value is a bitmask with bit n set
@@ -1006,6 +1008,11 @@ struct drm_vatom_submit {
  * %DRM_VATOM_QUEUE_CTL_KICK_TO_WAIT meanwhile: a producer waiting for
  * completions should then KICK at once rather than spin (since UAPI
  * version 6); one that only spins waits at most 4 ms for the poller.
+ * A poller that shares its CPU with the producer gives way to it on every
+ * turn, which costs each job two context switches: a queue can pin the
+ * process's poller to a CPU (%DRM_VATOM_QUEUE_CREATE_POLL_CPU, since UAPI
+ * version 9), as io_uring's IORING_SETUP_SQ_AFF does, and the producer
+ * keep to others.
  *
  * Completion. Besides @completed, a queue may signal a timeline syncobj
  * (@syncobj: each batch of jobs consumed adds point n, signalled, where n
@@ -1099,8 +1106,10 @@ struct drm_vatom_queue_ctl {
 /* Flags of struct drm_vatom_queue_create. */
 #define DRM_VATOM_QUEUE_CREATE_POLL	(1u << 0) /* a kernel thread consumes */
 #define DRM_VATOM_QUEUE_CREATE_EVENTFD	(1u << 1) /* signal @eventfd */
+#define DRM_VATOM_QUEUE_CREATE_POLL_CPU	(1u << 2) /* the poller on @poll_cpu */
 #define DRM_VATOM_QUEUE_CREATE_FLAGS	(DRM_VATOM_QUEUE_CREATE_POLL | \
-					 DRM_VATOM_QUEUE_CREATE_EVENTFD)
+					 DRM_VATOM_QUEUE_CREATE_EVENTFD | \
+					 DRM_VATOM_QUEUE_CREATE_POLL_CPU)
 
 /* drm_vatom_queue_create.poll_idle_us when it is 0 */
 #define DRM_VATOM_QUEUE_POLL_IDLE_US_DEFAULT	1000
@@ -1117,16 +1126,25 @@ struct drm_vatom_queue_ctl {
  * drm_vatom_binding, as SUBMIT's: the queue holds a reference to each
  * surface until it is destroyed, so closing a handle does not unbind it.
  *
- * With %DRM_VATOM_QUEUE_CREATE_POLL the queue has a kernel thread of
- * its own (the creator's nice value and cgroups; its allocations charged
- * to the creator's memory cgroup and to the file), which polls for
- * @poll_idle_us microseconds after its last job before it sleeps.
+ * With %DRM_VATOM_QUEUE_CREATE_POLL a kernel thread consumes the queue:
+ * the poller of the calling process on this device, which serves all its
+ * polling queues (the creator's nice value and cgroups; its allocations
+ * charged to each queue's creator's memory cgroup and to the file), and
+ * polls for the longest @poll_idle_us of its queues after its last job
+ * before it sleeps. With %DRM_VATOM_QUEUE_CREATE_POLL_CPU as well
+ * (%DRM_VATOM_CAP_QUEUE_POLL_CPU) the poller runs on CPU @poll_cpu only:
+ * the first queue that names a CPU pins the poller there for its life,
+ * and a later queue of the process may name that CPU or none.
  * @syncobj and %DRM_VATOM_QUEUE_CREATE_EVENTFD with @eventfd name what
  * the queue signals as jobs complete (DOC: user-mode queues); the queue
  * holds references to them until it is destroyed.
  *
- * Returns 0; -EINVAL for unknown @flags, non-zero @pad, @entries 0 or not
- * a power of two, a binding with non-zero @flags or @pad, a slot >=
+ * Returns 0; -EINVAL for unknown @flags, @entries 0 or not a power of two,
+ * %DRM_VATOM_QUEUE_CREATE_POLL_CPU without %DRM_VATOM_QUEUE_CREATE_POLL,
+ * @poll_cpu non-zero without %DRM_VATOM_QUEUE_CREATE_POLL_CPU, a @poll_cpu
+ * that is not an online CPU the caller may run on (its affinity and
+ * cpuset), or one other than the CPU the process's poller is pinned to,
+ * a binding with non-zero @flags or @pad, a slot >=
  * %DRM_VATOM_MAX_SLOTS or bound twice, @bindings without
  * @binding_count, @poll_idle_us without %DRM_VATOM_QUEUE_CREATE_POLL or
  * above %DRM_VATOM_PARAM_MAX_POLL_IDLE_US, @eventfd non-zero without
@@ -1169,8 +1187,12 @@ struct drm_vatom_queue_create {
 	__u32 syncobj;
 	/** @eventfd: In. With %DRM_VATOM_QUEUE_CREATE_EVENTFD: the eventfd. */
 	__s32 eventfd;
-	/** @pad: In. MBZ. */
-	__u32 pad;
+	/**
+	 * @poll_cpu: In. With %DRM_VATOM_QUEUE_CREATE_POLL_CPU: the CPU the
+	 * process's poller runs on. 0 otherwise. (Before UAPI version 9: pad,
+	 * zero.)
+	 */
+	__u32 poll_cpu;
 };
 
 /**
