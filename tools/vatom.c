@@ -57,7 +57,7 @@ static const char *const cap_names[] = {
 	"VISA_DWORD_ATOMIC", "VISA_TYPED_ATOMIC", "VISA_ADDC", "PTX_ATOM",
 	"NOC_ATOMIC", "SUBMIT_ASYNC", "RESULT_SURFACE", "SYNCOBJ",
 	"NOC_COUNTERS", "VALIDATE_ONLY", "QUEUE", "QUEUE_POLL", "QUEUE_SIGNAL",
-	"RESET_STATUS",
+	"RESET_STATUS", "QUEUE_POLL_CPU",
 };
 
 static const char *const visa_forms[] = {

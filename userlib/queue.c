@@ -97,11 +97,16 @@ static int check_ext(const struct vatom_device *dev,
 {
 	if (!ext)
 		return 0;
-	if (ext->flags & ~(VATOM_QUEUE_POLL | VATOM_QUEUE_EVENTFD) ||
+	if (ext->flags & ~(VATOM_QUEUE_POLL | VATOM_QUEUE_EVENTFD |
+			   VATOM_QUEUE_POLL_CPU) ||
 	    (ext->poll_idle_us && !(ext->flags & VATOM_QUEUE_POLL)) ||
-	    (ext->eventfd && !(ext->flags & VATOM_QUEUE_EVENTFD)))
+	    (ext->eventfd && !(ext->flags & VATOM_QUEUE_EVENTFD)) ||
+	    ((ext->flags & VATOM_QUEUE_POLL_CPU) && !(ext->flags & VATOM_QUEUE_POLL)))
 		return -EINVAL;
 	if ((ext->flags & VATOM_QUEUE_POLL) && !(dev->caps & DRM_VATOM_CAP_QUEUE_POLL))
+		return -EOPNOTSUPP;
+	if ((ext->flags & VATOM_QUEUE_POLL_CPU) &&
+	    !(dev->caps & DRM_VATOM_CAP_QUEUE_POLL_CPU))
 		return -EOPNOTSUPP;
 	if ((ext->syncobj || (ext->flags & VATOM_QUEUE_EVENTFD)) &&
 	    !(dev->caps & DRM_VATOM_CAP_QUEUE_SIGNAL))
@@ -177,6 +182,9 @@ VATOM_API int vatom_queue_create_ext(struct vatom_device *dev,
 		args.poll_idle_us = ext->poll_idle_us;
 		args.syncobj = ext->syncobj;
 		args.eventfd = ext->eventfd;
+		/* Read only with its flag: a 0.6 caller's struct ends before it. */
+		if (ext->flags & VATOM_QUEUE_POLL_CPU)
+			args.poll_cpu = ext->poll_cpu;
 		q->polling = ext->flags & VATOM_QUEUE_POLL;
 		q->syncobj = ext->syncobj;
 	}

@@ -14,9 +14,11 @@
  *
  * Copyright (C) 2026 The vatom developers
  */
+#define _GNU_SOURCE	/* sched_getcpu() */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -807,6 +809,8 @@ static void host_reset_strings(void)
 	EXPECT_EQ(VATOM_RESET_GUILTY, 1);
 	EXPECT_EQ(VATOM_RESET_INNOCENT, 2);
 	EXPECT_EQ(DRM_VATOM_CAP_RESET_STATUS, 1ull << 13);
+	EXPECT_EQ(DRM_VATOM_CAP_QUEUE_POLL_CPU, 1ull << 14);
+	EXPECT_EQ(VATOM_QUEUE_POLL_CPU, 1u << 2);
 	for (i = 0; i < ARRAY_SIZE(texts); i++) {
 		if (strcmp(vatom_strerror(texts[i].err), texts[i].want)) {
 			printf("#   vatom_strerror(%d) is \"%s\"\n", texts[i].err,
@@ -2267,9 +2271,10 @@ static void dev_queue_poll(void)
 		uint32_t flags, idle;
 		int eventfd;
 	} bad[] = {
-		{ VATOM_QUEUE_EVENTFD << 1, 0, 0 },	/* unknown flag */
+		{ VATOM_QUEUE_POLL_CPU << 1, 0, 0 },	/* unknown flag */
 		{ 0, 1000, 0 },				/* idle without POLL */
 		{ VATOM_QUEUE_POLL, 0, 5 },		/* eventfd without its flag */
+		{ VATOM_QUEUE_POLL_CPU, 0, 0 },		/* a CPU without POLL */
 	};
 	struct vatom_visa_exec ex = VATOM_VISA_EXEC(4);
 	uint32_t *tm, lane, addr[4], src[4], timeline = 0;
@@ -2345,7 +2350,8 @@ out:
  * syncobj's wait: a poller that sleeps after 1 us is woken by the kick
  * of each wait, and each of 100 jobs "word 0 += i + 1" is complete when
  * the wait returns 0. Word 0 is then 100 * 101 / 2 = 5050 and the
- * timeline's last point 100.
+ * timeline's last point 100. The polling thread is pinned to the CPU the
+ * test runs on (VATOM_QUEUE_POLL_CPU): one the caller may run on.
  */
 static void dev_queue_wait_syncobj(void)
 {
@@ -2353,7 +2359,7 @@ static void dev_queue_wait_syncobj(void)
 		.entries = 4, .stream_bytes = 256, .results_bytes = 16,
 	};
 	struct vatom_queue_ext ext = {
-		.flags = VATOM_QUEUE_POLL, .poll_idle_us = 1,
+		.flags = VATOM_QUEUE_POLL | VATOM_QUEUE_POLL_CPU, .poll_idle_us = 1,
 	};
 	struct vatom_visa_exec ex = VATOM_VISA_EXEC(1);
 	uint32_t *tm, addr[1] = { 0 }, src[1], timeline = 0;
@@ -2366,6 +2372,8 @@ static void dev_queue_wait_syncobj(void)
 	if (queue_poll_setup(&t, &tm, &b, &timeline) <= 0)
 		goto out;
 	ext.syncobj = timeline;
+	REQUIRE(sched_getcpu() >= 0);
+	ext.poll_cpu = (uint32_t)sched_getcpu();
 	REQUIRE(!vatom_queue_create_ext(dev, &qp, &ext, b, &q));
 	for (i = 0; i < 100; i++) {
 		vatom_batch_reset(b);

@@ -60,12 +60,15 @@ VATOM_API int vatom_queue_create(struct vatom_device *dev,
 /* struct vatom_queue_ext.flags: the UAPI's DRM_VATOM_QUEUE_CREATE_* bits */
 #define VATOM_QUEUE_POLL	DRM_VATOM_QUEUE_CREATE_POLL
 #define VATOM_QUEUE_EVENTFD	DRM_VATOM_QUEUE_CREATE_EVENTFD
+#define VATOM_QUEUE_POLL_CPU	DRM_VATOM_QUEUE_CREATE_POLL_CPU
 
 /**
  * struct vatom_queue_ext - what a queue does beyond its shape
  * @flags: %VATOM_QUEUE_POLL: a kernel thread consumes the ring, so a job
  *	needs no system call (vatom_queue_kick() makes one only when it
- *	sleeps); %VATOM_QUEUE_EVENTFD: signal @eventfd
+ *	sleeps); %VATOM_QUEUE_EVENTFD: signal @eventfd;
+ *	%VATOM_QUEUE_POLL_CPU (with %VATOM_QUEUE_POLL): the thread runs on
+ *	@poll_cpu
  * @poll_idle_us: with %VATOM_QUEUE_POLL, how long the thread polls an
  *	empty ring before it sleeps (0: the kernel's default, 1 ms; at most
  *	DRM_VATOM_PARAM_MAX_POLL_IDLE_US)
@@ -75,6 +78,13 @@ VATOM_API int vatom_queue_create(struct vatom_device *dev,
  *	for point n ends once job n is)
  * @eventfd: with %VATOM_QUEUE_EVENTFD, an eventfd(2) signalled once per
  *	batch of jobs completed
+ * @poll_cpu: with %VATOM_QUEUE_POLL_CPU (libvatom 0.7), the CPU the
+ *	thread runs on: one the caller may run on. A process has one such
+ *	thread per device, for all its polling queues; the first queue to
+ *	name a CPU pins it there, and a later one may name that CPU or none.
+ *	Keep the producer on other CPUs: a thread that shares its CPU with
+ *	the producer costs each job two context switches. Read only with
+ *	its flag, so a program built against 0.6 is served as before.
  *
  * Zero it, then set what you use: the kernel-doc of
  * struct drm_vatom_queue_create says the rest.
@@ -84,6 +94,7 @@ struct vatom_queue_ext {
 	uint32_t poll_idle_us;
 	uint32_t syncobj;
 	int eventfd;
+	uint32_t poll_cpu;
 };
 
 /**
@@ -101,10 +112,12 @@ struct vatom_queue_ext {
  * highest slots @bindings leaves free.
  *
  * Return: 0; -EINVAL for a bad @p, a batch of another device, unknown
- * @ext->flags, or a @poll_idle_us or @eventfd its flag does not enable, or
- * one the kernel refuses; -EOPNOTSUPP when the device has no
- * %DRM_VATOM_CAP_QUEUE, or lacks what @ext asks for
- * (%DRM_VATOM_CAP_QUEUE_POLL, %DRM_VATOM_CAP_QUEUE_SIGNAL); -ENOSPC when
+ * @ext->flags, a @poll_idle_us, @eventfd or %VATOM_QUEUE_POLL_CPU its flag
+ * does not enable, or one the kernel refuses (a @poll_cpu the caller may
+ * not run on, or another than the one its polling thread is pinned to);
+ * -EOPNOTSUPP when the device has no %DRM_VATOM_CAP_QUEUE, or lacks what
+ * @ext asks for (%DRM_VATOM_CAP_QUEUE_POLL, %DRM_VATOM_CAP_QUEUE_SIGNAL,
+ * %DRM_VATOM_CAP_QUEUE_POLL_CPU); -ENOSPC when
  * @bindings leaves fewer than two slots free, or past the file's memory
  * cap; -EBUSY when the device file has its maximum of queues, or the
  * device runs DRM_VATOM_PARAM_MAX_POLL_QUEUES polling queues; -EBADF,
