@@ -186,6 +186,28 @@ static u64 get_param(int fd, u32 param)
 	return gp.value;
 }
 
+/* Pin the calling thread to vCPU @cpu. */
+static void pin_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Let the calling thread run on every online vCPU again. */
+static void unpin_cpu(void)
+{
+	long c, n = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	for (c = 0; c < n && c < CPU_SETSIZE; c++)
+		CPU_SET(c, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
 struct surface {
 	u32 handle;
 	u64 size;
@@ -907,9 +929,15 @@ static void *map_handle(int fd, u32 handle, u64 size)
 /* Poller idle time: longer than any pause of the benchmark, so it never sleeps. */
 #define QB_POLL_IDLE_US	200000
 
-/* @poll: a polling queue (DRM_VATOM_QUEUE_CREATE_POLL), else kick mode. */
-static void qb_init(int fd, struct qb *q, u32 target, const void *stream,
-		    u32 size, u32 res_size, bool poll)
+/* Polling queues whose poller runs anywhere: qb_init()'s @poll_cpu. */
+#define QB_ANY_CPU	-1
+
+/*
+ * @poll: a polling queue (DRM_VATOM_QUEUE_CREATE_POLL), else kick mode;
+ * @poll_cpu: the CPU its poller is pinned to, or QB_ANY_CPU.
+ */
+static void qb_init_on(int fd, struct qb *q, u32 target, const void *stream,
+		       u32 size, u32 res_size, bool poll, int poll_cpu)
 {
 	struct drm_vatom_binding b[3] = {
 		{ .slot = SLOT, .handle = target },
@@ -932,6 +960,10 @@ static void qb_init(int fd, struct qb *q, u32 target, const void *stream,
 	b[2] = (struct drm_vatom_binding){ .slot = 3, .handle = q->rs.handle };
 	qc.bindings = (uintptr_t)b;
 	qc.binding_count = 3;
+	if (poll && poll_cpu != QB_ANY_CPU) {
+		qc.flags |= DRM_VATOM_QUEUE_CREATE_POLL_CPU;
+		qc.poll_cpu = (u32)poll_cpu;
+	}
 	ret = xioctl(fd, DRM_IOCTL_VATOM_QUEUE_CREATE, &qc);
 	if (ret)
 		die("QUEUE_CREATE", -ret);
@@ -946,6 +978,12 @@ static void qb_init(int fd, struct qb *q, u32 target, const void *stream,
 			.results_offset = e * QB_AREA, .results_size = res_size,
 		};
 	}
+}
+
+static void qb_init(int fd, struct qb *q, u32 target, const void *stream,
+		    u32 size, u32 res_size, bool poll)
+{
+	qb_init_on(fd, q, target, stream, size, res_size, poll, QB_ANY_CPU);
 }
 
 static void qb_fini(int fd, struct qb *q)
@@ -1163,8 +1201,10 @@ static void queue_bench(int fd)
 	const int per = 200, blocks = 3 * reps;
 	double tg[MAX_REPS * 3], tq[MAX_REPS * 3], tr[MAX_REPS * 3], t0;
 	double tp[MAX_REPS * 3], trp[MAX_REPS * 3];
+	double tgp[MAX_REPS * 3], tpp[MAX_REPS * 3], trpp[MAX_REPS * 3];
 	static const u32 sizes[] = { 1, 16 };
-	struct summary g, sq, r, sp, rp, thr[4];
+	struct summary g, sq, r, sp, rp, thr[4], gp = { 0 }, spp = { 0 }, rpp = { 0 };
+	bool pinned;
 	struct qb q, qp;
 	int b, i;
 	size_t k;
@@ -1188,6 +1228,36 @@ static void queue_bench(int fd)
 		trp[b] = tp[b] / tg[b];
 	}
 	qb_fini(fd, &qp);
+	/*
+	 * The polling round trip again, with the poller pinned to vCPU 1
+	 * (DRM_VATOM_QUEUE_CREATE_POLL_CPU: the queue above is gone, and
+	 * its poller with it) and this thread to vCPU 0: the two never share
+	 * a CPU, which unpinned they sometimes do for a whole run.
+	 */
+	pinned = (get_param(fd, DRM_VATOM_PARAM_CAPS) &
+		  DRM_VATOM_CAP_QUEUE_POLL_CPU) &&
+		 sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+	if (pinned) {
+		/* Pinned after: a CPU the caller may not run on is refused. */
+		qb_init_on(fd, &qp, s.handle, &x, sizeof(x), 8, true, 1);
+		pin_cpu(0);
+		for (b = 0; b < blocks; b++) {
+			t0 = vt_now_s();
+			for (i = 0; i < per; i++)
+				get_param(fd, DRM_VATOM_PARAM_UAPI_VERSION);
+			tgp[b] = (vt_now_s() - t0) / per;
+			t0 = vt_now_s();
+			for (i = 0; i < per; i++)
+				qb_poll_run(fd, &qp, 1, qb_spin_wait);
+			tpp[b] = (vt_now_s() - t0) / per;
+			trpp[b] = tpp[b] / tgp[b];
+		}
+		qb_fini(fd, &qp);
+		unpin_cpu();
+		gp = summarize(tgp, blocks);
+		spp = summarize(tpp, blocks);
+		rpp = summarize(trpp, blocks);
+	}
 	qb_fini(fd, &q);
 	g = summarize(tg, blocks);
 	sq = summarize(tq, blocks);
@@ -1213,8 +1283,17 @@ static void queue_bench(int fd)
 	    "**%.2f** (paired %.2f, %.2f-%.2f) | <= 1.0%s |\n", sp.med * 1e6,
 	    sp.min * 1e6, sp.max * 1e6, sp.med / g.med, rp.med, rp.min, rp.max,
 	    rp.med <= 1.0 ? " met" : " **missed**");
+	if (pinned) {
+		out("| polling mode, the poller pinned to vCPU 1 (POLL_CPU), this "
+		    "thread to vCPU 0 (its own null ioctl %.2f us) | %.2f (%.2f-%.2f) | "
+		    "**%.2f** (paired %.2f, %.2f-%.2f) | <= 1.0%s |\n", gp.med * 1e6,
+		    spp.med * 1e6, spp.min * 1e6, spp.max * 1e6, spp.med / gp.med,
+		    rpp.med, rpp.min, rpp.max, rpp.med <= 1.0 ? " met" : " **missed**");
+	}
 	printf("Q1 %.3f\n", r.med);
 	printf("QP1 %.3f\n", rp.med);
+	if (pinned)
+		printf("QP1P %.3f\n", rpp.med);
 
 	out("\nSmall jobs, jobs per second (thousands): the kick-mode queue "
 	    "with 32 jobs per KICK; the polling queue with up to its 64 "
@@ -1427,15 +1506,6 @@ struct thr {
 	struct work *w;
 };
 
-/* Pin the calling thread to vCPU @cpu. */
-static void pin_cpu(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
 
 static void *thr_main(void *arg)
 {
