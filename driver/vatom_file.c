@@ -40,7 +40,6 @@ struct vatom_file *vatom_file_create(struct drm_device *dev,
 	vfile->vdev = to_vatom_device(dev);
 	vfile->client_id = vatom_client_id(file);
 	mutex_init(&vfile->lock);
-	spin_lock_init(&vfile->spare_lock);
 	spin_lock_init(&vfile->jobs_lock);
 	INIT_LIST_HEAD(&vfile->jobs);
 	xa_init_flags(&vfile->queues, XA_FLAGS_ALLOC1);

@@ -73,8 +73,8 @@ struct vatom_stream_buf {
  * @idle: completed when @live drops to zero
  * @cancel: the file is closing and its jobs are to stop: those not
  *	started are cancelled, those executing stop at their next checkpoint
- * @spare_lock: protects @spare_job
- * @spare_job: one freed job kept for the file's next submission, or NULL
+ * @spare_job: one freed job kept for the file's next submission, or NULL:
+ *	taken with xchg(), given back with cmpxchg(), no lock
  * @queues: the file's user-mode queues by id (vatom_queue.c)
  * @client_id: the file's number, as fdinfo's drm-client-id and tracepoints
  *	show it
@@ -113,7 +113,6 @@ struct vatom_file {
 	atomic_t live;
 	struct completion idle;
 	bool cancel;
-	spinlock_t spare_lock; /* protects spare_job */
 	struct vatom_job *spare_job;
 	struct xarray queues;
 };

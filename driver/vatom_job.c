@@ -59,8 +59,7 @@ static void vatom_job_destroy(struct vatom_job *job, struct vatom_account *acct)
  */
 void vatom_file_spare_job_free(struct vatom_file *vfile)
 {
-	vatom_job_destroy(vfile->spare_job, vfile->acct);
-	vfile->spare_job = NULL;
+	vatom_job_destroy(xchg(&vfile->spare_job, NULL), vfile->acct);
 }
 
 /*
@@ -73,13 +72,9 @@ static void vatom_job_keep(struct vatom_job *job)
 	struct vatom_file *vfile = job->vfile;
 
 	memset(job, 0, offsetof(struct vatom_job, fence_mem));
-	spin_lock(&vfile->spare_lock);
-	if (!vfile->spare_job) {
-		vfile->spare_job = job;
-		job = NULL;
-	}
-	spin_unlock(&vfile->spare_lock);
-	vatom_job_destroy(job, vfile->acct);
+	/* Full barrier: the cleared head before the job is seen as spare. */
+	if (cmpxchg(&vfile->spare_job, NULL, job))
+		vatom_job_destroy(job, vfile->acct);
 }
 
 /**
@@ -104,10 +99,7 @@ struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 		return ERR_PTR(-EBUSY);
 	}
 
-	spin_lock(&vfile->spare_lock);
-	job = vfile->spare_job;
-	vfile->spare_job = NULL;
-	spin_unlock(&vfile->spare_lock);
+	job = xchg(&vfile->spare_job, NULL);
 	if (!job) {
 		job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
 		if (!job) {
@@ -197,7 +189,8 @@ static void vatom_job_unaccount(struct vatom_job *job)
 {
 	struct vatom_file *vfile = job->vfile;
 
-	vatom_account_uncharge(vfile->acct, job->charged);
+	if (job->charged)	/* called at the signal and again at the free */
+		vatom_account_uncharge(vfile->acct, job->charged);
 	job->charged = 0;
 	if (job->inflight)
 		atomic_dec(&vfile->inflight);
@@ -227,9 +220,11 @@ void vatom_job_free(struct vatom_job *job)
 		dma_fence_put(&job->deps_fence->base);
 	vatom_job_unaccount(job);
 
-	for (i = 0; i < job->ndeps; i++)
-		dma_fence_put(job->deps[i].fence);
-	kfree(job->deps);
+	if (job->deps) {	/* no in-syncobj, no call */
+		for (i = 0; i < job->ndeps; i++)
+			dma_fence_put(job->deps[i].fence);
+		kfree(job->deps);
+	}
 	if (job->outs) {
 		for (i = 0; i < job->nouts; i++) {
 			dma_fence_chain_free(job->outs[i].chain);
