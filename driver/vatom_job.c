@@ -153,19 +153,22 @@ struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 }
 
 /**
- * vatom_job_bounce() - the job's kernel copy of a user result region
+ * __vatom_job_bounce() - vatom_job_bounce() of more than the job holds
  * @job: the job, not yet pushed
- * @size: bytes, at most %VATOM_MAX_RESULTS_SIZE and charged by the caller
+ * @size: bytes, more than &vatom_job.bounce_small and at most
+ *	%VATOM_MAX_RESULTS_SIZE
  *
- * Return: the buffer, freed with the job, or NULL.
+ * Return: 0, with @job->bounce allocated and charged to the file (until
+ * the job completes); -ENOSPC past the file's cap, -ENOMEM.
  */
-u8 *vatom_job_bounce(struct vatom_job *job, u64 size)
+int __vatom_job_bounce(struct vatom_job *job, u64 size)
 {
-	if (size <= sizeof(job->bounce_small))
-		job->bounce = job->bounce_small;
-	else
-		job->bounce = kvmalloc(size, GFP_KERNEL_ACCOUNT);
-	return job->bounce;
+	int ret = vatom_job_charge(job, size);
+
+	if (ret)
+		return ret;
+	job->bounce = kvmalloc(size, GFP_KERNEL_ACCOUNT);
+	return job->bounce ? 0 : -ENOMEM;
 }
 
 /**

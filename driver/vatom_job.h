@@ -133,7 +133,28 @@ struct vatom_job {
 struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 				  unsigned int in_syncs, unsigned int out_syncs);
 int vatom_job_charge(struct vatom_job *job, u64 bytes);
-u8 *vatom_job_bounce(struct vatom_job *job, u64 size);
+int __vatom_job_bounce(struct vatom_job *job, u64 size);
+
+/**
+ * vatom_job_bounce() - give a job its kernel copy of a user result region
+ * @job: the job, not yet pushed
+ * @size: bytes, at most %VATOM_MAX_RESULTS_SIZE
+ *
+ * Small regions use the job's own &vatom_job.bounce_small, which needs no
+ * allocation or charge (a synchronous job lives within its call); larger
+ * ones are allocated and charged to the file. Either is freed with the
+ * job.
+ *
+ * Return: 0, -ENOSPC or -ENOMEM.
+ */
+static inline int vatom_job_bounce(struct vatom_job *job, u64 size)
+{
+	if (size > sizeof(job->bounce_small))
+		return __vatom_job_bounce(job, size);
+	job->bounce = job->bounce_small;
+	return 0;
+}
+
 void vatom_job_free(struct vatom_job *job);
 int vatom_job_admit(struct vatom_job *job);
 void vatom_job_accept(struct vatom_job *job, struct dma_fence *fence);

@@ -151,11 +151,9 @@ static int vatom_job_results(struct vatom_job *job, struct drm_file *file,
 	/* Only synchronous submissions get here (vatom_check_args()). */
 	if (args->results_needed > VATOM_MAX_RESULTS_SIZE)
 		return -E2BIG;
-	ret = vatom_job_charge(job, args->results_needed);
+	ret = vatom_job_bounce(job, args->results_needed);
 	if (ret)
 		return ret;
-	if (!vatom_job_bounce(job, args->results_needed))
-		return -ENOMEM;
 	/*
 	 * Writable? Write the bytes just read back: the region is the call's
 	 * until it returns, and holds these bytes where no lane writes at the
