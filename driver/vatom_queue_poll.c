@@ -203,8 +203,9 @@ static struct vatom_queue *vatom_poller_next(struct vatom_poller *p)
 /*
  * Consume what @q has, unless a KICK is at it (it holds the lock: the
  * poller moves on rather than wait), charging the allocations to the
- * creator's memory cgroup. An injected stall (vatom_fault.c) holds the poller first, with
- * the queue's work waiting, as a preempted or wedged poller would.
+ * creator's memory cgroup. An injected stall (vatom_fault.c) holds the
+ * poller first, with the queue's work waiting, as a preempted or wedged
+ * poller would.
  */
 static void vatom_poller_drain(struct vatom_queue *q)
 {
@@ -337,8 +338,8 @@ static void vatom_poller_flags(struct vatom_poller *p, u32 flags)
  * KICK_TO_WAIT set so waiters kick at once rather than yield first, and
  * without NEED_WAKEUP: a producer that does not kick waits at most that.
  * KICKs meanwhile consume, as while we are awake. A wake (a queue coming
- * or going, a stop) ends it early; a whole one without a KICK doing work, and the
- * next starts short again.
+ * or going, a stop) ends it early; a whole one without a KICK doing work,
+ * and the next starts short again.
  */
 static void vatom_poller_step_aside(struct vatom_poller *p)
 {
@@ -439,20 +440,14 @@ static struct vatom_poller *vatom_poller_create(struct vatom_device *vdev,
 		return ERR_CAST(t);
 	}
 	ret = cgroup_attach_task_all(current, t);
-	if (ret) {
-		kthread_stop(t);	/* never woken: it does not run */
-		kfree(p);
-		return ERR_PTR(ret);
-	}
+	if (ret)
+		goto stop;
 	set_user_nice(t, task_nice(current));
 	p->task = t;
 	p->cpu = -1;
 	ret = vatom_poller_pin(p, cpu);
-	if (ret) {
-		kthread_stop(t);
-		kfree(p);
-		return ERR_PTR(ret);
-	}
+	if (ret)
+		goto stop;
 	kref_init(&p->ref);	/* the thread's */
 	p->vdev = vdev;
 	p->tgid = get_pid(task_tgid(current));
@@ -462,6 +457,11 @@ static struct vatom_poller *vatom_poller_create(struct vatom_device *vdev,
 	list_add(&p->node, &vatom_poller_list);
 	wake_up_process(t);
 	return p;
+
+stop:
+	kthread_stop(t);	/* never woken: it does not run */
+	kfree(p);
+	return ERR_PTR(ret);
 }
 
 /**
