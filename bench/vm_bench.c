@@ -817,6 +817,17 @@ static void trace_overhead(int fd)
 
 /* ---- P2: latency ---- */
 
+/* Seconds per call of @per null ioctls (GET_PARAM UAPI_VERSION), the unit. */
+static double null_ioctl_s(int fd, int per)
+{
+	double t0 = vt_now_s();
+	int i;
+
+	for (i = 0; i < per; i++)
+		get_param(fd, DRM_VATOM_PARAM_UAPI_VERSION);
+	return (vt_now_s() - t0) / per;
+}
+
 static void p2_latency(int fd)
 {
 	struct surface s = buffer_create(fd, BUF_BYTES);
@@ -839,10 +850,7 @@ static void p2_latency(int fd)
 	/* one 16-lane vISA packet too, for comparison */
 	work_build(&w, K_INT, 1);
 	for (b = 0; b < blocks; b++) {
-		t0 = vt_now_s();
-		for (i = 0; i < per; i++)
-			get_param(fd, DRM_VATOM_PARAM_UAPI_VERSION);
-		tg[b] = (vt_now_s() - t0) / per;
+		tg[b] = null_ioctl_s(fd, per);
 
 		t0 = vt_now_s();
 		for (i = 0; i < per; i++)
@@ -1054,6 +1062,17 @@ static void qb_poll_run(int fd, struct qb *q, u32 n, qb_wait_fn *wait)
 	qb_check(q);
 }
 
+/* Seconds per job of @per 1-job round trips of polling queue @q. */
+static double qb_poll_rtt_s(int fd, struct qb *q, int per)
+{
+	double t0 = vt_now_s();
+	int i;
+
+	for (i = 0; i < per; i++)
+		qb_poll_run(fd, q, 1, qb_spin_wait);
+	return (vt_now_s() - t0) / per;
+}
+
 /* Publish @n jobs (the descriptors stay in place), kick, check they ran. */
 static void qb_run(int fd, struct qb *q, u32 n)
 {
@@ -1212,19 +1231,13 @@ static void queue_bench(int fd)
 	qb_init(fd, &q, s.handle, &x, sizeof(x), 8, false);
 	qb_init(fd, &qp, s.handle, &x, sizeof(x), 8, true);
 	for (b = 0; b < blocks; b++) {
-		t0 = vt_now_s();
-		for (i = 0; i < per; i++)
-			get_param(fd, DRM_VATOM_PARAM_UAPI_VERSION);
-		tg[b] = (vt_now_s() - t0) / per;
+		tg[b] = null_ioctl_s(fd, per);
 		t0 = vt_now_s();
 		for (i = 0; i < per; i++)
 			qb_run(fd, &q, 1);
 		tq[b] = (vt_now_s() - t0) / per;
 		tr[b] = tq[b] / tg[b];
-		t0 = vt_now_s();
-		for (i = 0; i < per; i++)
-			qb_poll_run(fd, &qp, 1, qb_spin_wait);
-		tp[b] = (vt_now_s() - t0) / per;
+		tp[b] = qb_poll_rtt_s(fd, &qp, per);
 		trp[b] = tp[b] / tg[b];
 	}
 	qb_fini(fd, &qp);
@@ -1232,7 +1245,7 @@ static void queue_bench(int fd)
 	 * The polling round trip again, with the poller pinned to vCPU 1
 	 * (DRM_VATOM_QUEUE_CREATE_POLL_CPU: the queue above is gone, and
 	 * its poller with it) and this thread to vCPU 0: the two never share
-	 * a CPU, which unpinned they sometimes do for a whole run.
+	 * a CPU, the configuration polling mode is meant for.
 	 */
 	pinned = (get_param(fd, DRM_VATOM_PARAM_CAPS) &
 		  DRM_VATOM_CAP_QUEUE_POLL_CPU) &&
@@ -1242,14 +1255,8 @@ static void queue_bench(int fd)
 		qb_init_on(fd, &qp, s.handle, &x, sizeof(x), 8, true, 1);
 		pin_cpu(0);
 		for (b = 0; b < blocks; b++) {
-			t0 = vt_now_s();
-			for (i = 0; i < per; i++)
-				get_param(fd, DRM_VATOM_PARAM_UAPI_VERSION);
-			tgp[b] = (vt_now_s() - t0) / per;
-			t0 = vt_now_s();
-			for (i = 0; i < per; i++)
-				qb_poll_run(fd, &qp, 1, qb_spin_wait);
-			tpp[b] = (vt_now_s() - t0) / per;
+			tgp[b] = null_ioctl_s(fd, per);
+			tpp[b] = qb_poll_rtt_s(fd, &qp, per);
 			trpp[b] = tpp[b] / tgp[b];
 		}
 		qb_fini(fd, &qp);
