@@ -28,6 +28,8 @@
 #define D	DRM_VATOM_TILE_DRAM
 #define P	DRM_VATOM_TILE_PCIE
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 #define SLOT		1
 #define TENSIX_L1	256
 #define ETH_L1		64
@@ -196,8 +198,6 @@ static void one(u32 at, u32 data, u32 targ, const u32 in[4], const u32 out[4],
 	VT_EXPECT_EQ_MSG(*l1(0, 0, 0x80), result, "%s Result", what);
 }
 
-static const u32 blk_in[4] = { 0x11111111, 0xffffffff, 0x33333333, 0x44444444 };
-
 static void test_opcode_masks(void)
 {
 	/* WH: 1 3 4 6 7; BH adds 9 and 0xa. */
@@ -222,195 +222,184 @@ static void test_uapi_constants(void)
 	VT_EXPECT_EQ(DRM_VATOM_NOC_BH_HI_START_Y_SHIFT, 18);
 }
 
-static void test_increment(void)
+/*
+ * One marked unicast (see one()): AT_LEN_BE and AT_DATA of the request,
+ * the block address T, the block before and after, and the Result.
+ */
+struct at_case {
+	const char *what;
+	u32 at, data, targ, result;
+	u32 in[4], out[4];
+};
+
+#define BLK_IN	{ 0x11111111, 0xffffffff, 0x33333333, 0x44444444 }
+
+/*
+ * Which profiles a table of cases runs on (bit n: profile n); opcodes 9 and
+ * 0xa are Blackhole's only.
+ */
+#define ON_WH	0x1u
+#define ON_BH	0x2u
+
+static void check_at_cases(const struct at_case *c, u32 count, u32 profiles)
 {
-	static const u32 prof_list[2] = { WH, BH };
-	u32 i;
+	u32 pr, i;
 
-	for (i = 0; i < 2; i++) {
-		setup(prof_list[i]);
-		/* §1.3: full 32-bit increment of word 1, Ofs 1: 0x107d. */
-		{
-			const u32 out[4] = { 0x11111111, 0x00000001, 0x33333333, 0x44444444 };
-
-			one(0x107d, 2, 0x24, blk_in, out, 0xffffffff, "inc full word 1");
-		}
-		/* §1.3: low 8 bits, word 0: 0x101c. Carry out is dropped. */
-		{
-			const u32 in[4] = { 0x123456ff, 0, 0, 0 };
-			const u32 out[4] = { 0x12345600, 0, 0, 0 };
-
-			one(0x101c, 1, 0x20, in, out, 0x123456ff, "inc IntWidth 7");
-			/* D bits above the field do not carry in either. */
-			one(0x101c, 0x101, 0x20, in, out, 0x123456ff, "inc IntWidth 7 D>8b");
-		}
-		/* IntWidth 0: mask 1. */
-		{
-			const u32 in[4] = { 0xfffffffe, 0, 0, 0 };
-			const u32 out[4] = { 0xffffffff, 0, 0, 0 };
-
-			one(0x1000, 3, 0x20, in, out, 0xfffffffe, "inc IntWidth 0");
-		}
-		/* IntWidth 15: 0x103c. */
-		{
-			const u32 in[4] = { 0xabcdffff, 0, 0, 0 };
-			const u32 out[4] = { 0xabcd0000, 0, 0, 0 };
-
-			one(0x103c, 1, 0x20, in, out, 0xabcdffff, "inc IntWidth 15");
-		}
-		/* IntWidth 30: mask 0x7fffffff, bit 31 kept: 0x1078. */
-		{
-			const u32 in[4] = { 0x7fffffff, 0xffffffff, 0, 0 };
-			const u32 out[4] = { 0x00000000, 0xffffffff, 0, 0 };
-			const u32 in2[4] = { 0xffffffff, 0, 0, 0 };
-			const u32 out2[4] = { 0x80000000, 0, 0, 0 };
-
-			one(0x1078, 1, 0x20, in, out, 0x7fffffff, "inc IntWidth 30");
-			one(0x1078, 1, 0x20, in2, out2, 0xffffffff, "inc IntWidth 30 top");
-		}
-		/* IntWidth 31, Ofs 0: 0x107c, plain wrap. */
-		{
-			const u32 in[4] = { 0xfffffffe, 0, 0, 0 };
-			const u32 out[4] = { 0x00000001, 0, 0, 0 };
-
-			one(0x107c, 3, 0x20, in, out, 0xfffffffe, "inc IntWidth 31");
-		}
-		/* Ofs 2 while T names word 0: Result is word 0's value. */
-		{
-			const u32 out[4] = { 0x11111111, 0xffffffff, 0x33333334, 0x44444444 };
-
-			one(0x107e, 1, 0x20, blk_in, out, 0x11111111, "inc Ofs != T");
-		}
-		/* T not 4-byte aligned: Result is W(T & ~3) = word 1. */
-		{
-			const u32 out[4] = { 0x11111111, 0xffffffff, 0x33333333, 0x44444445 };
-
-			one(0x107f, 1, 0x26, blk_in, out, 0xffffffff, "inc T misaligned");
-		}
-		/* Bits outside the fields are ignored. */
-		{
-			const u32 out[4] = { 0x11111111, 0x00000001, 0x33333333, 0x44444444 };
-
-			one(0xffff0f80 | 0x107d, 2, 0x24, blk_in, out, 0xffffffff,
-			    "inc with junk bits");
-		}
+	for (pr = WH; pr <= BH; pr++) {
+		if (!(profiles & (1u << pr)))
+			continue;
+		setup(pr);
+		for (i = 0; i < count; i++)
+			one(c[i].at, c[i].data, c[i].targ, c[i].in, c[i].out,
+			    c[i].result, c[i].what);
 	}
 }
+
+static const struct at_case inc_cases[] = {
+	/* §1.3: full 32-bit increment of word 1, Ofs 1: 0x107d. */
+	{ "inc full word 1", 0x107d, 2, 0x24, 0xffffffff,
+	  BLK_IN,
+	  { 0x11111111, 0x00000001, 0x33333333, 0x44444444 } },
+	/* §1.3: low 8 bits, word 0: 0x101c. Carry out is dropped. */
+	{ "inc IntWidth 7", 0x101c, 1, 0x20, 0x123456ff,
+	  { 0x123456ff, 0, 0, 0 },
+	  { 0x12345600, 0, 0, 0 } },
+	/* D bits above the field do not carry in either. */
+	{ "inc IntWidth 7 D>8b", 0x101c, 0x101, 0x20, 0x123456ff,
+	  { 0x123456ff, 0, 0, 0 },
+	  { 0x12345600, 0, 0, 0 } },
+	/* IntWidth 0: mask 1. */
+	{ "inc IntWidth 0", 0x1000, 3, 0x20, 0xfffffffe,
+	  { 0xfffffffe, 0, 0, 0 },
+	  { 0xffffffff, 0, 0, 0 } },
+	/* IntWidth 15: 0x103c. */
+	{ "inc IntWidth 15", 0x103c, 1, 0x20, 0xabcdffff,
+	  { 0xabcdffff, 0, 0, 0 },
+	  { 0xabcd0000, 0, 0, 0 } },
+	/* IntWidth 30: mask 0x7fffffff, bit 31 kept: 0x1078. */
+	{ "inc IntWidth 30", 0x1078, 1, 0x20, 0x7fffffff,
+	  { 0x7fffffff, 0xffffffff, 0, 0 },
+	  { 0x00000000, 0xffffffff, 0, 0 } },
+	{ "inc IntWidth 30 top", 0x1078, 1, 0x20, 0xffffffff,
+	  { 0xffffffff, 0, 0, 0 },
+	  { 0x80000000, 0, 0, 0 } },
+	/* IntWidth 31, Ofs 0: 0x107c, plain wrap. */
+	{ "inc IntWidth 31", 0x107c, 3, 0x20, 0xfffffffe,
+	  { 0xfffffffe, 0, 0, 0 },
+	  { 0x00000001, 0, 0, 0 } },
+	/* Ofs 2 while T names word 0: Result is word 0's value. */
+	{ "inc Ofs != T", 0x107e, 1, 0x20, 0x11111111,
+	  BLK_IN,
+	  { 0x11111111, 0xffffffff, 0x33333334, 0x44444444 } },
+	/* T not 4-byte aligned: Result is W(T & ~3) = word 1. */
+	{ "inc T misaligned", 0x107f, 1, 0x26, 0xffffffff,
+	  BLK_IN,
+	  { 0x11111111, 0xffffffff, 0x33333333, 0x44444445 } },
+	/* Bits outside the fields are ignored. */
+	{ "inc with junk bits", 0xffff0f80 | 0x107d, 2, 0x24, 0xffffffff,
+	  BLK_IN,
+	  { 0x11111111, 0x00000001, 0x33333333, 0x44444444 } },
+};
+
+static void test_increment(void)
+{
+	check_at_cases(inc_cases, ARRAY_SIZE(inc_cases), ON_WH | ON_BH);
+}
+
+static const struct at_case cas_cases[] = {
+	/* §1.3: compare 5, set 9, word 0: 0x4254. */
+	{ "cas hit", 0x4254, 0xdeadbeef, 0x20, 5,
+	  { 5, 7, 7, 7 },
+	  { 9, 7, 7, 7 } },
+	/* CmpVal is compared with the whole word. */
+	{ "cas miss", 0x4254, 0, 0x20, 0x15,
+	  { 0x15, 7, 7, 7 },
+	  { 0x15, 7, 7, 7 } },
+	/* Ofs 3, compare 0 set 15: 0x43c3; T names word 1. */
+	{ "cas Ofs 3", 0x43c3, 0, 0x24, 2,
+	  { 1, 2, 3, 0 },
+	  { 1, 2, 3, 15 } },
+	/* Bits 10, 11 and 16..31 ignored. */
+	{ "cas junk bits", 0xffff4e54, 0, 0x20, 5,
+	  { 5, 7, 7, 7 },
+	  { 9, 7, 7, 7 } },
+};
 
 static void test_cas(void)
 {
-	u32 i;
-
-	for (i = 0; i < 2; i++) {
-		setup(i);
-		/* §1.3: compare 5, set 9, word 0: 0x4254. */
-		{
-			const u32 in[4] = { 5, 7, 7, 7 };
-			const u32 out[4] = { 9, 7, 7, 7 };
-
-			one(0x4254, 0xdeadbeef, 0x20, in, out, 5, "cas hit");
-		}
-		/* CmpVal is compared with the whole word. */
-		{
-			const u32 in[4] = { 0x15, 7, 7, 7 };
-
-			one(0x4254, 0, 0x20, in, in, 0x15, "cas miss");
-		}
-		/* Ofs 3, compare 0 set 15: 0x43c3; T names word 1. */
-		{
-			const u32 in[4] = { 1, 2, 3, 0 };
-			const u32 out[4] = { 1, 2, 3, 15 };
-
-			one(0x43c3, 0, 0x24, in, out, 2, "cas Ofs 3");
-		}
-		/* Bits 10, 11 and 16..31 ignored. */
-		{
-			const u32 in[4] = { 5, 7, 7, 7 };
-			const u32 out[4] = { 9, 7, 7, 7 };
-
-			one(0xffff4e54, 0, 0x20, in, out, 5, "cas junk bits");
-		}
-	}
+	check_at_cases(cas_cases, ARRAY_SIZE(cas_cases), ON_WH | ON_BH);
 }
+
+/* Mask bit i selects half-word i of the block (i = 0: word 0 low). */
+static const struct at_case swap_mask_cases[] = {
+	/* §1.3: Mask 0x0c = half-words 2, 3 = word 1: 0x3030. */
+	{ "mask 0x0c", 0x3030, 0xbbbbaaaa, 0x24, 0xffffffff,
+	  BLK_IN,
+	  { 0x11111111, 0xbbbbaaaa, 0x33333333, 0x44444444 } },
+	/* Bits [1:0] are unused. */
+	{ "mask 0x0c junk", 0x3033, 0xbbbbaaaa, 0x24, 0xffffffff,
+	  BLK_IN,
+	  { 0x11111111, 0xbbbbaaaa, 0x33333333, 0x44444444 } },
+	{ "mask 0xff", 0x33fc, 0xbbbbaaaa, 0x2c, 0x44444444,
+	  BLK_IN,
+	  { 0xbbbbaaaa, 0xbbbbaaaa, 0xbbbbaaaa, 0xbbbbaaaa } },
+	{ "mask 0x01", 0x3004, 0xbbbbaaaa, 0x20, 0x11111111,
+	  BLK_IN,
+	  { 0x1111aaaa, 0xffffffff, 0x33333333, 0x44444444 } },
+	/* Mask 0x82: half 1 (word 0 high) and half 7 (word 3 high). */
+	{ "mask 0x82", 0x3208, 0xbbbbaaaa, 0x28, 0x33333333,
+	  BLK_IN,
+	  { 0xbbbb1111, 0xffffffff, 0x33333333, 0xbbbb4444 } },
+	/* Mask 0x14: half 2 (word 1 low), half 4 (word 2 low). */
+	{ "mask 0x14", 0x3050, 0xbbbbaaaa, 0x20, 0x11111111,
+	  BLK_IN,
+	  { 0x11111111, 0xffffaaaa, 0x3333aaaa, 0x44444444 } },
+	{ "mask 0", 0x3000, 0xbbbbaaaa, 0x20, 0x11111111,
+	  BLK_IN,
+	  BLK_IN },
+};
 
 static void test_swap_mask(void)
 {
-	u32 i;
-
-	for (i = 0; i < 2; i++) {
-		setup(i);
-		/* §1.3: Mask 0x0c = half-words 2, 3 = word 1: 0x3030. */
-		{
-			const u32 out[4] = { 0x11111111, 0xbbbbaaaa, 0x33333333, 0x44444444 };
-
-			one(0x3030, 0xbbbbaaaa, 0x24, blk_in, out, 0xffffffff, "mask 0x0c");
-			/* Bits [1:0] are unused. */
-			one(0x3033, 0xbbbbaaaa, 0x24, blk_in, out, 0xffffffff, "mask 0x0c junk");
-		}
-		{
-			const u32 out[4] = { 0xbbbbaaaa, 0xbbbbaaaa, 0xbbbbaaaa, 0xbbbbaaaa };
-
-			one(0x33fc, 0xbbbbaaaa, 0x2c, blk_in, out, 0x44444444, "mask 0xff");
-		}
-		{
-			const u32 out[4] = { 0x1111aaaa, 0xffffffff, 0x33333333, 0x44444444 };
-
-			one(0x3004, 0xbbbbaaaa, 0x20, blk_in, out, 0x11111111, "mask 0x01");
-		}
-		/* Mask 0x82: half 1 (word 0 high) and half 7 (word 3 high). */
-		{
-			const u32 out[4] = { 0xbbbb1111, 0xffffffff, 0x33333333, 0xbbbb4444 };
-
-			one(0x3208, 0xbbbbaaaa, 0x28, blk_in, out, 0x33333333, "mask 0x82");
-		}
-		/* Mask 0x14: half 2 (word 1 low), half 4 (word 2 low). */
-		{
-			const u32 out[4] = { 0x11111111, 0xffffaaaa, 0x3333aaaa, 0x44444444 };
-
-			one(0x3050, 0xbbbbaaaa, 0x20, blk_in, out, 0x11111111, "mask 0x14");
-		}
-		one(0x3000, 0xbbbbaaaa, 0x20, blk_in, blk_in, 0x11111111, "mask 0");
-	}
+	check_at_cases(swap_mask_cases, ARRAY_SIZE(swap_mask_cases),
+		       ON_WH | ON_BH);
 }
+
+static const struct at_case swap_index_cases[] = {
+	/* §1.3: opcode 6, word 2: 0x6006. */
+	{ "swap6 word 2", 0x6006, 0xcafef00d, 0x28, 0x33333333,
+	  BLK_IN,
+	  { 0x11111111, 0xffffffff, 0xcafef00d, 0x44444444 } },
+	{ "swap6 T word 0", 0x6006, 0xcafef00d, 0x20, 0x11111111,
+	  BLK_IN,
+	  { 0x11111111, 0xffffffff, 0xcafef00d, 0x44444444 } },
+	/* §1.3: opcode 7, word 2: 0x7008; bits [1:0] unused. */
+	{ "swap7 word 2", 0x7008, 0xcafef00d, 0x28, 0x33333333,
+	  BLK_IN,
+	  { 0x11111111, 0xffffffff, 0xcafef00d, 0x44444444 } },
+	{ "swap7 junk [1:0]", 0x700b, 0xcafef00d, 0x24, 0xffffffff,
+	  BLK_IN,
+	  { 0x11111111, 0xffffffff, 0xcafef00d, 0x44444444 } },
+	{ "swap7 Ofs 0", 0x7003, 0xcafef00d, 0x2c, 0x44444444,
+	  BLK_IN,
+	  { 0xcafef00d, 0xffffffff, 0x33333333, 0x44444444 } },
+};
+
+static const struct at_case swap10_cases[] = {
+	/* §1.3: opcode 0xa, [11:8] = 3, word 3: 0xa303. */
+	{ "swap10 word 3", 0xa303, 0xcafef00d, 0x2c, 0x44444444,
+	  BLK_IN,
+	  { 0x11111111, 0xffffffff, 0x33333333, 0xcafef00d } },
+	{ "swap10 word 0", 0xa300, 0xcafef00d, 0x2c, 0x44444444,
+	  BLK_IN,
+	  { 0xcafef00d, 0xffffffff, 0x33333333, 0x44444444 } },
+};
 
 static void test_swap_index(void)
 {
-	u32 i;
-
-	for (i = 0; i < 2; i++) {
-		setup(i);
-		/* §1.3: opcode 6, word 2: 0x6006. */
-		{
-			const u32 out[4] = { 0x11111111, 0xffffffff, 0xcafef00d, 0x44444444 };
-
-			one(0x6006, 0xcafef00d, 0x28, blk_in, out, 0x33333333, "swap6 word 2");
-			one(0x6006, 0xcafef00d, 0x20, blk_in, out, 0x11111111, "swap6 T word 0");
-		}
-		/* §1.3: opcode 7, word 2: 0x7008; bits [1:0] unused. */
-		{
-			const u32 out[4] = { 0x11111111, 0xffffffff, 0xcafef00d, 0x44444444 };
-
-			one(0x7008, 0xcafef00d, 0x28, blk_in, out, 0x33333333, "swap7 word 2");
-			one(0x700b, 0xcafef00d, 0x24, blk_in, out, 0xffffffff, "swap7 junk [1:0]");
-		}
-		{
-			const u32 out[4] = { 0xcafef00d, 0xffffffff, 0x33333333, 0x44444444 };
-
-			one(0x7003, 0xcafef00d, 0x2c, blk_in, out, 0x44444444, "swap7 Ofs 0");
-		}
-	}
-	setup(BH);
-	/* §1.3: opcode 0xa, [11:8] = 3, word 3: 0xa303. */
-	{
-		const u32 out[4] = { 0x11111111, 0xffffffff, 0x33333333, 0xcafef00d };
-
-		one(0xa303, 0xcafef00d, 0x2c, blk_in, out, 0x44444444, "swap10 word 3");
-	}
-	{
-		const u32 out[4] = { 0xcafef00d, 0xffffffff, 0x33333333, 0x44444444 };
-
-		one(0xa300, 0xcafef00d, 0x2c, blk_in, out, 0x44444444, "swap10 word 0");
-	}
+	check_at_cases(swap_index_cases, ARRAY_SIZE(swap_index_cases),
+		       ON_WH | ON_BH);
+	check_at_cases(swap10_cases, ARRAY_SIZE(swap10_cases), ON_BH);
 }
 
 static void test_zaamo(void)
@@ -445,74 +434,85 @@ static void test_zaamo(void)
 	}
 }
 
+static const struct at_case acc_cases[] = {
+	/* u32 wrapping: Fmt 4, 12, 13. */
+	{ "acc u32 4", 0x9004, 1, 0x20, 1,
+	  { 1, 0xffffffff, 0x80000000, 0 },
+	  { 2, 0, 0x80000001, 1 } },
+	{ "acc u32 12", 0x900c, 1, 0x24, 0xffffffff,
+	  { 1, 0xffffffff, 0x80000000, 0 },
+	  { 2, 0, 0x80000001, 1 } },
+	{ "acc u32 13", 0x900d, 1, 0x28, 0x80000000,
+	  { 1, 0xffffffff, 0x80000000, 0 },
+	  { 2, 0, 0x80000001, 1 } },
+	/* u8: bytes 10 ff 01 7f + D bytes 02 01 ff 80 (lane i: D byte i & 3). */
+	{ "acc u8 saturating", 0x9007, 0x80ff0102, 0x20, 0x7f01ff10,
+	  { 0x7f01ff10, 0x7f01ff10, 0x00000000, 0xffffffff },
+	  { 0xffffff12, 0xffffff12, 0x80ff0102, 0xffffffff } },
+	/* ff+02 = 101, ff+01 = 100, ff+ff = 1fe, ff+80 = 17f */
+	{ "acc u8 wrapping", 0x900f, 0x80ff0102, 0x20, 0x7f01ff10,
+	  { 0x7f01ff10, 0x7f01ff10, 0x00000000, 0xffffffff },
+	  { 0xff000012, 0xff000012, 0x80ff0102, 0x7ffe0001 } },
+	/* fp32, flushed inputs and output: D = -2^-126. */
+	{ "acc fp32", 0x9000, 0x80800000, 0x20, 0x3f800000,
+	  { 0x3f800000, 0x00800001, 0x00000001, 0x80000005 },
+	  { 0x3f800000, 0x00000000, 0x80800000, 0x80800000 } },
+	{ "acc fp32 8", 0x9008, 0x80800000, 0x24, 0x00800001,
+	  { 0x3f800000, 0x00800001, 0x00000001, 0x80000005 },
+	  { 0x3f800000, 0x00000000, 0x80800000, 0x80800000 } },
+	/*
+	 * fp32, subnormal D is flushed: x + 0. -0 + +0 = +0 when rounding
+	 * to nearest.
+	 */
+	{ "acc fp32 D subnormal", 0x9000, 0x00000003, 0x20, 0x3f800000,
+	  { 0x3f800000, 0x00000001, 0x80000001, 0x40000000 },
+	  { 0x3f800000, 0x00000000, 0x00000000, 0x40000000 } },
+	/*
+	 * fp16: D = lo 1.0, hi 2.0; even halves get 1.0, odd 2.0. Halves
+	 * 1, 1, 2^-24, 2^-24, -2^-14, 2, 65504, -inf become 2, 3, 1, 2, 1,
+	 * 4, 65504, -inf.
+	 */
+	{ "acc fp16", 0x9001, 0x40003c00, 0x20, 0x3c003c00,
+	  { 0x3c003c00, 0x00010001, 0x40008400, 0xfc007bff },
+	  { 0x42004000, 0x40003c00, 0x44003c00, 0xfc007bff } },
+	{ "acc fp16 9", 0x9009, 0x40003c00, 0x20, 0x3c003c00,
+	  { 0x3c003c00, 0x00010001, 0x40008400, 0xfc007bff },
+	  { 0x42004000, 0x40003c00, 0x44003c00, 0xfc007bff } },
+	/*
+	 * fp16 subnormal output flushes: (2^-14 + 2^-24) - 2^-14 = 2^-24.
+	 * D = lo -2^-14, hi +2^-14. Word 0: lo 0x0401 + 0x8400 = 2^-24
+	 * -> +0; hi 0x8401 + 0x0400 = -2^-24 -> -0. Zero words: D.
+	 */
+	{ "acc fp16 ftz out", 0x9001, 0x04008400, 0x20, 0x84010401,
+	  { 0x84010401, 0, 0, 0 },
+	  { 0x80000000, 0x04008400, 0x04008400, 0x04008400 } },
+	/*
+	 * bf16 (§1.3 0x9002): D = lo 1.0, hi 2.0. Halves 1, 1, 2^-133
+	 * (subnormal), 3, 0, 0, 0, 0 become 2, 3, 1, 5, 1, 2, 1, 2.
+	 */
+	{ "acc bf16", 0x9002, 0x40003f80, 0x20, 0x3f803f80,
+	  { 0x3f803f80, 0x40400001, 0, 0 },
+	  { 0x40404000, 0x40a03f80, 0x40003f80, 0x40003f80 } },
+	{ "acc bf16 10", 0x900a, 0x40003f80, 0x20, 0x3f803f80,
+	  { 0x3f803f80, 0x40400001, 0, 0 },
+	  { 0x40404000, 0x40a03f80, 0x40003f80, 0x40003f80 } },
+};
+
 static void test_acc(void)
 {
-	setup(BH);
-	/* u32 wrapping: Fmt 4, 12, 13. */
-	{
-		const u32 in[4] = { 1, 0xffffffff, 0x80000000, 0 };
-		const u32 out[4] = { 2, 0, 0x80000001, 1 };
+	check_at_cases(acc_cases, ARRAY_SIZE(acc_cases), ON_BH);
+}
 
-		one(0x9004, 1, 0x20, in, out, 1, "acc u32 4");
-		one(0x900c, 1, 0x24, in, out, 0xffffffff, "acc u32 12");
-		one(0x900d, 1, 0x28, in, out, 0x80000000, "acc u32 13");
-	}
-	/* u8: bytes 10 ff 01 7f + D bytes 02 01 ff 80 (lane i: D byte i & 3). */
-	{
-		const u32 in[4] = { 0x7f01ff10, 0x7f01ff10, 0x00000000, 0xffffffff };
-		const u32 sat[4] = { 0xffffff12, 0xffffff12, 0x80ff0102, 0xffffffff };
-		/* ff+02 = 101, ff+01 = 100, ff+ff = 1fe, ff+80 = 17f */
-		const u32 wrap[4] = { 0xff000012, 0xff000012, 0x80ff0102, 0x7ffe0001 };
+/* Validates a unicast with each AT_LEN_BE of @at under the current profile. */
+static void expect_opcodes(const u32 *at, u32 count, u32 want,
+			   const char *what)
+{
+	struct drm_vatom_noc p;
+	u32 i;
 
-		one(0x9007, 0x80ff0102, 0x20, in, sat, 0x7f01ff10, "acc u8 saturating");
-		one(0x900f, 0x80ff0102, 0x20, in, wrap, 0x7f01ff10, "acc u8 wrapping");
-	}
-	/* fp32, flushed inputs and output: D = -2^-126. */
-	{
-		const u32 in[4] = { 0x3f800000, 0x00800001, 0x00000001, 0x80000005 };
-		const u32 out[4] = { 0x3f800000, 0x00000000, 0x80800000, 0x80800000 };
-
-		one(0x9000, 0x80800000, 0x20, in, out, 0x3f800000, "acc fp32");
-		one(0x9008, 0x80800000, 0x24, in, out, 0x00800001, "acc fp32 8");
-	}
-	/* fp32, subnormal D is flushed: x + 0. */
-	{
-		const u32 in[4] = { 0x3f800000, 0x00000001, 0x80000001, 0x40000000 };
-		/* -0 + +0 = +0 when rounding to nearest. */
-		const u32 out[4] = { 0x3f800000, 0x00000000, 0x00000000, 0x40000000 };
-
-		one(0x9000, 0x00000003, 0x20, in, out, 0x3f800000, "acc fp32 D subnormal");
-	}
-	/* fp16: D = lo 1.0, hi 2.0; even halves get 1.0, odd 2.0. */
-	{
-		/* halves: 1, 1, 2^-24, 2^-24, -2^-14, 2, 65504, -inf */
-		const u32 in[4] = { 0x3c003c00, 0x00010001, 0x40008400, 0xfc007bff };
-		/* 2, 3, 1, 2, 1, 4, 65504, -inf */
-		const u32 out[4] = { 0x42004000, 0x40003c00, 0x44003c00, 0xfc007bff };
-
-		one(0x9001, 0x40003c00, 0x20, in, out, 0x3c003c00, "acc fp16");
-		one(0x9009, 0x40003c00, 0x20, in, out, 0x3c003c00, "acc fp16 9");
-	}
-	/* fp16 subnormal output flushes: (2^-14 + 2^-24) - 2^-14 = 2^-24. */
-	{
-		const u32 in[4] = { 0x84010401, 0, 0, 0 };
-		/*
-		 * D = lo -2^-14, hi +2^-14. Word 0: lo 0x0401 + 0x8400 = 2^-24
-		 * -> +0; hi 0x8401 + 0x0400 = -2^-24 -> -0. Zero words: D.
-		 */
-		const u32 want[4] = { 0x80000000, 0x04008400, 0x04008400, 0x04008400 };
-
-		one(0x9001, 0x04008400, 0x20, in, want, 0x84010401, "acc fp16 ftz out");
-	}
-	/* bf16 (§1.3 0x9002): D = lo 1.0, hi 2.0. */
-	{
-		/* halves: 1, 1, 2^-133 (subnormal), 3, 0, 0, 0, 0 */
-		const u32 in[4] = { 0x3f803f80, 0x40400001, 0, 0 };
-		/* 2, 3, 1, 5, 1, 2, 1, 2 */
-		const u32 out[4] = { 0x40404000, 0x40a03f80, 0x40003f80, 0x40003f80 };
-
-		one(0x9002, 0x40003f80, 0x20, in, out, 0x3f803f80, "acc bf16");
-		one(0x900a, 0x40003f80, 0x20, in, out, 0x3f803f80, "acc bf16 10");
+	for (i = 0; i < count; i++) {
+		p = req(0, 0, 1, 1, 0x20, at[i], 0);
+		VT_EXPECT_EQ_MSG(check(&p), want, "%s 0x%x", what, at[i]);
 	}
 }
 
@@ -531,30 +531,14 @@ static void test_reserved_opcodes(void)
 		0x9000, 0x9001, 0x9002, 0x9004, 0x9007, 0x9008, 0x9009, 0x900a,
 		0x900c, 0x900d, 0x900f, 0xa300, 0xa800, 0xaf03, 0xfff0a303,
 	};
-	struct drm_vatom_noc p;
-	u32 i, pr;
 
-	for (pr = 0; pr < 2; pr++) {
-		setup(pr);
-		for (i = 0; i < sizeof(both) / sizeof(both[0]); i++) {
-			p = req(0, 0, 1, 1, 0x20, both[i], 0);
-			VT_EXPECT_EQ_MSG(check(&p), DRM_VATOM_ERR_OP, "0x%x prof %u", both[i], pr);
-		}
-	}
 	setup(WH);
-	for (i = 0; i < sizeof(wh_only) / sizeof(wh_only[0]); i++) {
-		p = req(0, 0, 1, 1, 0x20, wh_only[i], 0);
-		VT_EXPECT_EQ_MSG(check(&p), DRM_VATOM_ERR_OP, "WH 0x%x", wh_only[i]);
-	}
+	expect_opcodes(both, ARRAY_SIZE(both), DRM_VATOM_ERR_OP, "WH");
+	expect_opcodes(wh_only, ARRAY_SIZE(wh_only), DRM_VATOM_ERR_OP, "WH");
 	setup(BH);
-	for (i = 0; i < sizeof(bh_bad) / sizeof(bh_bad[0]); i++) {
-		p = req(0, 0, 1, 1, 0x20, bh_bad[i], 0);
-		VT_EXPECT_EQ_MSG(check(&p), DRM_VATOM_ERR_OP, "BH 0x%x", bh_bad[i]);
-	}
-	for (i = 0; i < sizeof(bh_ok) / sizeof(bh_ok[0]); i++) {
-		p = req(0, 0, 1, 1, 0x20, bh_ok[i], 0);
-		VT_EXPECT_EQ_MSG(check(&p), 0, "BH 0x%x", bh_ok[i]);
-	}
+	expect_opcodes(both, ARRAY_SIZE(both), DRM_VATOM_ERR_OP, "BH");
+	expect_opcodes(bh_bad, ARRAY_SIZE(bh_bad), DRM_VATOM_ERR_OP, "BH");
+	expect_opcodes(bh_ok, ARRAY_SIZE(bh_ok), 0, "BH");
 }
 
 #define REJ(mod, want) do {						\
@@ -650,7 +634,6 @@ static void test_target_rejects(void)
 		/* Posted: the return registers are not looked at. */
 		REJ((p.ret_addr_lo = 0x3, p.ret_addr_mid = ~0u), 0);
 	}
-
 }
 
 static void test_coordinate_rejects(void)
@@ -685,46 +668,51 @@ static void test_coordinate_rejects(void)
 	REJ((brcst(&p, 0, 0, 1, 1), p.targ_addr_mid = 4), DRM_VATOM_ERR_TARGET);
 }
 
+/*
+ * A broadcast increment from (0, 0) to the rectangle Start (sx, sy) ..
+ * End (ex, ey) on block targ, with extra NOC_CTRL bits: validation result.
+ */
+struct bcast_target_case {
+	const char *what;
+	u32 targ, sx, sy, ex, ey, ctrl, want;
+};
+
+static const struct bcast_target_case bcast_target_cases[] = {
+	{ "only Ethernet (2,0) and DRAM (3,0): no recipient",
+	  0x20, 2, 0, 3, 0, 0, DRM_VATOM_ERR_TARGET },
+	{ "only the initiator, without SRC_INCLUDE: none",
+	  0x20, 0, 0, 0, 0, 0, DRM_VATOM_ERR_TARGET },
+	{ "only the initiator, with SRC_INCLUDE",
+	  0x20, 0, 0, 0, 0, CTRL_SRC_INC, 0 },
+	{ "End x outside the grid", 0x20, 0, 0, 4, 1, 0, DRM_VATOM_ERR_TARGET },
+	{ "End y outside the grid", 0x20, 0, 0, 1, 3, 0, DRM_VATOM_ERR_TARGET },
+	{ "Start x outside the grid",
+	  0x20, 5, 0, 1, 1, 0, DRM_VATOM_ERR_TARGET },
+	{ "Start y outside the grid",
+	  0x20, 0, 7, 1, 1, 0, DRM_VATOM_ERR_TARGET },
+	{ "block past the Tensix L1",
+	  TENSIX_L1, 0, 0, 1, 1, 0, DRM_VATOM_ERR_TARGET },
+	/* Ethernet tiles are not recipients, so only the Tensix L1 counts. */
+	{ "block past the Ethernet L1 but inside the Tensix one",
+	  ETH_L1, 0, 0, 3, 2, 0, 0 },
+};
+
 static void test_broadcast_targets(void)
 {
+	const struct bcast_target_case *c;
 	struct drm_vatom_noc p;
-	u32 pr;
+	u32 pr, i;
 
-	for (pr = 0; pr < 2; pr++) {
+	for (pr = WH; pr <= BH; pr++) {
 		setup(pr);
-		/* Only Ethernet (2,0) and DRAM (3,0): no recipient. */
-		p = req(0, 0, 0, 0, 0x20, 0x107c, 1);
-		brcst(&p, 2, 0, 3, 0);
-		VT_EXPECT_EQ(check(&p), DRM_VATOM_ERR_TARGET);
-		/* Only the initiator, without SRC_INCLUDE: none. */
-		p = req(0, 0, 0, 0, 0x20, 0x107c, 1);
-		brcst(&p, 0, 0, 0, 0);
-		VT_EXPECT_EQ(check(&p), DRM_VATOM_ERR_TARGET);
-		p.ctrl |= CTRL_SRC_INC;
-		VT_EXPECT_EQ(check(&p), 0);
-		/* Rectangle corners outside the grid. */
-		p = req(0, 0, 0, 0, 0x20, 0x107c, 1);
-		brcst(&p, 0, 0, 4, 1);
-		VT_EXPECT_EQ(check(&p), DRM_VATOM_ERR_TARGET);
-		brcst(&p, 0, 0, 1, 3);
-		VT_EXPECT_EQ(check(&p), DRM_VATOM_ERR_TARGET);
-		p = req(0, 0, 0, 0, 0x20, 0x107c, 1);
-		brcst(&p, 5, 0, 1, 1);
-		VT_EXPECT_EQ(check(&p), DRM_VATOM_ERR_TARGET);
-		p = req(0, 0, 0, 0, 0x20, 0x107c, 1);
-		brcst(&p, 0, 7, 1, 1);
-		VT_EXPECT_EQ(check(&p), DRM_VATOM_ERR_TARGET);
-		/* Block past the Tensix L1. */
-		p = req(0, 0, 0, 0, TENSIX_L1, 0x107c, 1);
-		brcst(&p, 0, 0, 1, 1);
-		VT_EXPECT_EQ(check(&p), DRM_VATOM_ERR_TARGET);
-		/*
-		 * Past the Ethernet L1 but inside the Tensix one: Ethernet
-		 * tiles are not recipients, so it is valid.
-		 */
-		p = req(0, 0, 0, 0, ETH_L1, 0x107c, 1);
-		brcst(&p, 0, 0, 3, 2);
-		VT_EXPECT_EQ(check(&p), 0);
+		for (i = 0; i < ARRAY_SIZE(bcast_target_cases); i++) {
+			c = &bcast_target_cases[i];
+			p = req(0, 0, 0, 0, c->targ, 0x107c, 1);
+			brcst(&p, c->sx, c->sy, c->ex, c->ey);
+			p.ctrl |= c->ctrl;
+			VT_EXPECT_EQ_MSG(check(&p), c->want, "%s prof %u",
+					 c->what, pr);
+		}
 	}
 }
 
@@ -748,50 +736,117 @@ static u32 bcast_hits(u32 ix, u32 iy, u32 sx, u32 sy, u32 ex, u32 ey,
 
 #define BIT(x, y)	(1u << ((y) * 4 + (x)))
 
+/*
+ * A broadcast from initiator (ix, iy) to Start (sx, sy) .. End (ex, ey):
+ * how many recipients and which Tensix tiles (BIT(x, y)) were written.
+ */
+struct bcast_case {
+	const char *what;
+	u32 ix, iy, sx, sy, ex, ey, ctrl, n, map;
+};
+
+static const struct bcast_case bcast_cases[] = {
+	{ "(1,0)..(2,1): (2,0) is Ethernet",
+	  0, 0, 1, 0, 2, 1, 0, 3, BIT(1, 0) | BIT(1, 1) | BIT(2, 1) },
+	{ "initiator (1,1) inside: excluded",
+	  1, 1, 1, 0, 2, 1, 0, 2, BIT(1, 0) | BIT(2, 1) },
+	{ "initiator (1,1) inside: included by SRC_INCLUDE",
+	  1, 1, 1, 0, 2, 1, CTRL_SRC_INC, 3,
+	  BIT(1, 0) | BIT(1, 1) | BIT(2, 1) },
+	{ "Ethernet initiator (2,0) inside with SRC_INCLUDE: not a recipient",
+	  2, 0, 1, 0, 2, 1, CTRL_SRC_INC, 3,
+	  BIT(1, 0) | BIT(1, 1) | BIT(2, 1) },
+	{ "torus wrap both axes: x in {3, 0}, y in {2, 0}",
+	  1, 1, 3, 2, 0, 0, 0, 3, BIT(0, 0) | BIT(0, 2) | BIT(3, 2) },
+	{ "X wraps only: x in {2, 3, 0}, y = 1; (3,1) is PCIe",
+	  1, 1, 2, 1, 0, 1, 0, 2, BIT(0, 1) | BIT(2, 1) },
+	{ "Y wraps only: x = 0..1, y in {2, 0}",
+	  1, 1, 0, 2, 1, 0, 0, 3, BIT(0, 0) | BIT(1, 0) | BIT(0, 2) },
+	{ "whole grid: every Tensix except the initiator",
+	  0, 0, 0, 0, 3, 2, 0, 7,
+	  BIT(1, 0) | BIT(0, 1) | BIT(1, 1) | BIT(2, 1) |
+	  BIT(0, 2) | BIT(2, 2) | BIT(3, 2) },
+	{ "Start one past End on both axes wraps to the whole grid",
+	  0, 0, 1, 1, 0, 0, CTRL_SRC_INC, 8,
+	  BIT(0, 0) | BIT(1, 0) | BIT(0, 1) | BIT(1, 1) |
+	  BIT(2, 1) | BIT(0, 2) | BIT(2, 2) | BIT(3, 2) },
+};
+
 static void test_broadcast(void)
 {
-	u32 pr;
+	const struct bcast_case *c;
+	u32 pr, i;
 
-	for (pr = 0; pr < 2; pr++) {
+	for (pr = WH; pr <= BH; pr++) {
 		setup(pr);
-		/* (1,0)..(2,1): (1,0) (1,1) (2,1); (2,0) is Ethernet. */
-		VT_EXPECT_EQ(bcast_hits(0, 0, 1, 0, 2, 1, 0, 3),
-			     BIT(1, 0) | BIT(1, 1) | BIT(2, 1));
-		/* Initiator (1,1) inside: excluded, then included. */
-		VT_EXPECT_EQ(bcast_hits(1, 1, 1, 0, 2, 1, 0, 2),
-			     BIT(1, 0) | BIT(2, 1));
-		VT_EXPECT_EQ(bcast_hits(1, 1, 1, 0, 2, 1, CTRL_SRC_INC, 3),
-			     BIT(1, 0) | BIT(1, 1) | BIT(2, 1));
-		/* Ethernet initiator (2,0) inside with SRC_INCLUDE: not a recipient. */
-		VT_EXPECT_EQ(bcast_hits(2, 0, 1, 0, 2, 1, CTRL_SRC_INC, 3),
-			     BIT(1, 0) | BIT(1, 1) | BIT(2, 1));
-		/* Torus wrap both axes: x in {3, 0}, y in {2, 0}. */
-		VT_EXPECT_EQ(bcast_hits(1, 1, 3, 2, 0, 0, 0, 3),
-			     BIT(0, 0) | BIT(0, 2) | BIT(3, 2));
-		/* X wraps only: x in {2, 3, 0}, y = 1; (3,1) is PCIe. */
-		VT_EXPECT_EQ(bcast_hits(1, 1, 2, 1, 0, 1, 0, 2),
-			     BIT(0, 1) | BIT(2, 1));
-		/* Y wraps only: x = 0..1, y in {2, 0}. */
-		VT_EXPECT_EQ(bcast_hits(1, 1, 0, 2, 1, 0, 0, 3),
-			     BIT(0, 0) | BIT(1, 0) | BIT(0, 2));
-		/* Whole grid: every Tensix except the initiator. */
-		VT_EXPECT_EQ(bcast_hits(0, 0, 0, 0, 3, 2, 0, 7),
-			     BIT(1, 0) | BIT(0, 1) | BIT(1, 1) | BIT(2, 1) |
-			     BIT(0, 2) | BIT(2, 2) | BIT(3, 2));
-		/* Start one past End on both axes wraps to the whole grid. */
-		VT_EXPECT_EQ(bcast_hits(0, 0, 1, 1, 0, 0, CTRL_SRC_INC, 8),
-			     BIT(0, 0) | BIT(1, 0) | BIT(0, 1) | BIT(1, 1) |
-			     BIT(2, 1) | BIT(0, 2) | BIT(2, 2) | BIT(3, 2));
+		for (i = 0; i < ARRAY_SIZE(bcast_cases); i++) {
+			c = &bcast_cases[i];
+			VT_EXPECT_EQ_MSG(bcast_hits(c->ix, c->iy, c->sx, c->sy,
+						    c->ex, c->ey, c->ctrl,
+						    c->n),
+					 c->map, "%s prof %u", c->what, pr);
+		}
 	}
+}
+
+/* The value counter idx of tile (x, y) must have. */
+struct cnt_want {
+	u32 x, y, idx, want;
+};
+
+static void expect_counters(u32 noc, const struct cnt_want *w, u32 count,
+			    const char *what)
+{
+	u32 i;
+
+	for (i = 0; i < count; i++)
+		VT_EXPECT_EQ_MSG(cnt(w[i].x, w[i].y, noc, w[i].idx), w[i].want,
+				 "%s: (%u,%u) NoC %u counter %u", what,
+				 w[i].x, w[i].y, noc, w[i].idx);
 }
 
 static void test_counters_unicast(void)
 {
+	/* Posted: no response, no outstanding count. */
+	static const struct cnt_want posted[] = {
+		{ 0, 0, CMD_ACCEPTED, 1 },
+		{ 0, 0, POSTED_SENT, 1 },
+		{ 0, 0, NP_SENT, 0 },
+		{ 0, 0, NP_STARTED, 0 },
+		{ 0, 0, RESP_RECEIVED, 0 },
+		{ 0, 0, OUTSTANDING(7), 0 },
+		{ 1, 1, SLV_ACCEPTED, 1 },
+		{ 1, 1, SLV_POSTED_RECV, 1 },
+		{ 1, 1, SLV_NP_RECV, 0 },
+		{ 1, 1, SLV_RESP_SENT, 0 },
+	};
+	/* Marked to itself: the outstanding count goes +1 then -1. */
+	static const struct cnt_want marked[] = {
+		{ 0, 0, CMD_ACCEPTED, 1 },
+		{ 0, 0, NP_STARTED, 1 },
+		{ 0, 0, NP_SENT, 1 },
+		{ 0, 0, POSTED_SENT, 0 },
+		{ 0, 0, RESP_RECEIVED, 1 },
+		{ 0, 0, OUTSTANDING(7), 0 },
+		{ 1, 1, SLV_ACCEPTED, 1 },
+		{ 1, 1, SLV_NP_RECV, 1 },
+		{ 1, 1, SLV_POSTED_RECV, 0 },
+		{ 1, 1, SLV_RESP_SENT, 1 },
+	};
+	/* Response to (2,0): up on the initiator, down on the return tile. */
+	static const struct cnt_want other_ret[] = {
+		{ 0, 0, OUTSTANDING(3), 0x00 },
+		{ 0, 0, RESP_RECEIVED, 0 },
+		{ 0, 0, NP_SENT, 1 },
+		{ 2, 0, OUTSTANDING(3), 0xff },
+		{ 2, 0, RESP_RECEIVED, 1 },
+		{ 2, 0, CMD_ACCEPTED, 0 },
+	};
 	struct drm_vatom_noc p;
 	u32 pr, i;
 
 	for (pr = 0; pr < 2; pr++) {
-		/* Posted: no response, no outstanding count. */
+		/* Posted, with a tag and a return address it must not use. */
 		setup(pr);
 		p = req(0, 0, 1, 1, 0x20, 0x107c, 5);
 		p.packet_tag = 7 << 10;
@@ -799,16 +854,7 @@ static void test_counters_unicast(void)
 		VT_EXPECT_EQ(exec(&p), 1);
 		VT_EXPECT_EQ(*l1(1, 1, 0x20), 5);
 		VT_EXPECT_EQ(*l1(0, 0, 0x80), 0);
-		VT_EXPECT_EQ(cnt(0, 0, 0, CMD_ACCEPTED), 1);
-		VT_EXPECT_EQ(cnt(0, 0, 0, POSTED_SENT), 1);
-		VT_EXPECT_EQ(cnt(0, 0, 0, NP_SENT), 0);
-		VT_EXPECT_EQ(cnt(0, 0, 0, NP_STARTED), 0);
-		VT_EXPECT_EQ(cnt(0, 0, 0, RESP_RECEIVED), 0);
-		VT_EXPECT_EQ(cnt(0, 0, 0, OUTSTANDING(7)), 0);
-		VT_EXPECT_EQ(cnt(1, 1, 0, SLV_ACCEPTED), 1);
-		VT_EXPECT_EQ(cnt(1, 1, 0, SLV_POSTED_RECV), 1);
-		VT_EXPECT_EQ(cnt(1, 1, 0, SLV_NP_RECV), 0);
-		VT_EXPECT_EQ(cnt(1, 1, 0, SLV_RESP_SENT), 0);
+		expect_counters(0, posted, ARRAY_SIZE(posted), "posted");
 		/* Nothing else anywhere: 4 counters changed in all. */
 		{
 			u32 sum = 0, *c = (u32 *)mem;
@@ -827,16 +873,7 @@ static void test_counters_unicast(void)
 		VT_EXPECT_EQ(exec(&p), 1);
 		VT_EXPECT_EQ(*l1(1, 1, 0x24), 105);
 		VT_EXPECT_EQ(*l1(0, 0, 0x80), 100);
-		VT_EXPECT_EQ(cnt(0, 0, 1, CMD_ACCEPTED), 1);
-		VT_EXPECT_EQ(cnt(0, 0, 1, NP_STARTED), 1);
-		VT_EXPECT_EQ(cnt(0, 0, 1, NP_SENT), 1);
-		VT_EXPECT_EQ(cnt(0, 0, 1, POSTED_SENT), 0);
-		VT_EXPECT_EQ(cnt(0, 0, 1, RESP_RECEIVED), 1);
-		VT_EXPECT_EQ(cnt(0, 0, 1, OUTSTANDING(7)), 0);
-		VT_EXPECT_EQ(cnt(1, 1, 1, SLV_ACCEPTED), 1);
-		VT_EXPECT_EQ(cnt(1, 1, 1, SLV_NP_RECV), 1);
-		VT_EXPECT_EQ(cnt(1, 1, 1, SLV_POSTED_RECV), 0);
-		VT_EXPECT_EQ(cnt(1, 1, 1, SLV_RESP_SENT), 1);
+		expect_counters(1, marked, ARRAY_SIZE(marked), "marked NoC 1");
 		/* NoC 0 blocks untouched. */
 		for (i = 0; i < 64; i++) {
 			VT_EXPECT_EQ(cnt(0, 0, 0, i), 0);
@@ -856,12 +893,8 @@ static void test_counters_unicast(void)
 		VT_EXPECT_EQ(exec(&p), 1);
 		VT_EXPECT_EQ(*l1(1, 1, 0x20), 1);		/* cas 0 -> 1 */
 		VT_EXPECT_EQ(*l1(2, 0, ETH_L1 - 4), 0);
-		VT_EXPECT_EQ(cnt(0, 0, 0, OUTSTANDING(3)), 0x00);
-		VT_EXPECT_EQ(cnt(0, 0, 0, RESP_RECEIVED), 0);
-		VT_EXPECT_EQ(cnt(0, 0, 0, NP_SENT), 1);
-		VT_EXPECT_EQ(cnt(2, 0, 0, OUTSTANDING(3)), 0xff);
-		VT_EXPECT_EQ(cnt(2, 0, 0, RESP_RECEIVED), 1);
-		VT_EXPECT_EQ(cnt(2, 0, 0, CMD_ACCEPTED), 0);
+		expect_counters(0, other_ret, ARRAY_SIZE(other_ret),
+				"return to (2,0)");
 		/* Second one: the return tile's goes to 0xfe, initiator's 1. */
 		VT_EXPECT_EQ(exec(&p), 1);
 		VT_EXPECT_EQ(*l1(2, 0, ETH_L1 - 4), 1);	/* cas miss: old 1 */
@@ -889,6 +922,29 @@ static void test_counters_unicast(void)
 
 static void test_counters_broadcast(void)
 {
+	/* Marked, (0,0) to (1,0) (1,1) (2,1); (2,0) is Ethernet. */
+	static const struct cnt_want marked[] = {
+		/* +1 at issue, -3 on responses: 1 - 3 = 0xfe. */
+		{ 0, 0, OUTSTANDING(5), 0xfe },
+		{ 0, 0, RESP_RECEIVED, 3 },
+		{ 0, 0, CMD_ACCEPTED, 1 },
+		{ 0, 0, NP_STARTED, 1 },
+		{ 0, 0, NP_SENT, 1 },
+		{ 0, 0, SLV_ACCEPTED, 0 },
+		{ 1, 0, SLV_ACCEPTED, 1 },
+		{ 1, 0, SLV_NP_RECV, 1 },
+		{ 1, 0, SLV_RESP_SENT, 1 },
+		{ 2, 1, SLV_RESP_SENT, 1 },
+		{ 2, 0, SLV_ACCEPTED, 0 },
+	};
+	/* Posted, (1,1) to the whole grid with itself. */
+	static const struct cnt_want posted[] = {
+		{ 1, 1, POSTED_SENT, 1 },
+		{ 1, 1, SLV_POSTED_RECV, 1 },
+		{ 3, 2, SLV_POSTED_RECV, 1 },
+		{ 3, 2, SLV_RESP_SENT, 0 },
+		{ 1, 1, RESP_RECEIVED, 0 },
+	};
 	struct drm_vatom_noc p;
 	u32 pr;
 
@@ -907,18 +963,7 @@ static void test_counters_broadcast(void)
 		VT_EXPECT_EQ(*l1(2, 1, 0x40), 31);
 		/* Each response overwrote the word: the last, (2,1), wins. */
 		VT_EXPECT_EQ(*l1(0, 0, 0x80), 30);
-		/* +1 at issue, -3 on responses: 1 - 3 = 0xfe. */
-		VT_EXPECT_EQ(cnt(0, 0, 0, OUTSTANDING(5)), 0xfe);
-		VT_EXPECT_EQ(cnt(0, 0, 0, RESP_RECEIVED), 3);
-		VT_EXPECT_EQ(cnt(0, 0, 0, CMD_ACCEPTED), 1);
-		VT_EXPECT_EQ(cnt(0, 0, 0, NP_STARTED), 1);
-		VT_EXPECT_EQ(cnt(0, 0, 0, NP_SENT), 1);
-		VT_EXPECT_EQ(cnt(0, 0, 0, SLV_ACCEPTED), 0);
-		VT_EXPECT_EQ(cnt(1, 0, 0, SLV_ACCEPTED), 1);
-		VT_EXPECT_EQ(cnt(1, 0, 0, SLV_NP_RECV), 1);
-		VT_EXPECT_EQ(cnt(1, 0, 0, SLV_RESP_SENT), 1);
-		VT_EXPECT_EQ(cnt(2, 1, 0, SLV_RESP_SENT), 1);
-		VT_EXPECT_EQ(cnt(2, 0, 0, SLV_ACCEPTED), 0);	/* Ethernet */
+		expect_counters(0, marked, ARRAY_SIZE(marked), "marked");
 		/* Again: 0xfe + 1 - 3 = 0xfc. */
 		VT_EXPECT_EQ(exec(&p), 3);
 		VT_EXPECT_EQ(cnt(0, 0, 0, OUTSTANDING(5)), 0xfc);
@@ -934,11 +979,7 @@ static void test_counters_broadcast(void)
 		brcst(&p, 0, 0, 3, 2);
 		p.ctrl |= CTRL_SRC_INC;
 		VT_EXPECT_EQ(exec(&p), 8);
-		VT_EXPECT_EQ(cnt(1, 1, 0, POSTED_SENT), 1);
-		VT_EXPECT_EQ(cnt(1, 1, 0, SLV_POSTED_RECV), 1);
-		VT_EXPECT_EQ(cnt(3, 2, 0, SLV_POSTED_RECV), 1);
-		VT_EXPECT_EQ(cnt(3, 2, 0, SLV_RESP_SENT), 0);
-		VT_EXPECT_EQ(cnt(1, 1, 0, RESP_RECEIVED), 0);
+		expect_counters(0, posted, ARRAY_SIZE(posted), "posted");
 	}
 }
 
@@ -961,9 +1002,22 @@ static void *work(void *arg)
 	return NULL;
 }
 
-static void test_threads(void)
+/* Each of THREADS threads executes its tp[] packet ITERS times. */
+static void run_threads(void)
 {
 	pthread_t t[THREADS];
+	u32 i;
+
+	pthread_barrier_init(&start, NULL, THREADS);
+	for (i = 0; i < THREADS; i++)
+		pthread_create(&t[i], NULL, work, &tp[i]);
+	for (i = 0; i < THREADS; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&start);
+}
+
+static void test_threads(void)
+{
 	u32 i;
 
 	setup(BH);
@@ -978,12 +1032,7 @@ static void test_threads(void)
 	tp[3] = req(2, 1, 1, 1, 0x2c, 0xa803, 1);
 	for (i = 0; i < THREADS; i++)
 		mark(&tp[i], 0, 0, 0x80 + 4 * i, 2);
-	pthread_barrier_init(&start, NULL, THREADS);
-	for (i = 0; i < THREADS; i++)
-		pthread_create(&t[i], NULL, work, &tp[i]);
-	for (i = 0; i < THREADS; i++)
-		pthread_join(t[i], NULL);
-	pthread_barrier_destroy(&start);
+	run_threads();
 	expect_block(1, 1, 0x20, 2 * ITERS, 2 * ITERS, ITERS, 2 * ITERS, "threads");
 	VT_EXPECT_EQ(cnt(0, 0, 0, RESP_RECEIVED), THREADS * ITERS);
 	VT_EXPECT_EQ(cnt(1, 1, 0, SLV_ACCEPTED), THREADS * ITERS);
@@ -997,12 +1046,7 @@ static void test_threads(void)
 	setup(WH);
 	for (i = 0; i < THREADS; i++)
 		tp[i] = req(i & 1, i >> 1, 2, 2, 0x30, 0x107c, 3);
-	pthread_barrier_init(&start, NULL, THREADS);
-	for (i = 0; i < THREADS; i++)
-		pthread_create(&t[i], NULL, work, &tp[i]);
-	for (i = 0; i < THREADS; i++)
-		pthread_join(t[i], NULL);
-	pthread_barrier_destroy(&start);
+	run_threads();
 	VT_EXPECT_EQ(*l1(2, 2, 0x30), 3 * THREADS * ITERS);
 	VT_EXPECT_EQ(cnt(2, 2, 0, SLV_POSTED_RECV), THREADS * ITERS);
 }

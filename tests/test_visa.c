@@ -20,6 +20,7 @@
 #define TYPED	DRM_VATOM_VISA_TYPED_ATOMIC
 #define ADDC	DRM_VATOM_VISA_ADDC
 #define OP16	DRM_VATOM_VISA_OP_16
+#define PRED	DRM_VATOM_VISA_PREDICATED
 /* Exec_size byte: size code c, mask control m (0..7 = M1..M8), NoMask. */
 #define EX(c, m)	((u8)((c) | ((m) << 4)))
 #define EXNM(c, m)	((u8)((c) | (((m) | 8) << 4)))
@@ -176,6 +177,16 @@ static void run1(const struct pk *k, u64 want_results)
 		return;
 	vatom_stream_execute(stream, pos, &bind, res, &stats);
 	VT_EXPECT_EQ(stats.packets[VATOM_FAMILY_VISA], 1);
+}
+
+/* The first @n 32-bit words of res must be @want. */
+static void expect_res32(const u32 *want, u32 n, const char *what)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		VT_EXPECT_EQ_MSG(rd32(res, 4 * i), want[i], "%s word %u", what,
+				 i);
 }
 
 /* Which sources an op takes (from the Src0/Src1 operand descriptions). */
@@ -420,6 +431,20 @@ static const struct row rows64[] = {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
+/* One-lane DWORD_ATOMIC (@op16: the .16 form) of row @t at *addr. */
+static struct pk row_pk(const struct row *t, u8 op16, const u32 *addr,
+			const void *s0, const void *s1)
+{
+	struct pk k = {
+		.opcode = DWORD, .op = t->op | op16, .exec = EX(0, 0),
+		.surface = SLOT_BUF, .type = t->type,
+		.operands = OPND(ADDR) | OPND(DST) | srcs_of(t->op),
+		.emask = 1, .addr = addr, .src0 = s0, .src1 = s1,
+	};
+
+	return k;
+}
+
 /* DWORD_ATOMIC, one lane at byte 8; the words beside it must not change. */
 static void check_rows32(const struct row *t, u32 count)
 {
@@ -427,12 +452,7 @@ static void check_rows32(const struct row *t, u32 count)
 
 	for (i = 0; i < count; i++) {
 		u32 addr = 8, s0 = t[i].s0, s1 = t[i].s1;
-		struct pk k = {
-			.opcode = DWORD, .op = t[i].op, .exec = EX(0, 0),
-			.surface = SLOT_BUF, .type = t[i].type,
-			.operands = OPND(ADDR) | OPND(DST) | srcs_of(t[i].op),
-			.emask = 1, .addr = &addr, .src0 = &s0, .src1 = &s1,
-		};
+		struct pk k = row_pk(&t[i], 0, &addr, &s0, &s1);
 
 		setup(64);
 		wr32(mem, 4, 0x11111111);
@@ -463,15 +483,7 @@ static void check_rows16(const struct row *t, u32 count)
 			u32 addr = 8 + 2 * half;
 			u32 s0 = t[i].s0 | 0xdead0000;
 			u32 s1 = t[i].s1 | 0xbeef0000;
-			struct pk k = {
-				.opcode = DWORD, .op = t[i].op | OP16,
-				.exec = EX(0, 0), .surface = SLOT_BUF,
-				.type = t[i].type,
-				.operands = OPND(ADDR) | OPND(DST) |
-					    srcs_of(t[i].op),
-				.emask = 1, .addr = &addr, .src0 = &s0,
-				.src1 = &s1,
-			};
+			struct pk k = row_pk(&t[i], OP16, &addr, &s0, &s1);
 
 			setup(64);
 			wr32(mem, 4, 0x11111111);
@@ -530,15 +542,7 @@ static void check_rows16_tail(const struct row *t, u32 count)
 			u32 addr = 4;
 			u32 s0 = t[i].s0 | 0xdead0000;
 			u32 s1 = t[i].s1 | 0xbeef0000;
-			struct pk k = {
-				.opcode = DWORD, .op = t[i].op | OP16,
-				.exec = EX(0, 0), .surface = SLOT_BUF,
-				.type = t[i].type,
-				.operands = OPND(ADDR) | OPND(DST) |
-					    srcs_of(t[i].op),
-				.emask = 1, .addr = &addr, .src0 = &s0,
-				.src1 = &s1,
-			};
+			struct pk k = row_pk(&t[i], OP16, &addr, &s0, &s1);
 
 			setup(size);
 			bufv.vaddr = tail;
@@ -572,12 +576,7 @@ static void test_dword64(void)
 		const struct row *t = &rows64[i];
 		u32 addr = 16;
 		u64 s0 = t->s0, s1 = t->s1;
-		struct pk k = {
-			.opcode = DWORD, .op = t->op, .exec = EX(0, 0),
-			.surface = SLOT_BUF, .type = t->type,
-			.operands = OPND(ADDR) | OPND(DST) | srcs_of(t->op),
-			.emask = 1, .addr = &addr, .src0 = &s0, .src1 = &s1,
-		};
+		struct pk k = row_pk(t, 0, &addr, &s0, &s1);
 
 		setup(64);
 		wr64(mem, 8, 0x1111111111111111);
@@ -695,40 +694,64 @@ static void check_add_lanes(u8 exec, u32 emask, u32 pred, u32 flags,
 	VT_EXPECT_EQ_MSG(stats.elements[VATOM_FAMILY_VISA], ran, "%s", what);
 }
 
+/* One check_add_lanes() call: @want is the set of lanes expected to run. */
+struct lanes_case {
+	const char *what;
+	u8 exec;
+	u32 emask, pred, flags, want;
+};
+
+static void check_lanes_cases(const struct lanes_case *c, u32 count)
+{
+	u32 i;
+
+	for (i = 0; i < count; i++)
+		check_add_lanes(c[i].exec, c[i].emask, c[i].pred, c[i].flags,
+				c[i].want, c[i].what);
+}
+
 static void test_exec_sizes(void)
 {
-	/* Sizes 1, 2, 4, 8, 16 with M1_NM: every lane. */
-	check_add_lanes(EXNM(0, 0), 0, 0, 0, 0x1, "exec 1");
-	check_add_lanes(EXNM(1, 0), 0, 0, 0, 0x3, "exec 2");
-	check_add_lanes(EXNM(2, 0), 0, 0, 0, 0xf, "exec 4");
-	check_add_lanes(EXNM(3, 0), 0, 0, 0, 0xff, "exec 8");
-	check_add_lanes(EXNM(4, 0), 0, 0, 0, 0xffff, "exec 16");
-	/* And with M1 and a full mask. */
-	check_add_lanes(EX(4, 0), ~0u, 0, 0, 0xffff, "exec 16 M1");
-	check_add_lanes(EX(0, 0), 0, 0, 0, 0, "exec 1 M1 mask 0");
+	static const struct lanes_case cases[] = {
+		/* Sizes 1, 2, 4, 8, 16 with M1_NM: every lane. */
+		{ "exec 1", EXNM(0, 0), 0, 0, 0, 0x1 },
+		{ "exec 2", EXNM(1, 0), 0, 0, 0, 0x3 },
+		{ "exec 4", EXNM(2, 0), 0, 0, 0, 0xf },
+		{ "exec 8", EXNM(3, 0), 0, 0, 0, 0xff },
+		{ "exec 16", EXNM(4, 0), 0, 0, 0, 0xffff },
+		/* And with M1 and a full mask. */
+		{ "exec 16 M1", EX(4, 0), ~0u, 0, 0, 0xffff },
+		{ "exec 1 M1 mask 0", EX(0, 0), 0, 0, 0, 0 },
+	};
+
+	check_lanes_cases(cases, COUNT(cases));
 }
 
 static void test_masks(void)
 {
-	/* Hand cases: M<k> reads emask from bit 4 * (k - 1). */
-	check_add_lanes(EX(2, 0), 0x0000000a, 0, 0, 0xa, "M1 4");
-	check_add_lanes(EX(2, 1), 0x000000a0, 0, 0, 0xa, "M2 4");
-	check_add_lanes(EX(2, 1), 0x0000000f, 0, 0, 0x0, "M2 4 low bits");
-	check_add_lanes(EX(3, 2), 0x0000ff00, 0, 0, 0xff, "M3 8");
-	check_add_lanes(EX(3, 2), 0x00008100, 0, 0, 0x81, "M3 8 ends");
-	check_add_lanes(EX(2, 3), 0x00005000, 0, 0, 0x5, "M4 4");
-	check_add_lanes(EX(4, 4), 0x80010000, 0, 0, 0x8001, "M5 16");
-	check_add_lanes(EX(3, 5), 0x00100000, 0, 0, 0x01, "M6 8 first");
-	check_add_lanes(EX(3, 5), 0x08000000, 0, 0, 0x80, "M6 8 last");
-	check_add_lanes(EX(2, 6), 0x0f000000, 0, 0, 0xf, "M7 4");
-	check_add_lanes(EX(2, 6), 0x08000000, 0, 0, 0x8, "M7 4 lane 3");
-	check_add_lanes(EX(2, 7), 0x80000000, 0, 0, 0x8, "M8 4");
-	check_add_lanes(EX(2, 7), 0x0fffffff, 0, 0, 0x0, "M8 4 none");
-	check_add_lanes(EX(0, 7), 0x10000000, 0, 0, 0x1, "M8 1");
-	/* _NM ignores the mask entirely. */
-	check_add_lanes(EXNM(2, 7), 0, 0, 0, 0xf, "M8_NM 4");
-	check_add_lanes(EXNM(4, 4), 0, 0, 0, 0xffff, "M5_NM 16");
-	check_add_lanes(EXNM(3, 3), 0x12345678, 0, 0, 0xff, "M4_NM 8");
+	static const struct lanes_case cases[] = {
+		/* Hand cases: M<k> reads emask from bit 4 * (k - 1). */
+		{ "M1 4", EX(2, 0), 0x0000000a, 0, 0, 0xa },
+		{ "M2 4", EX(2, 1), 0x000000a0, 0, 0, 0xa },
+		{ "M2 4 low bits", EX(2, 1), 0x0000000f, 0, 0, 0x0 },
+		{ "M3 8", EX(3, 2), 0x0000ff00, 0, 0, 0xff },
+		{ "M3 8 ends", EX(3, 2), 0x00008100, 0, 0, 0x81 },
+		{ "M4 4", EX(2, 3), 0x00005000, 0, 0, 0x5 },
+		{ "M5 16", EX(4, 4), 0x80010000, 0, 0, 0x8001 },
+		{ "M6 8 first", EX(3, 5), 0x00100000, 0, 0, 0x01 },
+		{ "M6 8 last", EX(3, 5), 0x08000000, 0, 0, 0x80 },
+		{ "M7 4", EX(2, 6), 0x0f000000, 0, 0, 0xf },
+		{ "M7 4 lane 3", EX(2, 6), 0x08000000, 0, 0, 0x8 },
+		{ "M8 4", EX(2, 7), 0x80000000, 0, 0, 0x8 },
+		{ "M8 4 none", EX(2, 7), 0x0fffffff, 0, 0, 0x0 },
+		{ "M8 1", EX(0, 7), 0x10000000, 0, 0, 0x1 },
+		/* _NM ignores the mask entirely. */
+		{ "M8_NM 4", EXNM(2, 7), 0, 0, 0, 0xf },
+		{ "M5_NM 16", EXNM(4, 4), 0, 0, 0, 0xffff },
+		{ "M4_NM 8", EXNM(3, 3), 0x12345678, 0, 0, 0xff },
+	};
+
+	check_lanes_cases(cases, COUNT(cases));
 }
 
 /* Every mask control with every size it allows, against a bit-test model. */
@@ -765,22 +788,36 @@ static void test_masks_all(void)
 
 static void test_predicate(void)
 {
-	const u32 pr = DRM_VATOM_VISA_PREDICATED;
+	static const struct lanes_case cases[] = {
+		{ "pred 8", EXNM(3, 0), 0, 0xa5, PRED, 0xa5 },
+		/* Predicate bits at and above n are not lanes. */
+		{ "pred high bits", EXNM(3, 0), 0, 0xffffff00, PRED, 0 },
+		{ "pred 16 all", EXNM(4, 0), 0, 0xffff, PRED, 0xffff },
+		{ "pred 0", EXNM(2, 0), 0, 0, PRED, 0 },
+		/* Mask and predicate: lanes 0, 1 by M2's window, 1 by pred. */
+		{ "M2 and pred", EX(2, 1), 0x30, 0x6, PRED, 0x2 },
+		/* The predicate is not shifted by the mask control. */
+		{ "M8 and pred", EX(2, 7), 0xf0000000, 0x1, PRED, 0x1 },
+	};
 
-	check_add_lanes(EXNM(3, 0), 0, 0xa5, pr, 0xa5, "pred 8");
-	/* Predicate bits at and above n are not lanes. */
-	check_add_lanes(EXNM(3, 0), 0, 0xffffff00, pr, 0, "pred high bits");
-	check_add_lanes(EXNM(4, 0), 0, 0xffff, pr, 0xffff, "pred 16 all");
-	check_add_lanes(EXNM(2, 0), 0, 0, pr, 0, "pred 0");
-	/* Mask and predicate: lanes 0, 1 by M2's window, lane 1 by pred. */
-	check_add_lanes(EX(2, 1), 0x30, 0x6, pr, 0x2, "M2 and pred");
-	/* The predicate is not shifted by the mask control. */
-	check_add_lanes(EX(2, 7), 0xf0000000, 0x1, pr, 0x1, "M8 and pred");
+	check_lanes_cases(cases, COUNT(cases));
 }
 
 /* ------------------------------------------------------------------------ */
 /* Out of bounds, null Dst                                                   */
 /* ------------------------------------------------------------------------ */
+
+/*
+ * Runs @k on a @size-byte surface at the start of mem, all of mem filled
+ * with 0x77 first; @before gets that image, to show what was not written.
+ */
+static void run_filled(const struct pk *k, u64 size, u8 *before)
+{
+	setup(size);
+	memset(mem, 0x77, sizeof(mem));
+	memcpy(before, mem, sizeof(mem));
+	run1(k, 32);
+}
 
 static void test_oob(void)
 {
@@ -788,6 +825,15 @@ static void test_oob(void)
 	static const u32 a32[8] = { 60, 64, 0xfffffffc, 0, 4, 1024, 56, 68 };
 	static const u32 a16[8] = { 62, 64, 0xfffffffe, 0, 66, 2, 60, 60 };
 	static const u32 a64[4] = { 56, 64, 0xfffffff8, 0 };
+	/* Out of bounds lanes read 0; in bounds ones the old value. */
+	static const u32 r32[8] = {
+		0x77777777, 0, 0, 0x77777777, 0x77777777, 0, 0x77777777, 0,
+	};
+	static const u32 r16[8] = {
+		0x7777, 0, 0, 0x7777, 0, 0x7777,
+		0x7777, 0x7778,		/* 60 twice: the second sees +1 */
+	};
+	static const u32 zero[8];
 	u32 s0[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
 	u64 s64[4] = { 1, 1, 1, 1 };
 	u8 before[sizeof(mem)];
@@ -797,24 +843,14 @@ static void test_oob(void)
 		.operands = OPND(ADDR) | OPND(SRC0) | OPND(DST),
 		.addr = a32, .src0 = s0,
 	};
-	u32 i;
 
-	setup(64);
-	memset(mem, 0x77, sizeof(mem));
-	memcpy(before, mem, sizeof(mem));
-	run1(&k, 32);
-	/* In bounds: 60 (ends at 64), 0, 4, 56. */
+	run_filled(&k, 64, before);
+	/* In bounds: 60 (ends at 64), 0, 4, 56; the rest write nothing. */
 	VT_EXPECT_EQ(rd32(mem, 60), 0x77777778);
 	VT_EXPECT_EQ(rd32(mem, 0), 0x77777778);
 	VT_EXPECT_EQ(rd32(mem, 4), 0x77777778);
 	VT_EXPECT_EQ(rd32(mem, 56), 0x77777778);
-	VT_EXPECT_EQ(rd32(res, 0), 0x77777777);
-	VT_EXPECT_EQ(rd32(res, 12), 0x77777777);
-	/* Out of bounds: read 0, nothing written anywhere. */
-	VT_EXPECT_EQ(rd32(res, 4), 0);
-	VT_EXPECT_EQ(rd32(res, 8), 0);
-	VT_EXPECT_EQ(rd32(res, 20), 0);
-	VT_EXPECT_EQ(rd32(res, 28), 0);
+	expect_res32(r32, 8, "32-bit");
 	VT_EXPECT(!memcmp(mem + 64, before + 64, sizeof(mem) - 64));
 	VT_EXPECT(!memcmp(mem + 8, before + 8, 48));
 	VT_EXPECT_EQ(stats.elements[VATOM_FAMILY_VISA], 8);
@@ -822,20 +858,10 @@ static void test_oob(void)
 	/* .16: 62 is the last in-bounds word, 2 and 60 hit the same dword. */
 	k.op = OP(ADD) | OP16;
 	k.addr = a16;
-	setup(64);
-	memset(mem, 0x77, sizeof(mem));
-	memcpy(before, mem, sizeof(mem));
-	run1(&k, 32);
+	run_filled(&k, 64, before);
 	VT_EXPECT_EQ(rd32(mem, 60), 0x77787779);	/* +1 twice, +1 at 62 */
 	VT_EXPECT_EQ(rd32(mem, 0), 0x77787778);
-	VT_EXPECT_EQ(rd32(res, 0), 0x7777);		/* 62 */
-	VT_EXPECT_EQ(rd32(res, 4), 0);			/* 64 */
-	VT_EXPECT_EQ(rd32(res, 8), 0);
-	VT_EXPECT_EQ(rd32(res, 12), 0x7777);		/* 0 */
-	VT_EXPECT_EQ(rd32(res, 16), 0);			/* 66 */
-	VT_EXPECT_EQ(rd32(res, 20), 0x7777);		/* 2 */
-	VT_EXPECT_EQ(rd32(res, 24), 0x7777);		/* 60, first */
-	VT_EXPECT_EQ(rd32(res, 28), 0x7778);		/* 60, second */
+	expect_res32(r16, 8, ".16");
 	VT_EXPECT(!memcmp(mem + 64, before + 64, sizeof(mem) - 64));
 	VT_EXPECT(!memcmp(mem + 4, before + 4, 56));
 
@@ -845,10 +871,7 @@ static void test_oob(void)
 	k.exec = EXNM(2, 0);
 	k.addr = a64;
 	k.src0 = s64;
-	setup(64);
-	memset(mem, 0x77, sizeof(mem));
-	memcpy(before, mem, sizeof(mem));
-	run1(&k, 32);
+	run_filled(&k, 64, before);
 	VT_EXPECT_EQ(rd64(mem, 56), 0x7777777777777778);
 	VT_EXPECT_EQ(rd64(mem, 0), 0x7777777777777778);
 	VT_EXPECT_EQ(rd64(res, 0), 0x7777777777777777);
@@ -864,12 +887,8 @@ static void test_oob(void)
 	k.op = OP(XCHG);
 	k.addr = a32;
 	k.src0 = s0;
-	setup(0);
-	memset(mem, 0x77, sizeof(mem));
-	memcpy(before, mem, sizeof(mem));
-	run1(&k, 32);
-	for (i = 0; i < 8; i++)
-		VT_EXPECT_EQ(rd32(res, 4 * i), 0);
+	run_filled(&k, 0, before);
+	expect_res32(zero, 8, "empty surface");
 	VT_EXPECT(!memcmp(mem, before, sizeof(mem)));
 }
 
@@ -911,41 +930,44 @@ static void test_null_dst(void)
 	VT_EXPECT_EQ(rd32(res, 0), FILL);
 }
 
-/* Several lanes on one address run in ascending lane order. */
+/*
+ * Four lanes of @op on the dword at 0, which held @old: the lanes run in
+ * ascending order, so each returns what the lane before it left.
+ */
+struct same_addr_case {
+	const char *what;
+	u8 op;
+	u32 s0[4], s1[4];
+	u32 old, new, ret[4];
+};
+
 static void test_same_address(void)
 {
-	u32 addr[4] = { 0, 0, 0, 0 }, s0[4] = { 5, 7, 9, 11 }, s1[4];
-	struct pk k = {
-		.opcode = DWORD, .op = OP(ADD), .exec = EXNM(2, 0),
-		.surface = SLOT_BUF, .type = TY(UD),
-		.operands = OPND(ADDR) | OPND(SRC0) | OPND(DST),
-		.addr = addr, .src0 = s0, .src1 = s1,
+	static const struct same_addr_case cases[] = {
+		{ "ADD", OP(ADD), { 5, 7, 9, 11 }, { 0 },
+		  100, 100 + 5 + 7 + 9 + 11, { 100, 105, 112, 121 } },
+		/* A chain: 1 -> 2 -> 3, the last lane's compare fails. */
+		{ "CMPXCHG chain", OP(CMPXCHG), { 2, 3, 9, 4 }, { 1, 2, 2, 3 },
+		  1, 4, { 1, 2, 3, 3 } },
 	};
+	static const u32 addr[4] = { 0, 0, 0, 0 };
+	u32 i;
 
-	setup(64);
-	wr32(mem, 0, 100);
-	run1(&k, 16);
-	VT_EXPECT_EQ(rd32(mem, 0), 100 + 5 + 7 + 9 + 11);
-	VT_EXPECT_EQ(rd32(res, 0), 100);
-	VT_EXPECT_EQ(rd32(res, 4), 105);
-	VT_EXPECT_EQ(rd32(res, 8), 112);
-	VT_EXPECT_EQ(rd32(res, 12), 121);
+	for (i = 0; i < COUNT(cases); i++) {
+		const struct same_addr_case *c = &cases[i];
+		struct pk k = {
+			.opcode = DWORD, .op = c->op, .exec = EXNM(2, 0),
+			.surface = SLOT_BUF, .type = TY(UD),
+			.operands = OPND(ADDR) | OPND(DST) | srcs_of(c->op),
+			.addr = addr, .src0 = c->s0, .src1 = c->s1,
+		};
 
-	/* A CMPXCHG chain: 1 -> 2 -> 3, the last lane's compare fails. */
-	s0[0] = 2; s1[0] = 1;
-	s0[1] = 3; s1[1] = 2;
-	s0[2] = 9; s1[2] = 2;
-	s0[3] = 4; s1[3] = 3;
-	k.op = OP(CMPXCHG);
-	k.operands |= OPND(SRC1);
-	setup(64);
-	wr32(mem, 0, 1);
-	run1(&k, 16);
-	VT_EXPECT_EQ(rd32(mem, 0), 4);
-	VT_EXPECT_EQ(rd32(res, 0), 1);
-	VT_EXPECT_EQ(rd32(res, 4), 2);
-	VT_EXPECT_EQ(rd32(res, 8), 3);
-	VT_EXPECT_EQ(rd32(res, 12), 3);
+		setup(64);
+		wr32(mem, 0, c->old);
+		run1(&k, 16);
+		VT_EXPECT_EQ_MSG(rd32(mem, 0), c->new, "%s", c->what);
+		expect_res32(c->ret, 4, c->what);
+	}
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1018,78 +1040,63 @@ static void test_addc(void)
 	VT_EXPECT_EQ(i, sizeof(mem));
 }
 
+/*
+ * Four ADDC lanes: the sums in res words 0..3, the carries in 4..7; lanes
+ * that do not run keep FILL in both.
+ */
+struct addc_case {
+	const char *what;
+	u8 exec;
+	u32 emask, pred, flags, operands;
+	const u32 *src0, *src1;
+	u32 res[8];
+	u32 lanes;
+};
+
+static const u32 addc_imm0 = 0xffffffff, addc_imm1 = 0x80000000;
+static const u32 addc_src0[4] = { 0x80000000, 0x7fffffff, 1, 0 };
+static const u32 addc_src1[4] = { 0, 1, 2, 0xffffffff };
+
+static const struct addc_case addc_cases[] = {
+	{ "0xffffffff + {0, 1, 2, 0xffffffff}", EXNM(2, 0), 0, 0, 0,
+	  OPND(SRC0_IMM) | OPND(SRC1) | OPND(DST), &addc_imm0, addc_src1,
+	  { 0xffffffff, 0, 1, 0xfffffffe, 0, 1, 1, 1 }, 4 },
+	{ "{0x80000000, 0x7fffffff, 1, 0} + 0x80000000", EXNM(2, 0), 0, 0, 0,
+	  OPND(SRC0) | OPND(SRC1_IMM) | OPND(DST), addc_src0, &addc_imm1,
+	  { 0, 0xffffffff, 0x80000001, 0x80000000, 1, 0, 0, 0 }, 4 },
+	/* 0xffffffff + 0x80000000 = 0x7fffffff carry 1 in every lane. */
+	{ "both immediate", EXNM(2, 0), 0, 0, 0,
+	  OPND(SRC0_IMM) | OPND(SRC1_IMM) | OPND(DST), &addc_imm0, &addc_imm1,
+	  { 0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff, 1, 1, 1, 1 }, 4 },
+	/* M2 window, mask 0x50: lanes 0 and 2. */
+	{ "M2 mask 0x50", EX(2, 1), 0x50, 0, 0,
+	  OPND(SRC0_IMM) | OPND(SRC1_IMM) | OPND(DST), &addc_imm0, &addc_imm1,
+	  { 0x7fffffff, FILL, 0x7fffffff, FILL, 1, FILL, 1, FILL }, 2 },
+	/* _NM ignores the mask; the predicate leaves lane 3 only. */
+	{ "predicated lane 3", EXNM(2, 0), 0x50, 0x8, PRED,
+	  OPND(SRC0_IMM) | OPND(SRC1_IMM) | OPND(DST), &addc_imm0, &addc_imm1,
+	  { FILL, FILL, FILL, 0x7fffffff, FILL, FILL, FILL, 1 }, 1 },
+};
+
 static void test_addc_imm_masks(void)
 {
-	u32 s0[4] = { 0, 1, 2, 0xffffffff }, imm0 = 0xffffffff;
-	u32 imm1 = 0x80000000, s1[4] = { 0x80000000, 0x7fffffff, 1, 0 };
-	struct pk k = {
-		.opcode = ADDC, .exec = EXNM(2, 0), .type = TY(UD),
-		.operands = OPND(SRC0_IMM) | OPND(SRC1) | OPND(DST),
-		.src0 = &imm0, .src1 = s0,
-	};
+	u32 i;
 
-	/* 0xffffffff + {0, 1, 2, 0xffffffff}. */
-	setup(64);
-	run1(&k, 32);
-	VT_EXPECT_EQ(rd32(res, 0), 0xffffffff);
-	VT_EXPECT_EQ(rd32(res, 4), 0);
-	VT_EXPECT_EQ(rd32(res, 8), 1);
-	VT_EXPECT_EQ(rd32(res, 12), 0xfffffffe);
-	VT_EXPECT_EQ(rd32(res, 16), 0);
-	VT_EXPECT_EQ(rd32(res, 20), 1);
-	VT_EXPECT_EQ(rd32(res, 24), 1);
-	VT_EXPECT_EQ(rd32(res, 28), 1);
+	for (i = 0; i < COUNT(addc_cases); i++) {
+		const struct addc_case *c = &addc_cases[i];
+		struct pk k = {
+			.opcode = ADDC, .exec = c->exec, .type = TY(UD),
+			.operands = c->operands, .emask = c->emask,
+			.pred = c->pred, .flags = c->flags,
+			.src0 = c->src0, .src1 = c->src1,
+		};
 
-	/* {0x80000000, 0x7fffffff, 1, 0} + 0x80000000. */
-	k.operands = OPND(SRC0) | OPND(SRC1_IMM) | OPND(DST);
-	k.src0 = s1;
-	k.src1 = &imm1;
-	setup(64);
-	run1(&k, 32);
-	VT_EXPECT_EQ(rd32(res, 0), 0);
-	VT_EXPECT_EQ(rd32(res, 4), 0xffffffff);
-	VT_EXPECT_EQ(rd32(res, 8), 0x80000001);
-	VT_EXPECT_EQ(rd32(res, 12), 0x80000000);
-	VT_EXPECT_EQ(rd32(res, 16), 1);
-	VT_EXPECT_EQ(rd32(res, 20), 0);
-	VT_EXPECT_EQ(rd32(res, 24), 0);
-	VT_EXPECT_EQ(rd32(res, 28), 0);
-
-	/* Both immediate: 0xffffffff + 0x80000000 = 0x7fffffff carry 1. */
-	k.operands = OPND(SRC0_IMM) | OPND(SRC1_IMM) | OPND(DST);
-	k.src0 = &imm0;
-	setup(64);
-	run1(&k, 32);
-	VT_EXPECT_EQ(rd32(res, 0), 0x7fffffff);
-	VT_EXPECT_EQ(rd32(res, 12), 0x7fffffff);
-	VT_EXPECT_EQ(rd32(res, 16), 1);
-	VT_EXPECT_EQ(rd32(res, 28), 1);
-
-	/* M2 window, mask 0x50: lanes 0 and 2; 1 and 3 keep their results. */
-	k.exec = EX(2, 1);
-	k.emask = 0x50;
-	setup(64);
-	run1(&k, 32);
-	VT_EXPECT_EQ(rd32(res, 0), 0x7fffffff);
-	VT_EXPECT_EQ(rd32(res, 4), FILL);
-	VT_EXPECT_EQ(rd32(res, 8), 0x7fffffff);
-	VT_EXPECT_EQ(rd32(res, 12), FILL);
-	VT_EXPECT_EQ(rd32(res, 16), 1);
-	VT_EXPECT_EQ(rd32(res, 20), FILL);
-	VT_EXPECT_EQ(rd32(res, 24), 1);
-	VT_EXPECT_EQ(rd32(res, 28), FILL);
-	VT_EXPECT_EQ(stats.elements[VATOM_FAMILY_VISA], 2);
-
-	/* Predicated: lane 3 only. */
-	k.exec = EXNM(2, 0);
-	k.flags = DRM_VATOM_VISA_PREDICATED;
-	k.pred = 0x8;
-	setup(64);
-	run1(&k, 32);
-	VT_EXPECT_EQ(rd32(res, 0), FILL);
-	VT_EXPECT_EQ(rd32(res, 12), 0x7fffffff);
-	VT_EXPECT_EQ(rd32(res, 16), FILL);
-	VT_EXPECT_EQ(rd32(res, 28), 1);
+		setup(64);
+		run1(&k, 32);
+		expect_res32(c->res, 8, c->what);
+		VT_EXPECT_EQ_MSG(stats.elements[VATOM_FAMILY_VISA], c->lanes,
+				 "%s", c->what);
+	}
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1275,7 +1282,7 @@ static void test_typed_masks(void)
 
 	/* Predicated _NM: lanes 1, 2. */
 	k.exec = EXNM(3, 0);
-	k.flags = DRM_VATOM_VISA_PREDICATED;
+	k.flags = PRED;
 	k.pred = 0x6;
 	setup(0);
 	setup_typed(DRM_VATOM_TYPED_1D, 8, 1, 1, 1, 1);
