@@ -7,12 +7,20 @@
  * packet that would have changed the surface, and the result buffer is
  * poisoned.
  *
+ * Failures that differ only in data are FIXTURE_VARIANT tables, one per
+ * family (a field of packet 1, packet 1's encoding, a binding, the results
+ * region), each row a named test case; the tests of the reject fixture are
+ * the ones that take more than one step.
+ *
  * Part of vatom_test.c's translation unit (see there); not built alone.
  *
  * Copyright (C) 2026 The vatom developers
  */
 
 #define VT_ANY_REASON	0xffffffffu
+
+/* Bytes of the fixture's user-memory result buffer. */
+#define VT_RES_BYTES	256
 
 FIXTURE(reject) {
 	int fd;
@@ -23,14 +31,16 @@ FIXTURE(reject) {
 	__u32 p0;		/* bytes of packet 0 */
 	struct drm_vatom_binding bind[2];
 	__u32 nbind;
-	__u32 res[64];
+	__u32 res[VT_RES_BYTES / 4];
 };
 
 /* Packet 0: ADD 1..4 to words 0..3, returning the old values. */
 static const __u32 vt_ok_addr[4] = { 0, 4, 8, 12 };
 static const __u32 vt_ok_src[4] = { 1, 2, 3, 4 };
 
-FIXTURE_SETUP(reject)
+/* Shared with the table fixtures below, which embed reject's data. */
+static void vt_reject_setup(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(reject) *self)
 {
 	struct vt_visa v;
 	__u32 i;
@@ -56,11 +66,41 @@ FIXTURE_SETUP(reject)
 	self->nbind = 1;
 }
 
-FIXTURE_TEARDOWN(reject)
+static void vt_reject_teardown(FIXTURE_DATA(reject) *self)
 {
 	if (self->fd >= 0)
 		close(self->fd);
 }
+
+FIXTURE_SETUP(reject)
+{
+	vt_reject_setup(_metadata, self);
+}
+
+FIXTURE_TEARDOWN(reject)
+{
+	vt_reject_teardown(self);
+}
+
+/*
+ * A fixture for one table of rows: reject's data (as self->r), setup and
+ * teardown, and room for FIXTURE_VARIANT(name). The rows cannot be variants
+ * of reject itself, since a variant re-runs every TEST_F of its fixture.
+ * The test body still checks self->r.fd: the 6.1 harness runs it after a
+ * SKIP() in the setup.
+ */
+#define VT_REJECT_TABLE(name)						\
+	FIXTURE(name) {							\
+		FIXTURE_DATA(reject) r;					\
+	};								\
+	FIXTURE_SETUP(name)						\
+	{								\
+		vt_reject_setup(_metadata, &self->r);			\
+	}								\
+	FIXTURE_TEARDOWN(name)						\
+	{								\
+		vt_reject_teardown(&self->r);				\
+	}
 
 /* A valid packet for slot 0 to start from: ADD exec 1 with Dst at byte 64. */
 static void vt_good(struct vt_visa *v)
@@ -70,6 +110,16 @@ static void vt_good(struct vt_visa *v)
 	vt_dword(v, DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_EXEC_1,
 		 DRM_VATOM_VISA_TYPE_UD, addr, src, NULL, true);
 }
+
+/*
+ * vt_good()'s packet as encoded, counted by hand: the 32 bytes of struct
+ * drm_vatom_visa, then Element_offset and Src0, 4 bytes each, each padded
+ * to 8; Dst is returned, not sent.
+ */
+#define VT_GOOD_SIZE		48
+#define VT_GOOD_OPERANDS	(DRM_VATOM_VISA_OPND_ADDR |		\
+				 DRM_VATOM_VISA_OPND_SRC0 |		\
+				 DRM_VATOM_VISA_OPND_DST)
 
 /*
  * Submit @args (built from the fixture when NULL) and expect failure with
@@ -135,66 +185,145 @@ TEST_F(reject, baseline_accepted)
 	EXPECT_EQ(0x2c1f1206, vt_rd32(self->map, 0));
 }
 
-/* --- packet headers ----------------------------------------------------- */
+/* --- one field of packet 1 (table) ---------------------------------------- */
 
-TEST_F(reject, packet_type_unknown)
+/* A field of struct drm_vatom_visa and the value a row writes there. */
+struct vt_field {
+	__u8 off;
+	__u8 size;		/* 1 or 4; 0: no field */
+	__u32 value;
+};
+
+#define VT_FIELD(f, v)							\
+	{ offsetof(struct drm_vatom_visa, f),				\
+	  sizeof(((struct drm_vatom_visa *)0)->f), (v) }
+
+static void vt_set_field(struct drm_vatom_visa *p, const struct vt_field *f)
 {
-	const __u32 types[] = { 0, DRM_VATOM_PACKET_NOC + 1, 0x100, 0xffffffff };
+	__u8 *at = (__u8 *)p + f->off;
+	__u8 byte = f->value;
+
+	if (f->size == 1)
+		*at = byte;
+	else if (f->size == 4)
+		memcpy(at, &f->value, 4);
+}
+
+/*
+ * reject_field: packet 1 is vt_good()'s with one field (two for a type
+ * that does not suit the op) overwritten; it must fail with -EINVAL at
+ * index 1 for @reason.
+ */
+VT_REJECT_TABLE(reject_field);
+
+FIXTURE_VARIANT(reject_field) {
+	struct vt_field set[2];
+	__u32 reason;
+};
+
+/* Row @name sets field @f of packet 1 to @v (and @f2 to @v2); reason @r. */
+#define VT_FIELD_ROW(name, f, v, r)					\
+	FIXTURE_VARIANT_ADD(reject_field, name) {			\
+		.set = { VT_FIELD(f, v) }, .reason = (r),		\
+	}
+#define VT_FIELD_ROW2(name, f, v, f2, v2, r)				\
+	FIXTURE_VARIANT_ADD(reject_field, name) {			\
+		.set = { VT_FIELD(f, v), VT_FIELD(f2, v2) },		\
+		.reason = (r),						\
+	}
+
+/* hdr.type: no DRM_VATOM_PACKET_*. */
+VT_FIELD_ROW(type_0, hdr.type, 0, DRM_VATOM_ERR_PACKET_TYPE);
+VT_FIELD_ROW(type_after_noc, hdr.type, DRM_VATOM_PACKET_NOC + 1,
+	     DRM_VATOM_ERR_PACKET_TYPE);
+VT_FIELD_ROW(type_0x100, hdr.type, 0x100, DRM_VATOM_ERR_PACKET_TYPE);
+VT_FIELD_ROW(type_all_ones, hdr.type, 0xffffffff, DRM_VATOM_ERR_PACKET_TYPE);
+
+/*
+ * hdr.size: zero (a naive walker would loop for ever), not a multiple of 8,
+ * past the end of the stream (which ends with packet 1).
+ */
+VT_FIELD_ROW(size_0, hdr.size, 0, DRM_VATOM_ERR_PACKET_SIZE);
+VT_FIELD_ROW(size_unaligned, hdr.size, VT_GOOD_SIZE - 4,
+	     DRM_VATOM_ERR_PACKET_SIZE);
+VT_FIELD_ROW(size_past_stream, hdr.size, VT_GOOD_SIZE + 8,
+	     DRM_VATOM_ERR_PACKET_SIZE);
+VT_FIELD_ROW(size_0xfffffff8, hdr.size, 0xfffffff8, DRM_VATOM_ERR_PACKET_SIZE);
+
+/* MBZ: @pad, unknown @flags, @pred without PREDICATED, unknown operands. */
+VT_FIELD_ROW(pad_0, pad[0], 0x80, DRM_VATOM_ERR_RESERVED);
+VT_FIELD_ROW(pad_1, pad[1], 0x80, DRM_VATOM_ERR_RESERVED);
+VT_FIELD_ROW(pad_2, pad[2], 0x80, DRM_VATOM_ERR_RESERVED);
+VT_FIELD_ROW(flags_bit1, flags, 1u << 1, DRM_VATOM_ERR_RESERVED);
+VT_FIELD_ROW(flags_bit31, flags, 1u << 31, DRM_VATOM_ERR_RESERVED);
+VT_FIELD_ROW(pred_without_flag, pred, 1, DRM_VATOM_ERR_RESERVED);
+VT_FIELD_ROW(operands_bit9, operands, VT_GOOD_OPERANDS | 1u << 9,
+	     DRM_VATOM_ERR_RESERVED);
+VT_FIELD_ROW(operands_bit31, operands, VT_GOOD_OPERANDS | 1u << 31,
+	     DRM_VATOM_ERR_RESERVED);
+
+/* @opcode: no vISA instruction. */
+VT_FIELD_ROW(opcode_0x00, opcode, 0x00, DRM_VATOM_ERR_OPCODE);
+VT_FIELD_ROW(opcode_0x7c, opcode, 0x7c, DRM_VATOM_ERR_OPCODE);
+VT_FIELD_ROW(opcode_0x7e, opcode, 0x7e, DRM_VATOM_ERR_OPCODE);
+VT_FIELD_ROW(opcode_0x48, opcode, 0x48, DRM_VATOM_ERR_OPCODE);
+VT_FIELD_ROW(opcode_0xff, opcode, 0xff, DRM_VATOM_ERR_OPCODE);
+
+/* @op: codes the DWORD_ATOMIC_OP table leaves out, and bits 7..6. */
+VT_FIELD_ROW(op_0x0e, op, 0x0e, DRM_VATOM_ERR_OP);
+VT_FIELD_ROW(op_0x0f, op, 0x0f, DRM_VATOM_ERR_OP);
+VT_FIELD_ROW(op_0x13, op, 0x13, DRM_VATOM_ERR_OP);
+VT_FIELD_ROW(op_0x14, op, 0x14, DRM_VATOM_ERR_OP);
+VT_FIELD_ROW(op_0x1f, op, 0x1f, DRM_VATOM_ERR_OP);
+VT_FIELD_ROW(op_0x0e_16, op, 0x0e | DRM_VATOM_VISA_OP_16, DRM_VATOM_ERR_OP);
+VT_FIELD_ROW(op_bit6, op, 0x40, DRM_VATOM_ERR_OP);
+VT_FIELD_ROW(op_bit7, op, 0x80, DRM_VATOM_ERR_OP);
+VT_FIELD_ROW(op_bits7_6, op, 0xc0, DRM_VATOM_ERR_OP);
+
+/* @type: IMIN/IMAX take D, the other integer ops UD; no type past Q. */
+VT_FIELD_ROW2(type_add_d, op, DRM_VATOM_VISA_OP_ADD,
+	      type, DRM_VATOM_VISA_TYPE_D, DRM_VATOM_ERR_TYPE);
+VT_FIELD_ROW2(type_add_f, op, DRM_VATOM_VISA_OP_ADD,
+	      type, DRM_VATOM_VISA_TYPE_F, DRM_VATOM_ERR_TYPE);
+VT_FIELD_ROW2(type_xor_d, op, DRM_VATOM_VISA_OP_XOR,
+	      type, DRM_VATOM_VISA_TYPE_D, DRM_VATOM_ERR_TYPE);
+VT_FIELD_ROW2(type_min_d, op, DRM_VATOM_VISA_OP_MIN,
+	      type, DRM_VATOM_VISA_TYPE_D, DRM_VATOM_ERR_TYPE);
+VT_FIELD_ROW2(type_imin_ud, op, DRM_VATOM_VISA_OP_IMIN,
+	      type, DRM_VATOM_VISA_TYPE_UD, DRM_VATOM_ERR_TYPE);
+VT_FIELD_ROW2(type_imax_ud, op, DRM_VATOM_VISA_OP_IMAX,
+	      type, DRM_VATOM_VISA_TYPE_UD, DRM_VATOM_ERR_TYPE);
+VT_FIELD_ROW2(type_imax_f, op, DRM_VATOM_VISA_OP_IMAX,
+	      type, DRM_VATOM_VISA_TYPE_F, DRM_VATOM_ERR_TYPE);
+VT_FIELD_ROW2(type_add_past_q, op, DRM_VATOM_VISA_OP_ADD,
+	      type, DRM_VATOM_VISA_TYPE_Q + 1, DRM_VATOM_ERR_TYPE);
+VT_FIELD_ROW2(type_add_0xff, op, DRM_VATOM_VISA_OP_ADD,
+	      type, 0xff, DRM_VATOM_ERR_TYPE);
+
+/* @surface: a slot no binding names. */
+VT_FIELD_ROW(slot_1_unbound, surface, 1, DRM_VATOM_ERR_SLOT);
+VT_FIELD_ROW(slot_5_unbound, surface, 5, DRM_VATOM_ERR_SLOT);
+VT_FIELD_ROW(slot_255_unbound, surface, 255, DRM_VATOM_ERR_SLOT);
+
+TEST_F(reject_field, rejected)
+{
 	struct drm_vatom_visa *p;
 	struct vt_visa v;
 	size_t i;
 
-	if (self->fd < 0)
+	if (self->r.fd < 0)
 		return;
 	vt_good(&v);
-	p = vt_add_visa(&self->s, &v);
-	for (i = 0; i < VT_ARRAY_SIZE(types); i++) {
-		p->hdr.type = types[i];
-		VT_REJECT(EINVAL, 1, DRM_VATOM_ERR_PACKET_TYPE);
-	}
+	p = vt_add_visa(&self->r.s, &v);
+	/* The rows' sizes and operand bits were counted from this packet. */
+	ASSERT_EQ(VT_GOOD_SIZE, p->hdr.size);
+	ASSERT_EQ(VT_GOOD_OPERANDS, p->operands);
+	for (i = 0; i < VT_ARRAY_SIZE(variant->set); i++)
+		vt_set_field(p, &variant->set[i]);
+	vt_reject(_metadata, &self->r, NULL, EINVAL, 1, variant->reason);
 }
 
-/* A zero size would make a naive walker loop for ever. */
-TEST_F(reject, packet_size_zero)
-{
-	struct drm_vatom_visa *p;
-	struct vt_visa v;
-
-	if (self->fd < 0)
-		return;
-	vt_good(&v);
-	p = vt_add_visa(&self->s, &v);
-	p->hdr.size = 0;
-	VT_REJECT(EINVAL, 1, DRM_VATOM_ERR_PACKET_SIZE);
-}
-
-TEST_F(reject, packet_size_unaligned)
-{
-	struct drm_vatom_visa *p;
-	struct vt_visa v;
-
-	if (self->fd < 0)
-		return;
-	vt_good(&v);
-	p = vt_add_visa(&self->s, &v);
-	p->hdr.size -= 4;
-	VT_REJECT(EINVAL, 1, DRM_VATOM_ERR_PACKET_SIZE);
-}
-
-TEST_F(reject, packet_size_past_stream)
-{
-	struct drm_vatom_visa *p;
-	struct vt_visa v;
-
-	if (self->fd < 0)
-		return;
-	vt_good(&v);
-	p = vt_add_visa(&self->s, &v);
-	p->hdr.size += 8;
-	VT_REJECT(EINVAL, 1, DRM_VATOM_ERR_PACKET_SIZE);
-	p->hdr.size = 0xfffffff8;
-	VT_REJECT(EINVAL, 1, DRM_VATOM_ERR_PACKET_SIZE);
-}
+/* --- packet headers ----------------------------------------------------- */
 
 /* The stream ends inside packet 1 (on a multiple of 8). */
 TEST_F(reject, packet_truncated)
@@ -270,66 +399,6 @@ TEST_F(reject, error_index)
 
 /* --- reserved fields ---------------------------------------------------- */
 
-TEST_F(reject, visa_pad)
-{
-	struct drm_vatom_visa *p;
-	struct vt_visa v;
-	int i;
-
-	if (self->fd < 0)
-		return;
-	vt_good(&v);
-	p = vt_add_visa(&self->s, &v);
-	for (i = 0; i < 3; i++) {
-		memset(p->pad, 0, sizeof(p->pad));
-		p->pad[i] = 0x80;
-		VT_REJECT(EINVAL, 1, DRM_VATOM_ERR_RESERVED);
-	}
-}
-
-TEST_F(reject, visa_flags)
-{
-	struct drm_vatom_visa *p;
-	struct vt_visa v;
-
-	if (self->fd < 0)
-		return;
-	vt_good(&v);
-	p = vt_add_visa(&self->s, &v);
-	p->flags = 1u << 1;
-	VT_REJECT(EINVAL, 1, DRM_VATOM_ERR_RESERVED);
-	p->flags = 1u << 31;
-	VT_REJECT(EINVAL, 1, DRM_VATOM_ERR_RESERVED);
-}
-
-/* @pred is MBZ unless the packet is predicated. */
-TEST_F(reject, visa_pred_without_flag)
-{
-	struct vt_visa v;
-
-	if (self->fd < 0)
-		return;
-	vt_good(&v);
-	v.pred = 1;
-	vt_add_visa(&self->s, &v);
-	VT_REJECT(EINVAL, 1, DRM_VATOM_ERR_RESERVED);
-}
-
-TEST_F(reject, visa_operands_unknown_bit)
-{
-	struct drm_vatom_visa *p;
-	struct vt_visa v;
-
-	if (self->fd < 0)
-		return;
-	vt_good(&v);
-	p = vt_add_visa(&self->s, &v);
-	p->operands |= 1u << 9;
-	VT_REJECT(EINVAL, 1, DRM_VATOM_ERR_RESERVED);
-	p->operands ^= (1u << 9) | (1u << 31);
-	VT_REJECT(EINVAL, 1, DRM_VATOM_ERR_RESERVED);
-}
-
 /* Operand arrays are zero padded to 8 bytes; the padding is checked. */
 TEST_F(reject, visa_operand_padding)
 {
@@ -349,43 +418,149 @@ TEST_F(reject, visa_operand_padding)
 	VT_REJECT(EINVAL, 1, DRM_VATOM_ERR_RESERVED);
 }
 
+/* --- packet 1's encoding (table) ------------------------------------------ */
+
+/*
+ * reject_encoding: packet 1 built anew by vt_dword() from @op, @exec and
+ * @type, with operand arrays as long as @exec says (all zero), and with
+ * @operands (and Dst) instead of vt_dword()'s bits when not 0; it must fail
+ * with -EINVAL at index 1 for @reason.
+ */
+VT_REJECT_TABLE(reject_encoding);
+
+/* Left out, @op, @exec and @type are 0: ADD, exec 1 and UD (UAPI). */
+FIXTURE_VARIANT(reject_encoding) {
+	__u8 op, exec, type;
+	__u32 operands;
+	__u32 reason;
+};
+
+/* Exec_size bits 7..4, the mask control: M - 1, or'ed with _NM. */
+#define VT_MASK(m)	((m) << DRM_VATOM_VISA_EXEC_MASK_SHIFT)
+
+/* Size codes 5 (ADDC only), 6 and 7. */
+FIXTURE_VARIANT_ADD(reject_encoding, exec_32_not_addc) {
+	.exec = DRM_VATOM_VISA_EXEC_32, .reason = DRM_VATOM_ERR_EXEC_SIZE,
+};
+
+FIXTURE_VARIANT_ADD(reject_encoding, exec_code_6) {
+	.exec = 6, .reason = DRM_VATOM_ERR_EXEC_SIZE,
+};
+
+FIXTURE_VARIANT_ADD(reject_encoding, exec_code_7) {
+	.exec = 7, .reason = DRM_VATOM_ERR_EXEC_SIZE,
+};
+
+/* The mask window 4 * (M - 1) .. + exec size must fit in 32 channels. */
+FIXTURE_VARIANT_ADD(reject_encoding, mask_m8_exec8) {	/* 28 + 8 */
+	.exec = DRM_VATOM_VISA_EXEC_8 | VT_MASK(7),
+	.reason = DRM_VATOM_ERR_EXEC_SIZE,
+};
+
+FIXTURE_VARIANT_ADD(reject_encoding, mask_m6_exec16) {	/* 20 + 16 */
+	.exec = DRM_VATOM_VISA_EXEC_16 | VT_MASK(5),
+	.reason = DRM_VATOM_ERR_EXEC_SIZE,
+};
+
+FIXTURE_VARIANT_ADD(reject_encoding, mask_m8_exec16) {	/* 28 + 16 */
+	.exec = DRM_VATOM_VISA_EXEC_16 | VT_MASK(7),
+	.reason = DRM_VATOM_ERR_EXEC_SIZE,
+};
+
+FIXTURE_VARIANT_ADD(reject_encoding, mask_m8_nm_exec8) {	/* _NM too */
+	.exec = DRM_VATOM_VISA_EXEC_8 | VT_MASK(7 | DRM_VATOM_VISA_EXEC_NM),
+	.reason = DRM_VATOM_ERR_EXEC_SIZE,
+};
+
+/*
+ * Operand bits: Src0 must be V0 for INC/DEC (and PREDEC); Src1 must be V0
+ * except for CMPXCHG; the operands an op uses must be there; TYPED_ATOMIC's
+ * and ADDC's operands are not DWORD_ATOMIC's.
+ */
+FIXTURE_VARIANT_ADD(reject_encoding, inc_with_src0) {
+	.op = DRM_VATOM_VISA_OP_INC,
+	.operands = DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_SRC0,
+	.reason = DRM_VATOM_ERR_OPERANDS,
+};
+
+FIXTURE_VARIANT_ADD(reject_encoding, dec_with_src0) {
+	.op = DRM_VATOM_VISA_OP_DEC,
+	.operands = DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_SRC0,
+	.reason = DRM_VATOM_ERR_OPERANDS,
+};
+
+FIXTURE_VARIANT_ADD(reject_encoding, predec_with_src0) {
+	.op = DRM_VATOM_VISA_OP_PREDEC, .type = DRM_VATOM_VISA_TYPE_D,
+	.operands = DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_SRC0,
+	.reason = DRM_VATOM_ERR_OPERANDS,
+};
+
+FIXTURE_VARIANT_ADD(reject_encoding, inc_with_src1) {
+	.op = DRM_VATOM_VISA_OP_INC,
+	.operands = DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_SRC1,
+	.reason = DRM_VATOM_ERR_OPERANDS,
+};
+
+FIXTURE_VARIANT_ADD(reject_encoding, add_without_src0) {
+	.operands = DRM_VATOM_VISA_OPND_ADDR, .reason = DRM_VATOM_ERR_OPERANDS,
+};
+
+FIXTURE_VARIANT_ADD(reject_encoding, add_with_src1) {
+	.operands = DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_SRC0 |
+		    DRM_VATOM_VISA_OPND_SRC1,
+	.reason = DRM_VATOM_ERR_OPERANDS,
+};
+
+FIXTURE_VARIANT_ADD(reject_encoding, cmpxchg_without_src1) {
+	.op = DRM_VATOM_VISA_OP_CMPXCHG,
+	.operands = DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_SRC0,
+	.reason = DRM_VATOM_ERR_OPERANDS,
+};
+
+FIXTURE_VARIANT_ADD(reject_encoding, cmpxchg_without_src0) {
+	.op = DRM_VATOM_VISA_OP_CMPXCHG,
+	.operands = DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_SRC1,
+	.reason = DRM_VATOM_ERR_OPERANDS,
+};
+
+FIXTURE_VARIANT_ADD(reject_encoding, add_without_addr) {
+	.operands = DRM_VATOM_VISA_OPND_SRC0, .reason = DRM_VATOM_ERR_OPERANDS,
+};
+
+FIXTURE_VARIANT_ADD(reject_encoding, add_with_typed_v) {
+	.operands = DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_V |
+		    DRM_VATOM_VISA_OPND_SRC0,
+	.reason = DRM_VATOM_ERR_OPERANDS,
+};
+
+FIXTURE_VARIANT_ADD(reject_encoding, add_with_typed_lod) {
+	.operands = DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_LOD |
+		    DRM_VATOM_VISA_OPND_SRC0,
+	.reason = DRM_VATOM_ERR_OPERANDS,
+};
+
+FIXTURE_VARIANT_ADD(reject_encoding, add_with_addc_src0_imm) {
+	.operands = DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_SRC0_IMM,
+	.reason = DRM_VATOM_ERR_OPERANDS,
+};
+
+TEST_F(reject_encoding, rejected)
+{
+	static const __u32 zero[128];	/* lanes of size code 7 */
+	const __u32 *src1 = variant->operands ? zero : NULL;
+	struct vt_visa v;
+
+	if (self->r.fd < 0)
+		return;
+	vt_dword(&v, variant->op, variant->exec, variant->type, zero, zero,
+		 src1, true);
+	if (variant->operands)
+		v.operands = variant->operands | DRM_VATOM_VISA_OPND_DST;
+	vt_add_visa(&self->r.s, &v);
+	vt_reject(_metadata, &self->r, NULL, EINVAL, 1, variant->reason);
+}
+
 /* --- encodings ---------------------------------------------------------- */
-
-TEST_F(reject, visa_opcode_unknown)
-{
-	const __u8 opcodes[] = { 0x00, 0x7c, 0x7e, 0x48, 0xff };
-	struct drm_vatom_visa *p;
-	struct vt_visa v;
-	size_t i;
-
-	if (self->fd < 0)
-		return;
-	vt_good(&v);
-	p = vt_add_visa(&self->s, &v);
-	for (i = 0; i < VT_ARRAY_SIZE(opcodes); i++) {
-		p->opcode = opcodes[i];
-		VT_REJECT(EINVAL, 1, DRM_VATOM_ERR_OPCODE);
-	}
-}
-
-/* Op codes the DWORD_ATOMIC_OP table leaves out, and bits 7..6. */
-TEST_F(reject, visa_op_reserved)
-{
-	const __u8 ops[] = { 0x0e, 0x0f, 0x13, 0x14, 0x1f, 0x0e | 0x20,
-			     0x40, 0x80, 0xc0 };
-	struct drm_vatom_visa *p;
-	struct vt_visa v;
-	size_t i;
-
-	if (self->fd < 0)
-		return;
-	vt_good(&v);
-	p = vt_add_visa(&self->s, &v);
-	for (i = 0; i < VT_ARRAY_SIZE(ops); i++) {
-		p->op = ops[i];
-		VT_REJECT(EINVAL, 1, DRM_VATOM_ERR_OP);
-	}
-}
 
 /*
  * Every Op code of DWORD_ATOMIC: the ones the ISA defines run exactly when
@@ -443,26 +618,7 @@ TEST_F(reject, visa_ops_match_get_param)
 	}
 }
 
-/* Size codes 5 (ADDC only), 6 and 7; bit 3 is not part of any field. */
-TEST_F(reject, visa_exec_size_reserved)
-{
-	const __u8 sizes[] = { DRM_VATOM_VISA_EXEC_32, 6, 7 };
-	static const __u32 zero[128];
-	struct vt_visa v;
-	size_t i;
-
-	if (self->fd < 0)
-		return;
-	for (i = 0; i < VT_ARRAY_SIZE(sizes); i++) {
-		VT_RESET();
-		/* Operand arrays as long as the size code says. */
-		vt_dword(&v, DRM_VATOM_VISA_OP_ADD, sizes[i],
-			 DRM_VATOM_VISA_TYPE_UD, zero, zero, NULL, true);
-		vt_add_visa(&self->s, &v);
-		VT_REJECT(EINVAL, 1, DRM_VATOM_ERR_EXEC_SIZE);
-	}
-}
-
+/* Bit 3 of Exec_size is not part of any field. */
 TEST_F(reject, visa_exec_size_bit3)
 {
 	struct drm_vatom_submit args;
@@ -480,127 +636,6 @@ TEST_F(reject, visa_exec_size_bit3)
 	EXPECT_TRUE(args.error_reason == DRM_VATOM_ERR_EXEC_SIZE ||
 		    args.error_reason == DRM_VATOM_ERR_RESERVED)
 		TH_LOG("reason %u", args.error_reason);
-}
-
-/* The mask window 4 * (M - 1) .. + exec size must fit in 32 channels. */
-TEST_F(reject, visa_mask_window_past_32)
-{
-	static const struct { __u8 code, m; } bad[] = {
-		{ DRM_VATOM_VISA_EXEC_8, 7 },		/* M8: 28 + 8 */
-		{ DRM_VATOM_VISA_EXEC_16, 5 },		/* M6: 20 + 16 */
-		{ DRM_VATOM_VISA_EXEC_16, 7 },
-		{ DRM_VATOM_VISA_EXEC_8, 7 | DRM_VATOM_VISA_EXEC_NM },
-	};
-	__u32 addr[16] = { 0 }, src[16] = { 0 };
-	struct vt_visa v;
-	size_t i;
-
-	if (self->fd < 0)
-		return;
-	for (i = 0; i < VT_ARRAY_SIZE(bad); i++) {
-		VT_RESET();
-		vt_dword(&v, DRM_VATOM_VISA_OP_ADD, vt_exec(bad[i].code, bad[i].m),
-			 DRM_VATOM_VISA_TYPE_UD, addr, src, NULL, true);
-		vt_add_visa(&self->s, &v);
-		VT_REJECT(EINVAL, 1, DRM_VATOM_ERR_EXEC_SIZE);
-	}
-}
-
-/* Notes: IMIN/IMAX take D, the other integer ops UD; no type past Q. */
-TEST_F(reject, visa_type)
-{
-	static const struct { __u8 op, type; } bad[] = {
-		{ DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_TYPE_D },
-		{ DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_TYPE_F },
-		{ DRM_VATOM_VISA_OP_XOR, DRM_VATOM_VISA_TYPE_D },
-		{ DRM_VATOM_VISA_OP_MIN, DRM_VATOM_VISA_TYPE_D },
-		{ DRM_VATOM_VISA_OP_IMIN, DRM_VATOM_VISA_TYPE_UD },
-		{ DRM_VATOM_VISA_OP_IMAX, DRM_VATOM_VISA_TYPE_UD },
-		{ DRM_VATOM_VISA_OP_IMAX, DRM_VATOM_VISA_TYPE_F },
-		{ DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_TYPE_Q + 1 },
-		{ DRM_VATOM_VISA_OP_ADD, 0xff },
-	};
-	struct drm_vatom_visa *p;
-	struct vt_visa v;
-	size_t i;
-
-	if (self->fd < 0)
-		return;
-	vt_good(&v);
-	p = vt_add_visa(&self->s, &v);
-	for (i = 0; i < VT_ARRAY_SIZE(bad); i++) {
-		p->op = bad[i].op;
-		p->type = bad[i].type;
-		VT_REJECT(EINVAL, 1, DRM_VATOM_ERR_TYPE);
-	}
-}
-
-/*
- * Src0 must be V0 for INC/DEC (and PREDEC); Src1 must be V0 except for
- * CMPXCHG; the operands an op uses must be there.
- */
-TEST_F(reject, visa_operands)
-{
-	static const struct { __u8 op, type; __u32 operands; } bad[] = {
-		{ DRM_VATOM_VISA_OP_INC, DRM_VATOM_VISA_TYPE_UD,
-		  DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_SRC0 },
-		{ DRM_VATOM_VISA_OP_DEC, DRM_VATOM_VISA_TYPE_UD,
-		  DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_SRC0 },
-		{ DRM_VATOM_VISA_OP_PREDEC, DRM_VATOM_VISA_TYPE_D,
-		  DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_SRC0 },
-		{ DRM_VATOM_VISA_OP_INC, DRM_VATOM_VISA_TYPE_UD,
-		  DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_SRC1 },
-		{ DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_TYPE_UD,
-		  DRM_VATOM_VISA_OPND_ADDR },
-		{ DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_TYPE_UD,
-		  DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_SRC0 |
-		  DRM_VATOM_VISA_OPND_SRC1 },
-		{ DRM_VATOM_VISA_OP_CMPXCHG, DRM_VATOM_VISA_TYPE_UD,
-		  DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_SRC0 },
-		{ DRM_VATOM_VISA_OP_CMPXCHG, DRM_VATOM_VISA_TYPE_UD,
-		  DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_SRC1 },
-		{ DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_TYPE_UD,
-		  DRM_VATOM_VISA_OPND_SRC0 },			/* no Element_offset */
-		{ DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_TYPE_UD,
-		  DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_V |
-		  DRM_VATOM_VISA_OPND_SRC0 },			/* TYPED's V */
-		{ DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_TYPE_UD,
-		  DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_LOD |
-		  DRM_VATOM_VISA_OPND_SRC0 },
-		{ DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_TYPE_UD,
-		  DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_SRC0_IMM },
-	};
-	const __u32 addr[1] = { 0 }, src[1] = { 1 };
-	struct vt_visa v;
-	size_t i;
-
-	if (self->fd < 0)
-		return;
-	for (i = 0; i < VT_ARRAY_SIZE(bad); i++) {
-		VT_RESET();
-		vt_dword(&v, bad[i].op, DRM_VATOM_VISA_EXEC_1, bad[i].type, addr,
-			 src, src, true);
-		v.operands = bad[i].operands | DRM_VATOM_VISA_OPND_DST;
-		vt_add_visa(&self->s, &v);
-		VT_REJECT(EINVAL, 1, DRM_VATOM_ERR_OPERANDS);
-	}
-}
-
-TEST_F(reject, visa_slot_unbound)
-{
-	const __u8 slots[] = { 1, 5, 255 };
-	struct drm_vatom_visa *p;
-	struct vt_visa v;
-	size_t i;
-
-	if (self->fd < 0)
-		return;
-	vt_good(&v);
-	p = vt_add_visa(&self->s, &v);
-	for (i = 0; i < VT_ARRAY_SIZE(slots); i++) {
-		p->surface = slots[i];
-		VT_REJECT(EINVAL, 1, DRM_VATOM_ERR_SLOT);
-	}
 }
 
 /* Any slot works once bound, T255 (5) and 255 included. */
@@ -734,50 +769,88 @@ TEST_F(reject, typed_atomic_on_buffer)
 		VT_REJECT(EOPNOTSUPP, 1, DRM_VATOM_ERR_UNSUPPORTED);
 }
 
+/* --- bindings (table) ----------------------------------------------------- */
+
+/* The handle a row binds. */
+enum vt_bind_handle {
+	VT_BIND_SURFACE,	/* the fixture's surface */
+	VT_BIND_UNKNOWN,	/* a handle this file never had */
+	VT_BIND_ZERO,		/* no GEM handle is 0 */
+};
+
+/*
+ * reject_binding: binding @which (0, the one packet 0 uses, or 1, added)
+ * set to @slot, @handle, @flags and @pad; the submission must fail with
+ * @err (no DRM_VATOM_ERR_* reason: bindings are not packets).
+ */
+VT_REJECT_TABLE(reject_binding);
+
+FIXTURE_VARIANT(reject_binding) {
+	__u32 which, slot;
+	enum vt_bind_handle handle;
+	__u32 flags, pad;
+	int err;
+};
+
+FIXTURE_VARIANT_ADD(reject_binding, unknown_handle) {
+	.which = 0, .slot = 0, .handle = VT_BIND_UNKNOWN, .err = ENOENT,
+};
+
+FIXTURE_VARIANT_ADD(reject_binding, handle_0) {
+	.which = 0, .slot = 0, .handle = VT_BIND_ZERO, .err = ENOENT,
+};
+
+/* Even on a slot no packet uses. */
+FIXTURE_VARIANT_ADD(reject_binding, unknown_handle_unused_slot) {
+	.which = 1, .slot = 9, .handle = VT_BIND_UNKNOWN, .err = ENOENT,
+};
+
+FIXTURE_VARIANT_ADD(reject_binding, slot_max_slots) {
+	.which = 1, .slot = DRM_VATOM_MAX_SLOTS, .err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(reject_binding, slot_all_ones) {
+	.which = 1, .slot = 0xffffffff, .err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(reject_binding, slot_twice) {
+	.which = 1, .slot = 0, .err = EINVAL,
+};
+
+/* MBZ. */
+FIXTURE_VARIANT_ADD(reject_binding, flags) {
+	.which = 0, .slot = 0, .flags = 1, .err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(reject_binding, pad) {
+	.which = 0, .slot = 0, .pad = 1, .err = EINVAL,
+};
+
+TEST_F(reject_binding, rejected)
+{
+	struct drm_vatom_binding *b = &self->r.bind[variant->which];
+
+	if (self->r.fd < 0)
+		return;
+	b->slot = variant->slot;
+	switch (variant->handle) {
+	case VT_BIND_SURFACE:
+		b->handle = self->r.h;
+		break;
+	case VT_BIND_UNKNOWN:
+		b->handle = self->r.h + 1000;
+		break;
+	case VT_BIND_ZERO:
+		b->handle = 0;
+		break;
+	}
+	b->flags = variant->flags;
+	b->pad = variant->pad;
+	self->r.nbind = variant->which + 1;
+	vt_reject(_metadata, &self->r, NULL, variant->err, 0, VT_ANY_REASON);
+}
+
 /* --- bindings ------------------------------------------------------------ */
-
-TEST_F(reject, binding_unknown_handle)
-{
-	if (self->fd < 0)
-		return;
-	self->bind[0].handle = self->h + 1000;
-	VT_REJECT(ENOENT, 0, VT_ANY_REASON);
-	self->bind[0].handle = 0;
-	VT_REJECT(ENOENT, 0, VT_ANY_REASON);
-}
-
-/* Binding an unknown handle fails even on a slot no packet uses. */
-TEST_F(reject, binding_unknown_handle_unused_slot)
-{
-	if (self->fd < 0)
-		return;
-	self->bind[1].slot = 9;
-	self->bind[1].handle = self->h + 1000;
-	self->nbind = 2;
-	VT_REJECT(ENOENT, 0, VT_ANY_REASON);
-}
-
-TEST_F(reject, binding_slot_out_of_range)
-{
-	if (self->fd < 0)
-		return;
-	self->bind[1].slot = DRM_VATOM_MAX_SLOTS;
-	self->bind[1].handle = self->h;
-	self->nbind = 2;
-	VT_REJECT(EINVAL, 0, VT_ANY_REASON);
-	self->bind[1].slot = 0xffffffff;
-	VT_REJECT(EINVAL, 0, VT_ANY_REASON);
-}
-
-TEST_F(reject, binding_slot_twice)
-{
-	if (self->fd < 0)
-		return;
-	self->bind[1].slot = 0;
-	self->bind[1].handle = self->h;
-	self->nbind = 2;
-	VT_REJECT(EINVAL, 0, VT_ANY_REASON);
-}
 
 /* One surface on two slots is allowed (botching-up-ioctls #23: decided). */
 TEST_F(reject, binding_handle_twice)
@@ -798,17 +871,6 @@ TEST_F(reject, binding_handle_twice)
 	ASSERT_EQ(0, vt_submit(self->fd, &args));
 	EXPECT_EQ(40, self->res[4]);
 	EXPECT_EQ(41, vt_rd32(self->map, 64));
-}
-
-TEST_F(reject, binding_flags_pad)
-{
-	if (self->fd < 0)
-		return;
-	self->bind[0].flags = 1;
-	VT_REJECT(EINVAL, 0, VT_ANY_REASON);
-	self->bind[0].flags = 0;
-	self->bind[0].pad = 1;
-	VT_REJECT(EINVAL, 0, VT_ANY_REASON);
 }
 
 TEST_F(reject, binding_count_too_big)
@@ -852,6 +914,121 @@ TEST_F(reject, bindings_bad_pointer)
 	munmap(ro, 4096);
 }
 
+/* --- the results region (table) ------------------------------------------- */
+
+/* Where a row sends the results. */
+enum vt_res_dest {
+	VT_RES_USER,		/* the fixture's res[] */
+	VT_RES_NULL,		/* a NULL pointer, no surface */
+	VT_RES_USER_AND_BOUND,	/* res[] and the bound surface: two places */
+	VT_RES_SURFACE,		/* a 4096-byte result surface */
+	VT_RES_UNKNOWN,		/* a result handle this file never had */
+};
+
+/*
+ * reject_results: the fixture's submission with its results sent to @dest,
+ * @offset and @size; it must fail with @err and, unless 0 (NONE), say
+ * @reason. Neither memory nor the result surface may change.
+ */
+VT_REJECT_TABLE(reject_results);
+
+FIXTURE_VARIANT(reject_results) {
+	enum vt_res_dest dest;
+	__u64 offset, size;
+	int err;
+	__u32 reason;
+};
+
+/* Results go to user memory or to a surface, never both. */
+FIXTURE_VARIANT_ADD(reject_results, two_destinations) {
+	.dest = VT_RES_USER_AND_BOUND, .size = VT_RES_BYTES, .err = EINVAL,
+};
+
+/* @result_offset means nothing without a result surface: MBZ. */
+FIXTURE_VARIANT_ADD(reject_results, offset_without_surface) {
+	.dest = VT_RES_USER, .offset = 8, .size = VT_RES_BYTES, .err = EINVAL,
+};
+
+/* Packet 0 returns 16 bytes. */
+FIXTURE_VARIANT_ADD(reject_results, user_8_bytes) {
+	.dest = VT_RES_USER, .size = 8,
+	.err = EINVAL, .reason = DRM_VATOM_ERR_RESULTS,
+};
+
+FIXTURE_VARIANT_ADD(reject_results, user_0_bytes) {
+	.dest = VT_RES_USER, .size = 0,
+	.err = EINVAL, .reason = DRM_VATOM_ERR_RESULTS,
+};
+
+FIXTURE_VARIANT_ADD(reject_results, none) {
+	.dest = VT_RES_NULL, .size = 0,
+	.err = EINVAL, .reason = DRM_VATOM_ERR_RESULTS,
+};
+
+FIXTURE_VARIANT_ADD(reject_results, surface_unknown) {
+	.dest = VT_RES_UNKNOWN, .size = 16, .err = ENOENT,
+};
+
+/* Regions past the end of the surface. */
+FIXTURE_VARIANT_ADD(reject_results, surface_past_end) {
+	.dest = VT_RES_SURFACE, .offset = 4096 - 8, .size = 16, .err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(reject_results, surface_at_end) {
+	.dest = VT_RES_SURFACE, .offset = 4096, .size = 16, .err = EINVAL,
+};
+
+/* result_offset + results_size wraps around. */
+FIXTURE_VARIANT_ADD(reject_results, surface_offset_wraps) {
+	.dest = VT_RES_SURFACE, .offset = ~0ull - 7, .size = 16, .err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(reject_results, surface_size_wraps) {
+	.dest = VT_RES_SURFACE, .offset = 8, .size = ~0ull, .err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(reject_results, surface_8_bytes) {
+	.dest = VT_RES_SURFACE, .offset = 0, .size = 8,
+	.err = EINVAL, .reason = DRM_VATOM_ERR_RESULTS,
+};
+
+/* result_offset must be 8-byte aligned (docs/uapi.md). */
+FIXTURE_VARIANT_ADD(reject_results, surface_offset_unaligned) {
+	.dest = VT_RES_SURFACE, .offset = 4, .size = 16, .err = EINVAL,
+};
+
+TEST_F(reject_results, rejected)
+{
+	bool user = variant->dest == VT_RES_USER ||
+		    variant->dest == VT_RES_USER_AND_BOUND;
+	struct drm_vatom_submit args;
+	__u8 *rmap;
+	__u32 r;
+
+	if (self->r.fd < 0)
+		return;
+	VT_BUFFER(self->r.fd, 4096, r, rmap);
+	memset(rmap, VT_POISON, 4096);
+
+	vt_submit_args(&args, &self->r.s, self->r.bind, 1,
+		       user ? self->r.res : NULL, variant->size);
+	if (variant->dest == VT_RES_USER_AND_BOUND)
+		args.result_handle = self->r.h;
+	else if (variant->dest == VT_RES_SURFACE)
+		args.result_handle = r;
+	else if (variant->dest == VT_RES_UNKNOWN)
+		args.result_handle = r + 1000;
+	args.result_offset = variant->offset;
+	/* The reason alone: a results error is not one packet's. */
+	vt_reject(_metadata, &self->r, &args, variant->err, 0, VT_ANY_REASON);
+	if (variant->reason != DRM_VATOM_ERR_NONE)
+		EXPECT_EQ(variant->reason, args.error_reason);
+
+	EXPECT_EQ(-1, vt_find_ne8(rmap, 0, 4096, VT_POISON))
+		TH_LOG("a rejected submission wrote the result surface");
+	munmap(rmap, 4096);
+}
+
 /* --- the submit struct ---------------------------------------------------- */
 
 TEST_F(reject, submit_unknown_flags)
@@ -865,95 +1042,6 @@ TEST_F(reject, submit_unknown_flags)
 	VT_REJECT_ARGS(&args, EINVAL);
 	args.flags = 1u << 31;
 	VT_REJECT_ARGS(&args, EINVAL);
-}
-
-/* Results go to user memory or to a surface, never both. */
-TEST_F(reject, results_two_destinations)
-{
-	struct drm_vatom_submit args;
-
-	if (self->fd < 0)
-		return;
-	vt_submit_args(&args, &self->s, self->bind, 1, self->res, sizeof(self->res));
-	args.result_handle = self->h;
-	VT_REJECT_ARGS(&args, EINVAL);
-}
-
-/* @result_offset means nothing without a result surface: MBZ. */
-TEST_F(reject, results_offset_without_surface)
-{
-	struct drm_vatom_submit args;
-
-	if (self->fd < 0)
-		return;
-	vt_submit_args(&args, &self->s, self->bind, 1, self->res, sizeof(self->res));
-	args.result_offset = 8;
-	VT_REJECT_ARGS(&args, EINVAL);
-}
-
-TEST_F(reject, results_too_small)
-{
-	struct drm_vatom_submit args;
-
-	if (self->fd < 0)
-		return;
-	vt_submit_args(&args, &self->s, self->bind, 1, self->res, 8);
-	vt_reject(_metadata, self, &args, EINVAL, 0, VT_ANY_REASON);
-	EXPECT_EQ(DRM_VATOM_ERR_RESULTS, args.error_reason);
-	vt_submit_args(&args, &self->s, self->bind, 1, self->res, 0);
-	vt_reject(_metadata, self, &args, EINVAL, 0, VT_ANY_REASON);
-	EXPECT_EQ(DRM_VATOM_ERR_RESULTS, args.error_reason);
-	vt_submit_args(&args, &self->s, self->bind, 1, NULL, 0);
-	vt_reject(_metadata, self, &args, EINVAL, 0, VT_ANY_REASON);
-	EXPECT_EQ(DRM_VATOM_ERR_RESULTS, args.error_reason);
-}
-
-TEST_F(reject, results_surface_errors)
-{
-	struct drm_vatom_submit args;
-	__u32 r;
-	__u8 *rmap;
-
-	if (self->fd < 0)
-		return;
-	VT_BUFFER(self->fd, 4096, r, rmap);
-	memset(rmap, VT_POISON, 4096);
-
-	/* Unknown result surface. */
-	vt_submit_args(&args, &self->s, self->bind, 1, NULL, 16);
-	args.result_handle = r + 1000;
-	VT_REJECT_ARGS(&args, ENOENT);
-
-	/* Region past the end of the surface. */
-	args.result_handle = r;
-	args.result_offset = 4096 - 8;
-	VT_REJECT_ARGS(&args, EINVAL);
-	args.result_offset = 4096;
-	args.results_size = 16;
-	VT_REJECT_ARGS(&args, EINVAL);
-
-	/* result_offset + results_size wraps around. */
-	args.result_offset = ~0ull - 7;
-	args.results_size = 16;
-	VT_REJECT_ARGS(&args, EINVAL);
-	args.result_offset = 8;
-	args.results_size = ~0ull;
-	VT_REJECT_ARGS(&args, EINVAL);
-
-	/* Region too small for the 16 bytes of packet 0. */
-	args.result_offset = 0;
-	args.results_size = 8;
-	vt_reject(_metadata, self, &args, EINVAL, 0, VT_ANY_REASON);
-	EXPECT_EQ(DRM_VATOM_ERR_RESULTS, args.error_reason);
-
-	/* result_offset must be 8-byte aligned (docs/uapi.md). */
-	args.result_offset = 4;
-	args.results_size = 16;
-	VT_REJECT_ARGS(&args, EINVAL);
-
-	EXPECT_EQ(-1, vt_find_ne8(rmap, 0, 4096, VT_POISON))
-		TH_LOG("a rejected submission wrote the result surface");
-	munmap(rmap, 4096);
 }
 
 TEST_F(reject, results_bad_pointer)
