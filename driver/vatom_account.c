@@ -10,8 +10,7 @@
 
 #include <linux/slab.h>
 
-#include "vatom_device.h"
-#include "vatom_file.h"
+#include "vatom_account.h"
 #include "vatom_limits.h"
 
 /**

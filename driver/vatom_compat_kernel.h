@@ -13,11 +13,15 @@
 #include <linux/dma-buf.h>
 #include <linux/eventfd.h>
 #include <linux/fs.h>
+#include <linux/idr.h>
 #include <linux/pid.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/sizes.h>
 #include <linux/version.h>
 
+#include <drm/drm_debugfs.h>
 #include <drm/drm_device.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
@@ -120,47 +124,145 @@ static inline pid_t vatom_file_pid(struct drm_file *file)
  * (drm_show_fdinfo(), the fops' .show_fdinfo) and calls
  * &drm_driver.show_fdinfo for the rest; before, a driver had its own
  * &file_operations.show_fdinfo and numbered its clients itself.
+ * VATOM_DEFINE_FOPS(fops, show, client_id) defines @fops around the
+ * driver's @show and @client_id; VATOM_DRIVER_SHOW_FDINFO(show) goes in
+ * the driver.
  */
-void vatom_show_fdinfo(struct drm_printer *p, struct drm_file *file);
-u64 vatom_fdinfo_client_id(struct drm_file *file);
-
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
-#define VATOM_DEFINE_FOPS(name)						\
-	static const struct file_operations name = {			\
+#define VATOM_DEFINE_FOPS(fops, show, client_id)			\
+	static const struct file_operations fops = {			\
 		.owner		= THIS_MODULE,				\
 		DRM_GEM_FOPS,						\
 		.show_fdinfo	= drm_show_fdinfo,			\
 	}
-#define VATOM_DRIVER_SHOW_FDINFO	.show_fdinfo = vatom_show_fdinfo,
+#define VATOM_DRIVER_SHOW_FDINFO(show)	.show_fdinfo = (show),
 
 static inline u64 vatom_client_id(struct drm_file *file)
 {
 	return file->client_id;
 }
 #else
-static inline void vatom_compat_show_fdinfo(struct seq_file *m, struct file *f)
-{
-	struct drm_file *file = f->private_data;
-	struct drm_printer p = drm_seq_file_printer(m);
-
-	drm_printf(&p, "drm-driver:\t%s\n", file->minor->dev->driver->name);
-	drm_printf(&p, "drm-client-id:\t%llu\n", vatom_fdinfo_client_id(file));
-	vatom_show_fdinfo(&p, file);
-}
-
-#define VATOM_DEFINE_FOPS(name)						\
-	static const struct file_operations name = {			\
+#define VATOM_DEFINE_FOPS(fops, show, client_id)			\
+	static void fops##_show_fdinfo(struct seq_file *m, struct file *f) \
+	{								\
+		struct drm_file *file = f->private_data;		\
+		struct drm_printer p = drm_seq_file_printer(m);		\
+									\
+		drm_printf(&p, "drm-driver:\t%s\n",			\
+			   file->minor->dev->driver->name);		\
+		drm_printf(&p, "drm-client-id:\t%llu\n", client_id(file)); \
+		show(&p, file);						\
+	}								\
+	static const struct file_operations fops = {			\
 		.owner		= THIS_MODULE,				\
 		DRM_GEM_FOPS,						\
-		.show_fdinfo	= vatom_compat_show_fdinfo,		\
+		.show_fdinfo	= fops##_show_fdinfo,			\
 	}
-#define VATOM_DRIVER_SHOW_FDINFO
+#define VATOM_DRIVER_SHOW_FDINFO(show)
 
 static inline u64 vatom_client_id(struct drm_file *file)
 {
 	static atomic64_t last_id = ATOMIC64_INIT(0);
 
 	return atomic64_inc_return(&last_id);
+}
+#endif
+
+/*
+ * fdinfo's memory keys (drm-total-, -shared-, -resident-memory, sizes in
+ * the largest unit that divides them): drm_show_memory_stats() from 6.5,
+ * which asks &drm_gem_object_funcs.status (VATOM_GEM_STATUS()) which
+ * objects are resident. Before, vatom_show_memory_stats() prints them as
+ * the newest core does (the resident key only when some object is),
+ * asking @status itself.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#define VATOM_GEM_STATUS(fn)		.status = (fn),
+
+static inline void
+vatom_show_memory_stats(struct drm_printer *p, struct drm_file *file,
+			enum drm_gem_object_status (*status)(struct drm_gem_object *))
+{
+	drm_show_memory_stats(p, file);
+}
+#else
+enum drm_gem_object_status {
+	DRM_GEM_OBJECT_RESIDENT = BIT(0),
+};
+
+#define VATOM_GEM_STATUS(fn)
+
+static inline void vatom_print_size(struct drm_printer *p, const char *stat,
+				    u64 sz)
+{
+	static const char *const units[] = { "", " KiB", " MiB" };
+	unsigned int u;
+
+	for (u = 0; u < ARRAY_SIZE(units) - 1; u++) {
+		if (!sz || !IS_ALIGNED(sz, SZ_1K))
+			break;
+		sz >>= 10;
+	}
+	drm_printf(p, "drm-%s-memory:\t%llu%s\n", stat, sz, units[u]);
+}
+
+static inline void
+vatom_show_memory_stats(struct drm_printer *p, struct drm_file *file,
+			enum drm_gem_object_status (*status)(struct drm_gem_object *))
+{
+	u64 total = 0, shared = 0, resident = 0;
+	struct drm_gem_object *obj;
+	int id;
+
+	spin_lock(&file->table_lock);
+	idr_for_each_entry(&file->object_idr, obj, id) {
+		total += obj->size;
+		if (obj->handle_count > 1 || obj->dma_buf)
+			shared += obj->size;
+		if (status(obj) & DRM_GEM_OBJECT_RESIDENT)
+			resident += obj->size;
+	}
+	spin_unlock(&file->table_lock);
+	vatom_print_size(p, "total", total);
+	vatom_print_size(p, "shared", shared);
+	if (resident)
+		vatom_print_size(p, "resident", resident);
+}
+#endif
+
+/*
+ * debugfs: from 6.3 a driver adds its device's files with
+ * drm_debugfs_add_files() before registering it, and a show function finds
+ * the device in its &drm_debugfs_entry; before, &drm_driver.debugfs_init
+ * creates them in each minor's directory with drm_debugfs_create_files(),
+ * and a show function finds the device in its &drm_info_node. The entries
+ * of both lists have the same members. VATOM_DEBUGFS_INIT_SHIM(fn, list,
+ * count) after the list, VATOM_DRIVER_DEBUGFS_INIT(fn) in the driver.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#define vatom_debugfs_info		drm_debugfs_info
+#define vatom_debugfs_add_files		drm_debugfs_add_files
+#define VATOM_DEBUGFS_INIT_SHIM(fn, list, count)
+#define VATOM_DRIVER_DEBUGFS_INIT(fn)
+
+static inline struct drm_device *vatom_debugfs_dev(struct seq_file *m)
+{
+	return ((struct drm_debugfs_entry *)m->private)->dev;
+}
+#else
+#define vatom_debugfs_info		drm_info_list
+#define vatom_debugfs_add_files(dev, files, count)	do { } while (0)
+#define VATOM_DEBUGFS_INIT_SHIM(fn, list, count)			\
+	void fn(struct drm_minor *minor)				\
+	{								\
+		drm_debugfs_create_files(list, count,			\
+					 minor->debugfs_root, minor);	\
+	}
+#define VATOM_DRIVER_DEBUGFS_INIT(fn)	.debugfs_init = (fn),
+
+static inline struct drm_device *vatom_debugfs_dev(struct seq_file *m)
+{
+	return ((struct drm_info_node *)m->private)->minor->dev;
 }
 #endif
 

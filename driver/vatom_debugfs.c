@@ -6,6 +6,9 @@
  *   /sys/kernel/debug/dri/<minor>/vatom_clients	one line per open file
  *   /sys/kernel/debug/dri/<minor>/vatom_limits	the limits in force
  *
+ * The files are the device's (vatom_debugfs_register()); on newer kernels
+ * each minor's directory is a link to the device's.
+ *
  * Live counts (surfaces, jobs_in_flight: jobs not yet freed, fences: job
  * fences still referenced anywhere) let tests check that nothing leaks.
  *
@@ -47,8 +50,7 @@ static void vatom_stats_sum(struct vatom_device *vdev, struct vatom_stats_pcpu *
 
 static int vatom_stats_show(struct seq_file *m, void *unused)
 {
-	struct drm_info_node *node = m->private;
-	struct vatom_device *vdev = to_vatom_device(node->minor->dev);
+	struct vatom_device *vdev = to_vatom_device(vatom_debugfs_dev(m));
 	struct vatom_stats_counters *st = &vdev->stats;
 	struct vatom_stats_pcpu sum;
 	int f;
@@ -88,8 +90,7 @@ static unsigned int vatom_file_handles(struct drm_file *file)
 
 static int vatom_clients_show(struct seq_file *m, void *unused)
 {
-	struct drm_info_node *node = m->private;
-	struct drm_device *dev = node->minor->dev;
+	struct drm_device *dev = vatom_debugfs_dev(m);
 	struct vatom_file *vfile;
 	struct drm_file *file;
 
@@ -116,8 +117,7 @@ static int vatom_clients_show(struct seq_file *m, void *unused)
 
 static int vatom_limits_show(struct seq_file *m, void *unused)
 {
-	struct drm_info_node *node = m->private;
-	struct vatom_device *vdev = to_vatom_device(node->minor->dev);
+	struct vatom_device *vdev = to_vatom_device(vatom_debugfs_dev(m));
 
 	seq_printf(m, "max_surface_size %llu\n", VATOM_MAX_SURFACE_SIZE);
 	seq_printf(m, "max_stream_size %u\n", VATOM_MAX_STREAM_SIZE);
@@ -136,14 +136,21 @@ static int vatom_limits_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
-static const struct drm_info_list vatom_debugfs_list[] = {
+static const struct vatom_debugfs_info vatom_debugfs_list[] = {
 	{ "vatom_stats", vatom_stats_show, 0 },
 	{ "vatom_clients", vatom_clients_show, 0 },
 	{ "vatom_limits", vatom_limits_show, 0 },
 };
 
-void vatom_debugfs_init(struct drm_minor *minor)
+/**
+ * vatom_debugfs_register() - add the device's debugfs files
+ * @dev: the device, before drm_dev_register()
+ */
+void vatom_debugfs_register(struct drm_device *dev)
 {
-	drm_debugfs_create_files(vatom_debugfs_list, ARRAY_SIZE(vatom_debugfs_list),
-				 minor->debugfs_root, minor);
+	vatom_debugfs_add_files(dev, vatom_debugfs_list,
+				ARRAY_SIZE(vatom_debugfs_list));
 }
+
+VATOM_DEBUGFS_INIT_SHIM(vatom_debugfs_init, vatom_debugfs_list,
+			ARRAY_SIZE(vatom_debugfs_list))

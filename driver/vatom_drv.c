@@ -55,7 +55,7 @@ static const struct drm_ioctl_desc vatom_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VATOM_RESET_STATUS, vatom_ioctl_reset_status, DRM_RENDER_ALLOW),
 };
 
-VATOM_DEFINE_FOPS(vatom_fops);
+VATOM_DEFINE_FOPS(vatom_fops, vatom_show_fdinfo, vatom_fdinfo_client_id);
 
 /* &drm_driver.open: the file's context. */
 static int vatom_open(struct drm_device *dev, struct drm_file *file)
@@ -91,8 +91,8 @@ static const struct drm_driver vatom_driver = {
 	.ioctls			= vatom_ioctls,
 	.num_ioctls		= ARRAY_SIZE(vatom_ioctls),
 	.fops			= &vatom_fops,
-	.debugfs_init		= vatom_debugfs_init,
-	VATOM_DRIVER_SHOW_FDINFO
+	VATOM_DRIVER_DEBUGFS_INIT(vatom_debugfs_init)
+	VATOM_DRIVER_SHOW_FDINFO(vatom_show_fdinfo)
 
 	DRM_GEM_SHMEM_DRIVER_OPS,
 	.gem_create_object	= vatom_gem_create_object,
@@ -156,6 +156,7 @@ static int vatom_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
+	vatom_debugfs_register(&vdev->drm);
 	platform_set_drvdata(pdev, vdev);
 	return drm_dev_register(&vdev->drm, 0);
 }

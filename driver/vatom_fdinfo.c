@@ -10,27 +10,27 @@
  *   drm-total-memory		surfaces the file holds handles to
  *   drm-shared-memory		those also held elsewhere (exported,
  *					imported, or a handle in another file)
- *   drm-resident-memory		those with pages (an import always has)
+ *   drm-resident-memory		those with pages (an import always has),
+ *					left out by newer kernels while none has
  *   vatom-jobs-submitted/-completed/-rejected
  *   vatom-memory-charged		against DRM_VATOM_PARAM_FILE_MEM_CAP
  *
  * drm-driver and drm-client-id come first, from the DRM core where it
- * prints them (6.5 on), else from vatom_compat_show_fdinfo().
+ * prints them (6.5 on), else from VATOM_DEFINE_FOPS()'s shim. The memory
+ * keys are the core's (drm_show_memory_stats()), sizes in the largest
+ * unit that divides them ("12 KiB", "2 MiB", "0").
  *
  * Copyright (C) 2026 The vatom developers
  */
 
-#include <linux/idr.h>
-#include <linux/spinlock.h>
-
 #include <drm/drm_file.h>
-#include <drm/drm_gem.h>
-#include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_print.h>
 
 #include "vatom_compat_kernel.h"
 #include "vatom_device.h"
 #include "vatom_file.h"
+#include "vatom_gem.h"
+#include "vatom_ioctl.h"
 
 /**
  * vatom_fdinfo_client_id() - the client id fdinfo and tracepoints show
@@ -51,26 +51,14 @@ u64 vatom_fdinfo_client_id(struct drm_file *file)
 void vatom_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
 	struct vatom_file *vfile = file->driver_priv;
-	u64 total = 0, shared = 0, resident = 0, guilty, innocent;
-	struct drm_gem_object *obj;
-	int id, f;
+	u64 guilty, innocent;
+	int f;
 
 	for (f = 0; f < VATOM_FAMILY_COUNT; f++)
 		drm_printf(p, "drm-engine-%s:\t%llu ns\n", vatom_family_name(f),
 			   (u64)atomic64_read(&vfile->busy_ns[f]));
 
-	spin_lock(&file->table_lock);
-	idr_for_each_entry(&file->object_idr, obj, id) {
-		total += obj->size;
-		if (obj->handle_count > 1 || obj->dma_buf || obj->import_attach)
-			shared += obj->size;
-		if (obj->import_attach || READ_ONCE(to_drm_gem_shmem_obj(obj)->pages))
-			resident += obj->size;
-	}
-	spin_unlock(&file->table_lock);
-	drm_printf(p, "drm-total-memory:\t%llu KiB\n", total >> 10);
-	drm_printf(p, "drm-shared-memory:\t%llu KiB\n", shared >> 10);
-	drm_printf(p, "drm-resident-memory:\t%llu KiB\n", resident >> 10);
+	vatom_show_memory_stats(p, file, vatom_gem_status);
 
 	drm_printf(p, "vatom-jobs-submitted:\t%llu\n",
 		   (u64)atomic64_read(&vfile->submitted));

@@ -19,28 +19,12 @@
 
 #include <drm/drm_file.h>
 
+#include "vatom_account.h"
 #include "vatom_device.h"
 
 struct dma_fence;
 struct vatom_job;
 struct vatom_sched;
-
-/**
- * struct vatom_account - the bytes one file makes the kernel hold, against
- * its memory cap (vatom_file_mem_cap())
- * @ref: one for the file, one for each surface it owns: an owned surface
- *	stays charged after the file is closed, for as long as it lives
- * @bytes: bytes charged
- *
- * Charged: every surface the file owns (got the first handle to) for its
- * whole life, every surface it holds another handle to while it does,
- * its stream buffers (in use or kept), the jobs it has in flight and
- * their kernel copies of user results.
- */
-struct vatom_account {
-	struct kref ref;
-	atomic64_t bytes;
-};
 
 /**
  * struct vatom_stream_buf - a kernel buffer for copies of streams
@@ -141,13 +125,6 @@ static inline bool vatom_error_resets(int error)
 {
 	return error == -ETIMEDOUT || error == -EIO;
 }
-
-/* vatom_account.c */
-struct vatom_account *vatom_account_create(void);
-void vatom_account_get(struct vatom_account *acct);
-void vatom_account_put(struct vatom_account *acct);
-int vatom_account_charge(struct vatom_account *acct, u64 bytes);
-void vatom_account_uncharge(struct vatom_account *acct, u64 bytes);
 
 /* The account of the file @file. */
 static inline struct vatom_account *vatom_file_account(struct drm_file *file)

@@ -187,6 +187,23 @@ static const struct vm_operations_struct vatom_gem_vm_ops = {
 	.close	= vatom_gem_vm_close,
 };
 
+/**
+ * vatom_gem_status() - whether a surface's pages exist, for fdinfo
+ * @obj: a vatom GEM object, created or imported
+ *
+ * Read without the object's lock: fdinfo shows a moment's state.
+ *
+ * Return: DRM_GEM_OBJECT_RESIDENT for an import (its exporter holds its
+ * pages) or an object whose pages exist (bound, or mmapped and touched),
+ * else 0.
+ */
+enum drm_gem_object_status vatom_gem_status(struct drm_gem_object *obj)
+{
+	if (obj->import_attach || READ_ONCE(to_drm_gem_shmem_obj(obj)->pages))
+		return DRM_GEM_OBJECT_RESIDENT;
+	return 0;
+}
+
 static const struct drm_gem_object_funcs vatom_gem_funcs = {
 	.free		= vatom_surface_free,
 	.open		= vatom_gem_handle_open,	/* the per-file memory cap */
@@ -199,6 +216,7 @@ static const struct drm_gem_object_funcs vatom_gem_funcs = {
 	.vunmap		= VATOM_GEM_VUNMAP(vatom_gem_vunmap),
 	.mmap		= drm_gem_shmem_object_mmap,
 	.vm_ops		= &vatom_gem_vm_ops,
+	VATOM_GEM_STATUS(vatom_gem_status)
 };
 
 /*

@@ -71,6 +71,7 @@ struct vatom_binding_table {
 
 /* vatom_gem.c */
 struct drm_gem_object *vatom_gem_create_object(struct drm_device *dev, size_t size);
+enum drm_gem_object_status vatom_gem_status(struct drm_gem_object *obj);
 int vatom_binding_table_read(struct vatom_binding_table *t,
 			     struct drm_file *file, u64 ubindings, u32 count);
 void vatom_binding_table_release(struct vatom_binding_table *t);

@@ -11,6 +11,7 @@
 struct drm_device;
 struct drm_file;
 struct drm_minor;
+struct drm_printer;
 struct vatom_file;
 
 /* vatom_gem.c */
@@ -46,7 +47,12 @@ void vatom_file_queues_release(struct vatom_file *vfile);
 int vatom_ioctl_reset_status(struct drm_device *dev, void *data,
 			     struct drm_file *file);
 
+/* vatom_fdinfo.c */
+void vatom_show_fdinfo(struct drm_printer *p, struct drm_file *file);
+u64 vatom_fdinfo_client_id(struct drm_file *file);
+
 /* vatom_debugfs.c */
-void vatom_debugfs_init(struct drm_minor *minor);
+void vatom_debugfs_register(struct drm_device *dev);
+void vatom_debugfs_init(struct drm_minor *minor);	/* before 6.3 */
 
 #endif /* _VATOM_IOCTL_H_ */

@@ -26,6 +26,37 @@ static bool ob_fdinfo_is(int fd, const char *key, const char *text)
 	return found;
 }
 
+/*
+ * Bytes of a memory key of @fd's fdinfo, whose size is in the largest
+ * unit that divides it ("12 KiB", "2 MiB", "0"); -1 when the key is
+ * absent, as newer kernels leave out drm-resident-memory while no object
+ * is resident.
+ */
+static long long ob_fdinfo_bytes(int fd, const char *key)
+{
+	static const char *const units[] = { "", " KiB", " MiB", " GiB" };
+	char path[64], line[256], *end;
+	long long v = -1;
+	size_t n = strlen(key), u;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	while (f && v < 0 && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, n) || line[n] != ':')
+			continue;
+		v = strtoll(line + n + 1, &end, 10);
+		end[strcspn(end, "\n")] = '\0';
+		for (u = 0; u < VT_ARRAY_SIZE(units); u++)
+			if (!strcmp(end, units[u]))
+				break;
+		v = u < VT_ARRAY_SIZE(units) ? v << (10 * u) : -2;
+	}
+	if (f)
+		fclose(f);
+	return v;
+}
+
 /* A vISA ADD with a reserved Op at packet 1 of @s: DRM_VATOM_ERR_OP. */
 static void ob_bad_op_stream(struct vt_stream *s)
 {
@@ -45,9 +76,10 @@ TEST(fdinfo_usage)
 {
 	const __u32 addr = 0, val = 1;
 	long long busy, prev;
+	long long resident;
 	struct vt_stream s;
-	__u32 h, h2;
-	int fd, i;
+	__u32 h, h2, h3;
+	int fd, fd2, dmabuf, i;
 
 	VT_OPEN(fd);
 	EXPECT_TRUE(ob_fdinfo_is(fd, "drm-driver", "vatom"));
@@ -56,9 +88,10 @@ TEST(fdinfo_usage)
 
 	ASSERT_EQ(0, vt_buffer_create(fd, 8192, &h));
 	ASSERT_EQ(0, vt_buffer_create(fd, 4096, &h2));
-	/* Handles, no pages yet. */
-	EXPECT_EQ(12, vt_fdinfo(fd, "drm-total-memory"));
-	EXPECT_EQ(0, vt_fdinfo(fd, "drm-resident-memory"));
+	/* Handles, no pages yet: a zero, or no line at all. */
+	EXPECT_TRUE(ob_fdinfo_is(fd, "drm-total-memory", "12 KiB"));
+	resident = ob_fdinfo_bytes(fd, "drm-resident-memory");
+	EXPECT_TRUE(resident == 0 || resident == -1) TH_LOG("%lld", resident);
 
 	va_stream(&s, DRM_VATOM_VISA_OP_ADD, 1, &addr, &val, false);
 	/*
@@ -81,14 +114,30 @@ TEST(fdinfo_usage)
 	EXPECT_EQ(3, vt_fdinfo(fd, "vatom-jobs-completed"));
 	EXPECT_EQ(1, vt_fdinfo(fd, "vatom-jobs-rejected"));
 	/* Bound once: its pages exist now; the other has none. */
-	EXPECT_EQ(12, vt_fdinfo(fd, "drm-total-memory"));
-	EXPECT_EQ(8, vt_fdinfo(fd, "drm-resident-memory"));
-	EXPECT_EQ(0, vt_fdinfo(fd, "drm-shared-memory"));
+	EXPECT_EQ(12 << 10, ob_fdinfo_bytes(fd, "drm-total-memory"));
+	EXPECT_EQ(8 << 10, ob_fdinfo_bytes(fd, "drm-resident-memory"));
+	EXPECT_TRUE(ob_fdinfo_is(fd, "drm-shared-memory", "0"));
 	EXPECT_EQ(busy, vt_fdinfo(fd, "drm-engine-visa"));
 	EXPECT_EQ(0, vt_fdinfo(fd, "drm-engine-ptx"));
 	EXPECT_EQ(0, vt_fdinfo(fd, "drm-engine-noc"));
 	/* 12 KiB of surfaces, at least; the kept stream buffer too. */
 	EXPECT_LE(12, vt_fdinfo(fd, "vatom-memory-charged"));
+
+	/* The same buffer in a second file: shared, in both. */
+	VT_OPEN(fd2);
+	ASSERT_EQ(0, vt_prime_export(fd, h2, &dmabuf));
+	ASSERT_EQ(0, vt_prime_import(fd2, dmabuf, &h3));
+	close(dmabuf);
+	EXPECT_EQ(4 << 10, ob_fdinfo_bytes(fd, "drm-shared-memory"));
+	EXPECT_TRUE(ob_fdinfo_is(fd2, "drm-shared-memory", "4 KiB"));
+	/* 2 MiB more: the largest unit that divides the total. */
+	ASSERT_EQ(0, vt_buffer_create(fd2, 2 << 20, &h3));
+	EXPECT_TRUE(ob_fdinfo_is(fd2, "drm-total-memory", "2052 KiB"));
+	close(fd2);
+	VT_OPEN(fd2);
+	ASSERT_EQ(0, vt_buffer_create(fd2, 2 << 20, &h3));
+	EXPECT_TRUE(ob_fdinfo_is(fd2, "drm-total-memory", "2 MiB"));
+	close(fd2);
 	close(fd);
 }
 
