@@ -14,7 +14,7 @@ struct drm_minor;
 struct drm_printer;
 struct vatom_file;
 
-/* vatom_gem.c */
+/* vatom_surface_ioctl.c */
 int vatom_ioctl_surface_create(struct drm_device *dev, void *data,
 			       struct drm_file *file);
 int vatom_ioctl_surface_mmap_offset(struct drm_device *dev, void *data,

@@ -2,7 +2,7 @@
 /*
  * User-mode queues, the consumer side: draining a queue's ring
  * (docs/queues.md). The ioctls and the queue's lifetime are in
- * vatom_queue_ioctl.c, the polling thread in vatom_queue_poll.c; both
+ * vatom_queue_ioctl.c, the polling thread in vatom_poller.c; both
  * consume through vatom_queue_drain().
  *
  * A queue has a ring of job descriptors and a control page, both buffer

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * vatom: user-mode queues, shared by the ioctls (vatom_queue_ioctl.c),
- * the consumer (vatom_queue.c) and the polling thread (vatom_queue_poll.c).
+ * the consumer (vatom_queue.c) and the poller (vatom_queue_poll.c,
+ * vatom_poller.c).
  *
  * Copyright (C) 2026 The vatom developers
  */
@@ -16,6 +17,7 @@
 #include <asm/barrier.h>
 
 #include "vatom_device.h"
+#include "vatom_file.h"
 #include "vatom_gem.h"
 
 struct dma_fence_chain;

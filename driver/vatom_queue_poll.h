@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * vatom: the polling thread of user-mode queues, one per process and
- * device (vatom_queue_poll.c).
+ * vatom: a polling queue's poller, one per process and device: found or
+ * started, given queues and stopped (vatom_queue_poll.c).
  *
  * Copyright (C) 2026 The vatom developers
  */
