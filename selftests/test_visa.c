@@ -157,27 +157,29 @@ static void vt_run_table(struct __test_metadata *_metadata, int fd, __u8 op,
 	vt_gem_close(fd, h);
 }
 
-/* One variant per Op: its 32-bit, .16 and 64-bit tables and data types. */
+/*
+ * One variant per Op: its tables and data types, indexed by enum vt_width
+ * (the .16 form takes the 32-bit type).
+ */
 FIXTURE(dword_op) {
 	int fd;
 };
 
 FIXTURE_VARIANT(dword_op) {
 	__u8 op;
-	__u8 type32;		/* also the .16 type */
-	__u8 type64;
-	const struct vt_row *t32, *t16, *t64;
-	__u32 n32, n16, n64;
+	__u8 type[3];
+	const struct vt_row *t[3];
+	__u32 n[3];
 };
 
 #define VT_OP_VARIANT(name, o, ty32, ty64)				\
 	FIXTURE_VARIANT_ADD(dword_op, name) {				\
 		.op = DRM_VATOM_VISA_OP_##o,				\
-		.type32 = DRM_VATOM_VISA_TYPE_##ty32,			\
-		.type64 = DRM_VATOM_VISA_TYPE_##ty64,			\
-		.t32 = name##32, .n32 = N(name##32),			\
-		.t16 = name##16, .n16 = N(name##16),			\
-		.t64 = name##64, .n64 = N(name##64),			\
+		.type = { DRM_VATOM_VISA_TYPE_##ty32,			\
+			  DRM_VATOM_VISA_TYPE_##ty32,			\
+			  DRM_VATOM_VISA_TYPE_##ty64 },			\
+		.t = { name##16, name##32, name##64 },			\
+		.n = { N(name##16), N(name##32), N(name##64) },		\
 	}
 
 /*
@@ -213,33 +215,40 @@ FIXTURE_TEARDOWN(dword_op)
 		close(self->fd);
 }
 
-/* The DWORD_ATOMIC form every device has (CAP_VISA_DWORD_ATOMIC). */
+/*
+ * The variant's table of width @w. The 32-bit form is the one every device
+ * has (CAP_VISA_DWORD_ATOMIC); the .16 and 64-bit forms are optional, so
+ * VISA_OPS decides whether they run.
+ */
+static void vt_dword_form(struct __test_metadata *_metadata, int fd,
+			  const FIXTURE_VARIANT(dword_op) *variant,
+			  enum vt_width w)
+{
+	static const __u32 form[3] = { DRM_VATOM_VISA_FORM_DWORD16, 0,
+				       DRM_VATOM_VISA_FORM_DWORD64 };
+
+	if (fd < 0)
+		return;
+	if (w != VT_W32 && !(vt_visa_ops(fd, form[w]) & (1u << variant->op)))
+		SKIP(return, "DWORD_ATOMIC%s op %u not implemented",
+		     w == VT_W16 ? ".16" : " 64-bit", variant->op);
+	vt_run_table(_metadata, fd, variant->op, variant->type[w], w,
+		     variant->t[w], variant->n[w]);
+}
+
 TEST_F(dword_op, dword32)
 {
-	if (self->fd < 0)
-		return;
-	vt_run_table(_metadata, self->fd, variant->op, variant->type32, VT_W32,
-		     variant->t32, variant->n32);
+	vt_dword_form(_metadata, self->fd, variant, VT_W32);
 }
 
 TEST_F(dword_op, dword16)
 {
-	if (self->fd < 0)
-		return;
-	if (!(vt_visa_ops(self->fd, DRM_VATOM_VISA_FORM_DWORD16) & (1u << variant->op)))
-		SKIP(return, "DWORD_ATOMIC.16 op %u not implemented", variant->op);
-	vt_run_table(_metadata, self->fd, variant->op, variant->type32, VT_W16,
-		     variant->t16, variant->n16);
+	vt_dword_form(_metadata, self->fd, variant, VT_W16);
 }
 
 TEST_F(dword_op, dword64)
 {
-	if (self->fd < 0)
-		return;
-	if (!(vt_visa_ops(self->fd, DRM_VATOM_VISA_FORM_DWORD64) & (1u << variant->op)))
-		SKIP(return, "64-bit DWORD_ATOMIC op %u not implemented", variant->op);
-	vt_run_table(_metadata, self->fd, variant->op, variant->type64, VT_W64,
-		     variant->t64, variant->n64);
+	vt_dword_form(_metadata, self->fd, variant, VT_W64);
 }
 
 /* --- exec size, mask control, predication ------------------------------ */
@@ -296,88 +305,83 @@ static __u32 vt_add_lanes(struct __test_metadata *_metadata, int fd,
 	return seen;
 }
 
-TEST(dword_exec_sizes)
-{
-	__u8 code;
-	int fd;
+/**
+ * struct vt_lane_row - one packet of vt_add_lanes() and the lanes that run
+ * @size: the exec size code
+ * @ctl: the mask control, M - 1 or'ed with _NM (vt_exec())
+ * @emask: the execution mask
+ * @lanes: the lanes that run, by hand: ChEn[i] = (_NM or emask bit
+ *	(4 * (M - 1) + i)) and, when predicated, predicate bit i
+ * @flags: DRM_VATOM_VISA_PREDICATED (VT_PRED()) or 0
+ * @pred: the predicate
+ */
+struct vt_lane_row {
+	__u8 size, ctl;
+	__u32 emask, lanes, flags, pred;
+};
 
-	VT_OPEN(fd);
-	for (code = DRM_VATOM_VISA_EXEC_1; code <= DRM_VATOM_VISA_EXEC_16; code++) {
-		__u32 n = 1u << code;
-
-		/* All lanes through the mask, then through _NM with emask 0. */
-		EXPECT_EQ((1ull << n) - 1,
-			  vt_add_lanes(_metadata, fd, vt_exec(code, 0), 0xffffffff, 0, 0));
-		EXPECT_EQ((1ull << n) - 1,
-			  vt_add_lanes(_metadata, fd,
-				       vt_exec(code, DRM_VATOM_VISA_EXEC_NM), 0, 0, 0));
-	}
-	close(fd);
-}
+#define VT_NM			DRM_VATOM_VISA_EXEC_NM
+#define VT_LANES(size, ctl, emask, lanes) \
+	{ DRM_VATOM_VISA_EXEC_##size, ctl, emask, lanes }
+#define VT_PRED(size, ctl, emask, pred, lanes) \
+	{ DRM_VATOM_VISA_EXEC_##size, ctl, emask, lanes, \
+	  DRM_VATOM_VISA_PREDICATED, pred }
 
 /*
- * M1..M8 select the window of the execution mask starting at bit 4 * (M -
- * 1): ChEn[i] = emask bit (4 * (M - 1) + i).
+ * Mask window @m (M - 1) starts at emask bit 4 * @m: exec 4 with lanes 0
+ * and 2 on and every bit outside the window set; exec 1 with the window's
+ * first bit alone, then every bit but that one; _NM ignores the mask.
  */
-TEST(dword_mask_control)
-{
-	__u32 m;
-	int fd;
+#define VT_WINDOW(m)							\
+	VT_LANES(4, m, ~(0xfu << 4 * (m)) | 0x5u << 4 * (m), 0x5),	\
+	VT_LANES(1, m, 1u << 4 * (m), 0x1),				\
+	VT_LANES(1, m, ~(1u << 4 * (m)), 0x0),				\
+	VT_LANES(4, VT_NM | (m), 0, 0xf)
 
-	VT_OPEN(fd);
-	for (m = 0; m < 8; m++) {
-		__u32 sh = 4 * m;
-
-		/* Exec 4: lanes 0 and 2 on, every bit outside the window set. */
-		EXPECT_EQ(0x5, vt_add_lanes(_metadata, fd,
-					    vt_exec(DRM_VATOM_VISA_EXEC_4, m),
-					    ~(0xfu << sh) | (0x5u << sh), 0, 0))
-			TH_LOG("M%u exec 4", m + 1);
-		/* Exec 1: the window's first bit alone. */
-		EXPECT_EQ(0x1, vt_add_lanes(_metadata, fd,
-					    vt_exec(DRM_VATOM_VISA_EXEC_1, m),
-					    1u << sh, 0, 0));
-		EXPECT_EQ(0x0, vt_add_lanes(_metadata, fd,
-					    vt_exec(DRM_VATOM_VISA_EXEC_1, m),
-					    ~(1u << sh), 0, 0));
-		/* _NM ignores the mask whatever it holds. */
-		EXPECT_EQ(0xf, vt_add_lanes(_metadata, fd,
-					    vt_exec(DRM_VATOM_VISA_EXEC_4,
-						    DRM_VATOM_VISA_EXEC_NM | m),
-					    0, 0, 0));
-	}
+static const struct vt_lane_row vt_lane_rows[] = {
+	/* Every lane of each exec size: through the mask, then _NM. */
+	VT_LANES(1, 0, 0xffffffff, 0x1), VT_LANES(1, VT_NM, 0, 0x1),
+	VT_LANES(2, 0, 0xffffffff, 0x3), VT_LANES(2, VT_NM, 0, 0x3),
+	VT_LANES(4, 0, 0xffffffff, 0xf), VT_LANES(4, VT_NM, 0, 0xf),
+	VT_LANES(8, 0, 0xffffffff, 0xff), VT_LANES(8, VT_NM, 0, 0xff),
+	VT_LANES(16, 0, 0xffffffff, 0xffff), VT_LANES(16, VT_NM, 0, 0xffff),
+	VT_WINDOW(0), VT_WINDOW(1), VT_WINDOW(2), VT_WINDOW(3),
+	VT_WINDOW(4), VT_WINDOW(5), VT_WINDOW(6), VT_WINDOW(7),
 	/* Exec 8 up to M7 (bits 24..31), exec 16 up to M5 (bits 16..31). */
-	EXPECT_EQ(0x81, vt_add_lanes(_metadata, fd, vt_exec(DRM_VATOM_VISA_EXEC_8, 6),
-				     0x81000000, 0, 0));
-	EXPECT_EQ(0xa001, vt_add_lanes(_metadata, fd,
-				       vt_exec(DRM_VATOM_VISA_EXEC_16, 4),
-				       0xa0010000 | 0xffff, 0, 0));
-	EXPECT_EQ(0x0ff0, vt_add_lanes(_metadata, fd,
-				       vt_exec(DRM_VATOM_VISA_EXEC_16, 0),
-				       0xffff0ff0, 0, 0));
-	close(fd);
-}
+	VT_LANES(8, 6, 0x81000000, 0x81),
+	VT_LANES(16, 4, 0xa0010000 | 0xffff, 0xa001),
+	VT_LANES(16, 0, 0xffff0ff0, 0x0ff0),
+	/* The predicate ands with _NM or with the mask. */
+	VT_PRED(4, VT_NM, 0, 0x5, 0x5),
+	VT_PRED(4, 0, 0x3, 0x6, 0x2),
+	/* Predicate bits past the exec size play no part. */
+	VT_PRED(16, 0, 0xffffffff, 0xffff8001, 0x8001),
+	/* The predicate is lane-relative, not shifted by the mask window. */
+	VT_PRED(4, 2, 0x00000f00, 0x3, 0x3),
+	VT_PRED(8, 0, 0xff, 0, 0x0),
+};
 
-/* ChEn[i] = (NoMask or emask bit) and predicate bit i. */
-TEST(dword_predicate)
+#undef VT_WINDOW
+#undef VT_PRED
+#undef VT_LANES
+#undef VT_NM
+
+/* Exec sizes, mask control (M1..M8, _NM) and predication: vt_lane_rows. */
+TEST(dword_lanes)
 {
+	size_t i;
 	int fd;
 
 	VT_OPEN(fd);
-	EXPECT_EQ(0x5, vt_add_lanes(_metadata, fd,
-				    vt_exec(DRM_VATOM_VISA_EXEC_4, DRM_VATOM_VISA_EXEC_NM),
-				    0, DRM_VATOM_VISA_PREDICATED, 0x5));
-	EXPECT_EQ(0x2, vt_add_lanes(_metadata, fd, vt_exec(DRM_VATOM_VISA_EXEC_4, 0),
-				    0x3, DRM_VATOM_VISA_PREDICATED, 0x6));
-	/* Predicate bits past the exec size play no part. */
-	EXPECT_EQ(0x8001, vt_add_lanes(_metadata, fd,
-				       vt_exec(DRM_VATOM_VISA_EXEC_16, 0),
-				       0xffffffff, DRM_VATOM_VISA_PREDICATED, 0xffff8001));
-	/* The predicate is lane-relative, not shifted by the mask window. */
-	EXPECT_EQ(0x3, vt_add_lanes(_metadata, fd, vt_exec(DRM_VATOM_VISA_EXEC_4, 2),
-				    0x00000f00, DRM_VATOM_VISA_PREDICATED, 0x3));
-	EXPECT_EQ(0x0, vt_add_lanes(_metadata, fd, vt_exec(DRM_VATOM_VISA_EXEC_8, 0),
-				    0xff, DRM_VATOM_VISA_PREDICATED, 0));
+	for (i = 0; i < VT_ARRAY_SIZE(vt_lane_rows); i++) {
+		const struct vt_lane_row *r = &vt_lane_rows[i];
+
+		EXPECT_EQ(r->lanes, vt_add_lanes(_metadata, fd,
+						 vt_exec(r->size, r->ctl),
+						 r->emask, r->flags, r->pred))
+			TH_LOG("row %zu: exec 0x%x emask 0x%08x pred 0x%x", i,
+			       vt_exec(r->size, r->ctl), r->emask, r->pred);
+	}
 	close(fd);
 }
 
@@ -664,120 +668,101 @@ TEST(dword_null_dst)
 	close(fd);
 }
 
+/**
+ * struct vt_same_row - one packet whose lanes all address one dword
+ * @what: what the row checks
+ * @op: the Op
+ * @size: the exec size code
+ * @type: the data type
+ * @emask: the execution mask; 0: every lane
+ * @addr: the dword's byte offset
+ * @old: its value before
+ * @src0: Src0 per lane, or NULL for V0
+ * @src1: Src1 per lane, or NULL for V0
+ * @ret: what each lane returns, by hand; VT_POISON32 for a disabled lane
+ * @mem: the dword after
+ */
+struct vt_same_row {
+	const char *what;
+	__u8 op, size, type;
+	__u32 emask, addr, old;
+	const __u32 *src0, *src1;
+	__u32 ret[16];
+	__u32 mem;
+};
+
+#define VT_P	VT_POISON32
+
+static const struct vt_same_row vt_same_rows[] = {
+	{ "ADD: each lane returns the running sum",
+	  DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_EXEC_8, DRM_VATOM_VISA_TYPE_UD,
+	  0, 0, 0, (const __u32[]){ 1, 2, 4, 8, 16, 32, 64, 128 }, NULL,
+	  { 0, 1, 3, 7, 15, 31, 63, 127 }, 255 },
+	{ "XCHG: each lane gets the previous lane's value",
+	  DRM_VATOM_VISA_OP_XCHG, DRM_VATOM_VISA_EXEC_4, DRM_VATOM_VISA_TYPE_UD,
+	  0, 4, 5, (const __u32[]){ 10, 11, 12, 13 }, NULL,
+	  { 5, 10, 11, 12 }, 13 },
+	{ "CMPXCHG: the chain 0->1->2->3->4 succeeds lane by lane ascending",
+	  DRM_VATOM_VISA_OP_CMPXCHG, DRM_VATOM_VISA_EXEC_4,
+	  DRM_VATOM_VISA_TYPE_UD, 0, 4, 0, (const __u32[]){ 1, 2, 3, 4 },
+	  (const __u32[]){ 0, 1, 2, 3 }, { 0, 1, 2, 3 }, 4 },
+	{ "PREDEC: each lane returns its new value",
+	  DRM_VATOM_VISA_OP_PREDEC, DRM_VATOM_VISA_EXEC_4, DRM_VATOM_VISA_TYPE_D,
+	  0, 4, 10, NULL, NULL, { 9, 8, 7, 6 }, 6 },
+	{ "INC: 16 lanes, 1, 6, 11 and 12 disabled",
+	  DRM_VATOM_VISA_OP_INC, DRM_VATOM_VISA_EXEC_16, DRM_VATOM_VISA_TYPE_UD,
+	  0xe7bd, 8, 0, NULL, NULL,
+	  { 0, VT_P, 1, 2, 3, 4, VT_P, 5, 6, 7, 8, VT_P, VT_P, 9, 10, 11 }, 12 },
+};
+
+#undef VT_P
+
 /*
  * Lanes that address the same dword are serialised in ascending lane order
  * (a device guarantee: the ISA allows any order, vatom fixes this one), so
- * each lane sees the previous lane's result.
+ * each lane sees the previous lane's result: vt_same_rows. Packets run in
+ * stream order.
  */
 TEST(dword_same_address)
 {
-	const __u32 zero[16] = { 0 };
-	const __u32 add[8] = { 1, 2, 4, 8, 16, 32, 64, 128 };
-	const __u32 xv[4] = { 10, 11, 12, 13 };
-	const __u32 cas_new[4] = { 1, 2, 3, 4 }, cas_cmp[4] = { 0, 1, 2, 3 };
-	const __u32 ords[4] = { 4, 4, 4, 4 };
+	const __u32 zero[1] = { 0 }, xv[1] = { 12 }, add[1] = { 8 };
+	__u32 addr[16], res[16], h, *map, i, k;
 	struct vt_stream s;
 	struct vt_visa v;
-	__u32 res[16], h, *map;
 	int fd;
 
 	VT_OPEN(fd);
 	VT_BUFFER(fd, 4096, h, map);
-
-	vt_stream_init(&s);
-	vt_dword(&v, DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_EXEC_8,
-		 DRM_VATOM_VISA_TYPE_UD, zero, add, NULL, true);
-	vt_add_visa(&s, &v);
-	memset(res, VT_POISON, sizeof(res));
-	ASSERT_EQ(0, vt_run(fd, &s, h, res, sizeof(res), NULL));
-	EXPECT_EQ(0, res[0]);
-	EXPECT_EQ(1, res[1]);
-	EXPECT_EQ(3, res[2]);
-	EXPECT_EQ(7, res[3]);
-	EXPECT_EQ(15, res[4]);
-	EXPECT_EQ(31, res[5]);
-	EXPECT_EQ(63, res[6]);
-	EXPECT_EQ(127, res[7]);
-	EXPECT_EQ(255, map[0]);
-
-	/* XCHG: each lane gets the previous lane's value. */
-	map[1] = 5;
-	vt_stream_init(&s);
-	vt_dword(&v, DRM_VATOM_VISA_OP_XCHG, DRM_VATOM_VISA_EXEC_4,
-		 DRM_VATOM_VISA_TYPE_UD, ords, xv, NULL, true);
-	vt_add_visa(&s, &v);
-	memset(res, VT_POISON, sizeof(res));
-	ASSERT_EQ(0, vt_run(fd, &s, h, res, sizeof(res), NULL));
-	EXPECT_EQ(5, res[0]);
-	EXPECT_EQ(10, res[1]);
-	EXPECT_EQ(11, res[2]);
-	EXPECT_EQ(12, res[3]);
-	EXPECT_EQ(13, map[1]);
-
-	/* CMPXCHG chain 0->1->2->3->4 only succeeds lane by lane ascending. */
-	map[1] = 0;
-	vt_stream_init(&s);
-	vt_dword(&v, DRM_VATOM_VISA_OP_CMPXCHG, DRM_VATOM_VISA_EXEC_4,
-		 DRM_VATOM_VISA_TYPE_UD, ords, cas_new, cas_cmp, true);
-	vt_add_visa(&s, &v);
-	memset(res, VT_POISON, sizeof(res));
-	ASSERT_EQ(0, vt_run(fd, &s, h, res, sizeof(res), NULL));
-	EXPECT_EQ(0, res[0]);
-	EXPECT_EQ(1, res[1]);
-	EXPECT_EQ(2, res[2]);
-	EXPECT_EQ(3, res[3]);
-	EXPECT_EQ(4, map[1]);
-
-	/* PREDEC returns each lane's new value: 9 8 7 6. */
-	map[1] = 10;
-	vt_stream_init(&s);
-	vt_dword(&v, DRM_VATOM_VISA_OP_PREDEC, DRM_VATOM_VISA_EXEC_4,
-		 DRM_VATOM_VISA_TYPE_D, ords, NULL, NULL, true);
-	vt_add_visa(&s, &v);
-	memset(res, VT_POISON, sizeof(res));
-	ASSERT_EQ(0, vt_run(fd, &s, h, res, sizeof(res), NULL));
-	EXPECT_EQ(9, res[0]);
-	EXPECT_EQ(8, res[1]);
-	EXPECT_EQ(7, res[2]);
-	EXPECT_EQ(6, res[3]);
-	EXPECT_EQ(6, map[1]);
-
-	/* INC on 16 lanes at one address, 12 of them enabled. */
-	map[2] = 0;
-	{
-		__u32 eight[16];
-		int i;
+	for (k = 0; k < VT_ARRAY_SIZE(vt_same_rows); k++) {
+		const struct vt_same_row *r = &vt_same_rows[k];
 
 		for (i = 0; i < 16; i++)
-			eight[i] = 8;
+			addr[i] = r->addr;
+		map[r->addr / 4] = r->old;
 		vt_stream_init(&s);
-		vt_dword(&v, DRM_VATOM_VISA_OP_INC, DRM_VATOM_VISA_EXEC_16,
-			 DRM_VATOM_VISA_TYPE_UD, eight, NULL, NULL, true);
-		v.emask = 0xe7bd;	/* lanes 1, 6, 11, 12 disabled */
+		vt_dword(&v, r->op, r->size, r->type, addr, r->src0, r->src1,
+			 true);
+		if (r->emask)
+			v.emask = r->emask;
 		vt_add_visa(&s, &v);
 		memset(res, VT_POISON, sizeof(res));
-		ASSERT_EQ(0, vt_run(fd, &s, h, res, sizeof(res), NULL));
-		EXPECT_EQ(12, map[2]);
-		EXPECT_EQ(0, res[0]);
-		EXPECT_EQ(VT_POISON32, res[1]);
-		EXPECT_EQ(1, res[2]);
-		EXPECT_EQ(4, res[5]);
-		EXPECT_EQ(VT_POISON32, res[6]);
-		EXPECT_EQ(5, res[7]);
-		EXPECT_EQ(8, res[10]);
-		EXPECT_EQ(VT_POISON32, res[11]);
-		EXPECT_EQ(VT_POISON32, res[12]);
-		EXPECT_EQ(9, res[13]);
-		EXPECT_EQ(11, res[15]);
+		ASSERT_EQ(0, vt_run(fd, &s, h, res, sizeof(res), NULL))
+			TH_LOG("%s: errno %d", r->what, errno);
+		/* Braces: EXPECT_EQ() is two statements. */
+		for (i = 0; i < vt_lanes(r->size); i++) {
+			EXPECT_EQ(r->ret[i], res[i]) TH_LOG("%s: lane %u", r->what, i);
+		}
+		EXPECT_EQ(r->mem, map[r->addr / 4]) TH_LOG("%s", r->what);
 	}
 
 	/* Packets run in stream order: the second sees the first's write. */
+	map[0] = 255;
 	vt_stream_init(&s);
 	vt_dword(&v, DRM_VATOM_VISA_OP_XCHG, DRM_VATOM_VISA_EXEC_1,
-		 DRM_VATOM_VISA_TYPE_UD, zero, &xv[2], NULL, true);
+		 DRM_VATOM_VISA_TYPE_UD, zero, xv, NULL, true);
 	vt_add_visa(&s, &v);
 	vt_dword(&v, DRM_VATOM_VISA_OP_ADD, DRM_VATOM_VISA_EXEC_1,
-		 DRM_VATOM_VISA_TYPE_UD, zero, &add[3], NULL, true);
+		 DRM_VATOM_VISA_TYPE_UD, zero, add, NULL, true);
 	vt_add_visa(&s, &v);
 	memset(res, VT_POISON, sizeof(res));
 	ASSERT_EQ(0, vt_run(fd, &s, h, res, sizeof(res), NULL));
