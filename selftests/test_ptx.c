@@ -200,6 +200,12 @@ static int vt_host_minmax(__u16 a, __u16 b, double x, double y, bool nan, bool m
 	return (x < y) != max ? a : b;
 }
 
+/* The half add of @bf ? bfloat16 : binary16 (@ok: see vt_host_bf16_add()). */
+static __u16 vt_host_half_add(__u16 a, __u16 b, bool bf, bool *ok)
+{
+	return bf ? vt_host_bf16_add(a, b, ok) : vt_host_f16_add(a, b);
+}
+
 /* --- running rows ---------------------------------------------------------- */
 
 #define VT_PTX_ROWS_PER_SUBMIT	64
@@ -293,6 +299,16 @@ static void vt_ptx_rows(struct __test_metadata *_metadata, int fd,
 	}
 	munmap(map, 4096);
 	vt_gem_close(fd, bind.handle);
+}
+
+/* Give @r its instruction, the rest zero; the caller sets the values. */
+static struct vt_ptx_row *vt_ptx_row(struct vt_ptx_row *r, const char *what,
+				     __u8 op, __u8 type, __u8 vec, __u8 space,
+				     __u32 flags)
+{
+	*r = (struct vt_ptx_row){ .what = what, .op = op, .type = type,
+				  .vec = vec, .space = space, .flags = flags };
+	return r;
 }
 
 /* --- GET_PARAM -------------------------------------------------------------- */
@@ -525,7 +541,7 @@ TEST(ptx_f32_flush)
 		"add.shared::cta.f32", "add.shared::cta.noftz.f32",
 		"add.shared::cluster.f32", "add.shared::cluster.noftz.f32",
 	};
-	struct vt_ptx_row rows[VT_ARRAY_SIZE(vt_f32_add_rows) * 8];
+	struct vt_ptx_row rows[VT_ARRAY_SIZE(vt_f32_add_rows) * 8], *r;
 	__u32 i, k, n = 0;
 	int fd;
 
@@ -538,17 +554,12 @@ TEST(ptx_f32_flush)
 		ASSERT_EQ(vt_host_f32_add(a, b, false), vt_f32_add_rows[i].ieee)
 			TH_LOG("table row %u: 0x%08x + 0x%08x", i, a, b);
 		for (k = 0; k < 8; k++) {
-			struct vt_ptx_row *r = &rows[n++];
 			bool noftz = k & 1;
 			__u8 space = spaces[k / 2];
 			bool ftz = !noftz && space <= PTX_GLOBAL;
 
-			memset(r, 0, sizeof(*r));
-			r->what = names[k];
-			r->op = PTX_OP(ADD);
-			r->type = PTX_TY(F32);
-			r->space = space;
-			r->flags = noftz ? PTX_NOFTZ : 0;
+			r = vt_ptx_row(&rows[n++], names[k], PTX_OP(ADD),
+				       PTX_TY(F32), 0, space, noftz ? PTX_NOFTZ : 0);
 			r->old[0] = a;
 			r->b[0] = b;
 			r->want[0] = ftz ? vt_f32_add_rows[i].ftz : vt_f32_add_rows[i].ieee;
@@ -577,6 +588,11 @@ static const struct {
 	{ 0xbff0000000000000, 0x3ff0000000000000, 0x0000000000000000 },
 };
 
+/* binary16 or bfloat16: a + b = sum */
+struct vt_half_add {
+	__u16 a, b, sum;
+};
+
 /*
  * binary16 add (always .noftz: subnormals kept). By hand: 1 + 2 = 3;
  * 2^-24 + 2^-24 = 2^-23; the largest subnormal + 2^-24 = the smallest
@@ -584,9 +600,7 @@ static const struct {
  * 2^-11 ties to 1; (1 + 2^-10) + 2^-11 ties to 1 + 2^-9; -2^-24 + 2^-24 =
  * +0; -1 + 1 = +0; NaN + 1 = the canonical NaN.
  */
-static const struct {
-	__u16 a, b, sum;
-} vt_f16_add_rows[] = {
+static const struct vt_half_add vt_f16_add_rows[] = {
 	{ 0x3c00, 0x4000, 0x4200 },
 	{ 0x0001, 0x0001, 0x0002 },
 	{ 0x03ff, 0x0001, 0x0400 },
@@ -605,9 +619,7 @@ static const struct {
  * + max = inf; 1 + 2^-8 ties to 1; (1 + 2^-7) + 2^-8 ties to 1 + 2^-6;
  * -2^-133 + 2^-133 = +0; 2 + 2 = 4 (0x4080).
  */
-static const struct {
-	__u16 a, b, sum;
-} vt_bf16_add_rows[] = {
+static const struct vt_half_add vt_bf16_add_rows[] = {
 	{ 0x3f80, 0x4000, 0x4040 },
 	{ 0x0001, 0x0001, 0x0002 },
 	{ 0x007f, 0x0001, 0x0080 },
@@ -627,8 +639,20 @@ static const struct {
 TEST(ptx_float_scalars)
 {
 	static const __u8 spaces[] = { PTX_GENERIC, PTX_GLOBAL, PTX_SH_CTA, PTX_SH_CLU };
+	/* Each half table (h = 1: bfloat16) as scalars and as packed pairs. */
+	static const struct {
+		const char *what, *what2;
+		__u8 type, type2;
+		const struct vt_half_add *t;
+		__u32 n;
+	} halves[] = {
+		{ "add.noftz.f16", "add.noftz.f16x2", PTX_TY(F16), PTX_TY(F16X2),
+		  vt_f16_add_rows, VT_ARRAY_SIZE(vt_f16_add_rows) },
+		{ "add.noftz.bf16", "add.noftz.bf16x2", PTX_TY(BF16), PTX_TY(BF16X2),
+		  vt_bf16_add_rows, VT_ARRAY_SIZE(vt_bf16_add_rows) },
+	};
 	struct vt_ptx_row rows[128], *r;
-	__u32 i, n = 0;
+	__u32 h, i, n = 0;
 	bool ok = true;
 	int fd;
 
@@ -636,76 +660,35 @@ TEST(ptx_float_scalars)
 	for (i = 0; i < VT_ARRAY_SIZE(vt_f64_add_rows); i++) {
 		ASSERT_EQ(vt_host_f64_add(vt_f64_add_rows[i].a, vt_f64_add_rows[i].b),
 			  vt_f64_add_rows[i].sum) TH_LOG("f64 table row %u", i);
-		r = &rows[n++];
-		memset(r, 0, sizeof(*r));
-		r->what = "add.f64";
-		r->op = PTX_OP(ADD);
-		r->type = PTX_TY(F64);
-		r->space = spaces[i % 4];
+		r = vt_ptx_row(&rows[n++], "add.f64", PTX_OP(ADD), PTX_TY(F64), 0,
+			       spaces[i % 4], 0);
 		r->old[0] = vt_f64_add_rows[i].a;
 		r->b[0] = vt_f64_add_rows[i].b;
 		r->want[0] = vt_f64_add_rows[i].sum;
 	}
-	for (i = 0; i < VT_ARRAY_SIZE(vt_f16_add_rows); i++) {
-		const __u16 a = vt_f16_add_rows[i].a, b = vt_f16_add_rows[i].b;
-		const __u16 j = (i + 1) % VT_ARRAY_SIZE(vt_f16_add_rows);
+	for (h = 0; h < VT_ARRAY_SIZE(halves); h++) {
+		for (i = 0; i < halves[h].n; i++) {
+			const struct vt_half_add *x = &halves[h].t[i];
+			const struct vt_half_add *y = &halves[h].t[(i + 1) % halves[h].n];
 
-		ASSERT_EQ(vt_host_f16_add(a, b), vt_f16_add_rows[i].sum)
-			TH_LOG("f16 table row %u", i);
-		r = &rows[n++];
-		memset(r, 0, sizeof(*r));
-		r->what = "add.noftz.f16";
-		r->op = PTX_OP(ADD);
-		r->type = PTX_TY(F16);
-		r->space = spaces[i % 4];
-		r->flags = PTX_NOFTZ;
-		r->off = 2 * (i & 1);
-		r->old[0] = a;
-		r->b[0] = b;
-		r->want[0] = vt_f16_add_rows[i].sum;
+			ASSERT_EQ(vt_host_half_add(x->a, x->b, h, &ok), x->sum)
+				TH_LOG("%s table row %u", halves[h].what, i);
+			ASSERT_TRUE(ok) TH_LOG("%s table row %u: no single-rounding reference",
+					       halves[h].what, i);
+			r = vt_ptx_row(&rows[n++], halves[h].what, PTX_OP(ADD),
+				       halves[h].type, 0, spaces[i % 4], PTX_NOFTZ);
+			r->off = 2 * (i & 1);
+			r->old[0] = x->a;
+			r->b[0] = x->b;
+			r->want[0] = x->sum;
 
-		r = &rows[n++];
-		memset(r, 0, sizeof(*r));
-		r->what = "add.noftz.f16x2";
-		r->op = PTX_OP(ADD);
-		r->type = PTX_TY(F16X2);
-		r->space = spaces[(i + 1) % 4];
-		r->flags = PTX_NOFTZ;
-		r->old[0] = a | (__u32)vt_f16_add_rows[j].a << 16;
-		r->b[0] = b | (__u32)vt_f16_add_rows[j].b << 16;
-		r->want[0] = vt_f16_add_rows[i].sum |
-			     (__u32)vt_f16_add_rows[j].sum << 16;
-	}
-	for (i = 0; i < VT_ARRAY_SIZE(vt_bf16_add_rows); i++) {
-		const __u16 a = vt_bf16_add_rows[i].a, b = vt_bf16_add_rows[i].b;
-		const __u16 j = (i + 1) % VT_ARRAY_SIZE(vt_bf16_add_rows);
-
-		ASSERT_EQ(vt_host_bf16_add(a, b, &ok), vt_bf16_add_rows[i].sum)
-			TH_LOG("bf16 table row %u", i);
-		ASSERT_TRUE(ok) TH_LOG("bf16 table row %u: no single-rounding reference", i);
-		r = &rows[n++];
-		memset(r, 0, sizeof(*r));
-		r->what = "add.noftz.bf16";
-		r->op = PTX_OP(ADD);
-		r->type = PTX_TY(BF16);
-		r->space = spaces[i % 4];
-		r->flags = PTX_NOFTZ;
-		r->off = 2 * (i & 1);
-		r->old[0] = a;
-		r->b[0] = b;
-		r->want[0] = vt_bf16_add_rows[i].sum;
-
-		r = &rows[n++];
-		memset(r, 0, sizeof(*r));
-		r->what = "add.noftz.bf16x2";
-		r->op = PTX_OP(ADD);
-		r->type = PTX_TY(BF16X2);
-		r->space = spaces[(i + 2) % 4];
-		r->flags = PTX_NOFTZ;
-		r->old[0] = a | (__u32)vt_bf16_add_rows[j].a << 16;
-		r->b[0] = b | (__u32)vt_bf16_add_rows[j].b << 16;
-		r->want[0] = vt_bf16_add_rows[i].sum |
-			     (__u32)vt_bf16_add_rows[j].sum << 16;
+			r = vt_ptx_row(&rows[n++], halves[h].what2, PTX_OP(ADD),
+				       halves[h].type2, 0, spaces[(i + 1 + h) % 4],
+				       PTX_NOFTZ);
+			r->old[0] = x->a | (__u32)y->a << 16;
+			r->b[0] = x->b | (__u32)y->b << 16;
+			r->want[0] = x->sum | (__u32)y->sum << 16;
+		}
 	}
 	vt_ptx_rows(_metadata, fd, rows, n);
 	close(fd);
@@ -714,99 +697,105 @@ TEST(ptx_float_scalars)
 /* --- vectors ------------------------------------------------------------------- */
 
 /*
- * Eight 16-bit elements and the results of add, min and max, by hand.
- * minimumNumber/maximumNumber: -0 < +0, one NaN is ignored, two NaNs give
- * the canonical NaN, otherwise one operand's bits (subnormals kept).
+ * Eight 16-bit elements a, b and the results of add, min and max, by hand,
+ * one row an element. minimumNumber/maximumNumber: -0 < +0, one NaN is
+ * ignored, two NaNs give the canonical NaN, otherwise one operand's bits
+ * (subnormals kept).
  */
-struct vt_half8 {
-	__u16 a[8], b[8], add[8], min[8], max[8];
+struct vt_half_el {
+	__u16 a, b, add, min, max;
 };
 
-static const struct vt_half8 vt_f16_vec = {
-	/* 1, 2, 2^-24, max sub, 65504, -1, 1 + 2^-10, -2^-24 */
-	.a =   { 0x3c00, 0x4000, 0x0001, 0x03ff, 0x7bff, 0xbc00, 0x3c01, 0x8001 },
-	.b =   { 0x3c00, 0x4000, 0x0001, 0x0001, 0x4c00, 0x3c00, 0x1000, 0x0001 },
-	.add = { 0x4000, 0x4400, 0x0002, 0x0400, 0x7c00, 0x0000, 0x3c02, 0x0000 },
-	.min = { 0x3c00, 0x4000, 0x0001, 0x0001, 0x4c00, 0xbc00, 0x1000, 0x8001 },
-	.max = { 0x3c00, 0x4000, 0x0001, 0x03ff, 0x7bff, 0x3c00, 0x3c01, 0x0001 },
+static const struct vt_half_el vt_f16_vec[8] = {
+	{ 0x3c00, 0x3c00, 0x4000, 0x3c00, 0x3c00 },	/* 1, 1 */
+	{ 0x4000, 0x4000, 0x4400, 0x4000, 0x4000 },	/* 2, 2 */
+	{ 0x0001, 0x0001, 0x0002, 0x0001, 0x0001 },	/* 2^-24, 2^-24 */
+	{ 0x03ff, 0x0001, 0x0400, 0x0001, 0x03ff },	/* max subnormal, 2^-24 */
+	{ 0x7bff, 0x4c00, 0x7c00, 0x4c00, 0x7bff },	/* 65504, 16: tie to inf */
+	{ 0xbc00, 0x3c00, 0x0000, 0xbc00, 0x3c00 },	/* -1, 1: +0 */
+	{ 0x3c01, 0x1000, 0x3c02, 0x1000, 0x3c01 },	/* 1 + 2^-10, 2^-11: tie */
+	{ 0x8001, 0x0001, 0x0000, 0x8001, 0x0001 },	/* -2^-24, 2^-24: +0 */
 };
 
-static const struct vt_half8 vt_f16_vec_special = {
-	/* -0/+0, NaN/1, -2^-24/2^-24... see the rows */
-	.a =   { 0x8000, 0x7e00, 0x0001, 0xfc00, 0x7bff, 0xbc00, 0x7e00, 0x7c01 },
-	.b =   { 0x0000, 0x3c00, 0x8001, 0x7c00, 0x7e00, 0xc000, 0x7e01, 0x7e00 },
-	.add = { 0x0000, 0x7fff, 0x0000, 0x7fff, 0x7fff, 0xc200, 0x7fff, 0x7fff },
-	.min = { 0x8000, 0x3c00, 0x8001, 0xfc00, 0x7bff, 0xc000, 0x7fff, 0x7fff },
-	.max = { 0x0000, 0x3c00, 0x0001, 0x7c00, 0x7bff, 0xbc00, 0x7fff, 0x7fff },
+static const struct vt_half_el vt_f16_vec_special[8] = {
+	{ 0x8000, 0x0000, 0x0000, 0x8000, 0x0000 },	/* -0, +0 */
+	{ 0x7e00, 0x3c00, 0x7fff, 0x3c00, 0x3c00 },	/* NaN, 1 */
+	{ 0x0001, 0x8001, 0x0000, 0x8001, 0x0001 },	/* 2^-24, -2^-24 */
+	{ 0xfc00, 0x7c00, 0x7fff, 0xfc00, 0x7c00 },	/* -inf, inf */
+	{ 0x7bff, 0x7e00, 0x7fff, 0x7bff, 0x7bff },	/* 65504, NaN */
+	{ 0xbc00, 0xc000, 0xc200, 0xc000, 0xbc00 },	/* -1, -2 */
+	{ 0x7e00, 0x7e01, 0x7fff, 0x7fff, 0x7fff },	/* NaN, NaN */
+	{ 0x7c01, 0x7e00, 0x7fff, 0x7fff, 0x7fff },	/* sNaN, NaN */
 };
 
-static const struct vt_half8 vt_bf16_vec = {
-	/* 1, 2, 2^-133, max sub, max, -1, 1 + 2^-7, -2^-133 */
-	.a =   { 0x3f80, 0x4000, 0x0001, 0x007f, 0x7f7f, 0xbf80, 0x3f81, 0x8001 },
-	.b =   { 0x3f80, 0x4000, 0x0001, 0x0001, 0x7f7f, 0x3f80, 0x3b80, 0x0001 },
-	.add = { 0x4000, 0x4080, 0x0002, 0x0080, 0x7f80, 0x0000, 0x3f82, 0x0000 },
-	.min = { 0x3f80, 0x4000, 0x0001, 0x0001, 0x7f7f, 0xbf80, 0x3b80, 0x8001 },
-	.max = { 0x3f80, 0x4000, 0x0001, 0x007f, 0x7f7f, 0x3f80, 0x3f81, 0x0001 },
+static const struct vt_half_el vt_bf16_vec[8] = {
+	{ 0x3f80, 0x3f80, 0x4000, 0x3f80, 0x3f80 },	/* 1, 1 */
+	{ 0x4000, 0x4000, 0x4080, 0x4000, 0x4000 },	/* 2, 2 */
+	{ 0x0001, 0x0001, 0x0002, 0x0001, 0x0001 },	/* 2^-133, 2^-133 */
+	{ 0x007f, 0x0001, 0x0080, 0x0001, 0x007f },	/* max subnormal, 2^-133 */
+	{ 0x7f7f, 0x7f7f, 0x7f80, 0x7f7f, 0x7f7f },	/* max, max: inf */
+	{ 0xbf80, 0x3f80, 0x0000, 0xbf80, 0x3f80 },	/* -1, 1: +0 */
+	{ 0x3f81, 0x3b80, 0x3f82, 0x3b80, 0x3f81 },	/* 1 + 2^-7, 2^-8: tie */
+	{ 0x8001, 0x0001, 0x0000, 0x8001, 0x0001 },	/* -2^-133, 2^-133: +0 */
 };
 
-static const struct vt_half8 vt_bf16_vec_special = {
-	.a =   { 0x8000, 0x7fc0, 0x0001, 0xff80, 0x7f7f, 0xbf80, 0x7fc0, 0x7f81 },
-	.b =   { 0x0000, 0x3f80, 0x8001, 0x7f80, 0x7fc0, 0xc000, 0x7fc1, 0x7fc0 },
-	.add = { 0x0000, 0x7fff, 0x0000, 0x7fff, 0x7fff, 0xc040, 0x7fff, 0x7fff },
-	.min = { 0x8000, 0x3f80, 0x8001, 0xff80, 0x7f7f, 0xc000, 0x7fff, 0x7fff },
-	.max = { 0x0000, 0x3f80, 0x0001, 0x7f80, 0x7f7f, 0xbf80, 0x7fff, 0x7fff },
+static const struct vt_half_el vt_bf16_vec_special[8] = {
+	{ 0x8000, 0x0000, 0x0000, 0x8000, 0x0000 },	/* -0, +0 */
+	{ 0x7fc0, 0x3f80, 0x7fff, 0x3f80, 0x3f80 },	/* NaN, 1 */
+	{ 0x0001, 0x8001, 0x0000, 0x8001, 0x0001 },	/* 2^-133, -2^-133 */
+	{ 0xff80, 0x7f80, 0x7fff, 0xff80, 0x7f80 },	/* -inf, inf */
+	{ 0x7f7f, 0x7fc0, 0x7fff, 0x7f7f, 0x7f7f },	/* max, NaN */
+	{ 0xbf80, 0xc000, 0xc040, 0xc000, 0xbf80 },	/* -1, -2 */
+	{ 0x7fc0, 0x7fc1, 0x7fff, 0x7fff, 0x7fff },	/* NaN, NaN */
+	{ 0x7f81, 0x7fc0, 0x7fff, 0x7fff, 0x7fff },	/* sNaN, NaN */
 };
 
-/* Check a vt_half8 against the host where the host can say. */
+/* Check eight elements against the host where the host can say. */
 static void vt_half8_check(struct __test_metadata *_metadata,
-			   const struct vt_half8 *t, bool bf)
+			   const struct vt_half_el *t, bool bf)
 {
 	bool ok = true;
 	__u32 i;
 
 	for (i = 0; i < 8; i++) {
-		__u16 a = t->a[i], b = t->b[i];
+		__u16 a = t[i].a, b = t[i].b;
 		double x = bf ? vt_bf16_val(a) : vt_f16_val(a);
 		double y = bf ? vt_bf16_val(b) : vt_f16_val(b);
 		bool nan = bf ? vt_bf16_nan(a) || vt_bf16_nan(b) :
 				vt_f16_nan(a) || vt_f16_nan(b);
 		int m;
 
-		ASSERT_EQ(bf ? vt_host_bf16_add(a, b, &ok) : vt_host_f16_add(a, b),
-			  t->add[i]) TH_LOG("%s add element %u", bf ? "bf16" : "f16", i);
+		ASSERT_EQ(vt_host_half_add(a, b, bf, &ok), t[i].add)
+			TH_LOG("%s add element %u", bf ? "bf16" : "f16", i);
 		ASSERT_TRUE(ok);
 		m = vt_host_minmax(a, b, x, y, nan, false);
 		if (m >= 0) {
-			ASSERT_EQ(m, t->min[i]) TH_LOG("min element %u", i);
+			ASSERT_EQ(m, t[i].min) TH_LOG("min element %u", i);
 		}
 		m = vt_host_minmax(a, b, x, y, nan, true);
 		if (m >= 0) {
-			ASSERT_EQ(m, t->max[i]) TH_LOG("max element %u", i);
+			ASSERT_EQ(m, t[i].max) TH_LOG("max element %u", i);
 		}
 	}
 }
 
 /* Append one vector row of @lanes 16-bit elements (packed or not). */
 static void vt_half_row(struct vt_ptx_row *r, const char *what, __u8 op,
-			__u8 type, __u8 vec, const struct vt_half8 *t, __u32 first)
+			__u8 type, __u8 vec, const struct vt_half_el *t,
+			__u32 first)
 {
-	const __u16 *res = op == PTX_OP(ADD) ? t->add :
-			   op == PTX_OP(MIN) ? t->min : t->max;
 	__u32 halves = vt_ptx_access_size(type, vec) / 2, i;
 
-	memset(r, 0, sizeof(*r));
-	r->what = what;
-	r->op = op;
-	r->type = type;
-	r->vec = vec;
-	r->space = first & 1 ? PTX_GENERIC : PTX_GLOBAL;
-	r->flags = PTX_NOFTZ;
+	vt_ptx_row(r, what, op, type, vec, first & 1 ? PTX_GENERIC : PTX_GLOBAL,
+		   PTX_NOFTZ);
 	for (i = 0; i < halves; i++) {
-		__u32 e = (first + i) % 8;
+		const struct vt_half_el *e = &t[(first + i) % 8];
+		__u16 res = op == PTX_OP(ADD) ? e->add :
+			    op == PTX_OP(MIN) ? e->min : e->max;
 
-		r->old[i / 4] |= (__u64)t->a[e] << (16 * (i % 4));
-		r->b[i / 4] |= (__u64)t->b[e] << (16 * (i % 4));
-		r->want[i / 4] |= (__u64)res[e] << (16 * (i % 4));
+		r->old[i / 4] |= (__u64)e->a << (16 * (i % 4));
+		r->b[i / 4] |= (__u64)e->b << (16 * (i % 4));
+		r->want[i / 4] |= (__u64)res << (16 * (i % 4));
 	}
 }
 
@@ -829,26 +818,27 @@ TEST(ptx_half_vectors)
 		{ PTX_TY(BF16X2), 4, ".v4.bf16x2" },
 	};
 	static const __u8 ops[] = { PTX_OP(ADD), PTX_OP(MIN), PTX_OP(MAX) };
+	/* [bf16][special] */
+	static const struct vt_half_el *const sets[2][2] = {
+		{ vt_f16_vec, vt_f16_vec_special },
+		{ vt_bf16_vec, vt_bf16_vec_special },
+	};
 	struct vt_ptx_row rows[VT_ARRAY_SIZE(forms) * 3 * 2 * 2];
 	__u32 f, o, k, n = 0;
 	int fd;
 
 	VT_OPEN(fd);
-	vt_half8_check(_metadata, &vt_f16_vec, false);
-	vt_half8_check(_metadata, &vt_f16_vec_special, false);
-	vt_half8_check(_metadata, &vt_bf16_vec, true);
-	vt_half8_check(_metadata, &vt_bf16_vec_special, true);
+	for (k = 0; k < 4; k++)
+		vt_half8_check(_metadata, sets[k / 2][k % 2], k / 2);
 	for (f = 0; f < VT_ARRAY_SIZE(forms); f++) {
 		bool bf = forms[f].type == PTX_TY(BF16) ||
 			  forms[f].type == PTX_TY(BF16X2);
 
 		for (o = 0; o < VT_ARRAY_SIZE(ops); o++) {
 			for (k = 0; k < 2; k++) {
-				const struct vt_half8 *t = bf ?
-					(k ? &vt_bf16_vec_special : &vt_bf16_vec) :
-					(k ? &vt_f16_vec_special : &vt_f16_vec);
+				const struct vt_half_el *t = sets[bf][k];
 
-				/* From element 0, and from element 4 / 6 / 1. */
+				/* From element 0, and from element 1, 3, 5 or 7. */
 				vt_half_row(&rows[n++], forms[f].name, ops[o],
 					    forms[f].type, forms[f].vec, t, 0);
 				vt_half_row(&rows[n++], forms[f].name, ops[o],
@@ -874,14 +864,11 @@ TEST(ptx_f32_vectors)
 	VT_OPEN(fd);
 	for (i = 0; i < nrows; i++) {
 		__u8 vec = i & 1 ? 4 : 2;
-		struct vt_ptx_row *r = &rows[n++];
+		struct vt_ptx_row *r;
 
-		memset(r, 0, sizeof(*r));
-		r->what = vec == 2 ? "add.v2.f32" : "add.v4.f32";
-		r->op = PTX_OP(ADD);
-		r->type = PTX_TY(F32);
-		r->vec = vec;
-		r->space = i & 2 ? PTX_GENERIC : PTX_GLOBAL;
+		r = vt_ptx_row(&rows[n++], vec == 2 ? "add.v2.f32" : "add.v4.f32",
+			       PTX_OP(ADD), PTX_TY(F32), vec,
+			       i & 2 ? PTX_GENERIC : PTX_GLOBAL, 0);
 		for (e = 0; e < vec; e++) {
 			__u32 j = (i + e) % nrows;
 			__u32 a = vt_f32_add_rows[j].a, b = vt_f32_add_rows[j].b;
@@ -1016,12 +1003,13 @@ TEST(ptx_cache_hint)
 /* --- rejections ------------------------------------------------------------------ */
 
 /**
- * struct vt_ptx_bad - one rejected packet
+ * struct vt_ptx_pkt - one packet, field by field
  * @what: for the log
- * @p: the packet (built by vt_ptx_bad_packet() from the fields below)
- * @reason: DRM_VATOM_ERR_*
+ * @op, @type, ... @c: the packet's fields (vt_ptx_pkt() builds it)
+ * @size: when not 0, the header's size (the packet is zero-extended to it)
+ * @reason: DRM_VATOM_ERR_* it is rejected for
  */
-struct vt_ptx_bad {
+struct vt_ptx_pkt {
 	const char *what;
 	__u8 op, type, vec, space, sem, scope, slot, pad;
 	__u32 flags, pad2;
@@ -1030,45 +1018,51 @@ struct vt_ptx_bad {
 	__u32 reason;
 };
 
-#define BAD(w, o, t, v, sp, fl, a, r) \
-	{ .what = w, .op = PTX_OP(o), .type = PTX_TY(t), .vec = v, .space = sp, \
-	  .flags = fl, .addr = a, .reason = DRM_VATOM_ERR_##r }
+static void vt_ptx_pkt(struct drm_vatom_ptx *p, const struct vt_ptx_pkt *r)
+{
+	vt_ptx_init(p, r->op, r->type, r->vec, r->space, r->addr);
+	p->sem = r->sem;
+	p->scope = r->scope;
+	p->slot = r->slot;
+	p->pad = r->pad;
+	p->flags = r->flags;
+	p->pad2 = r->pad2;
+	p->cache_policy = r->cache_policy;
+	memcpy(p->b, r->b, sizeof(p->b));
+	memcpy(p->c, r->c, sizeof(p->c));
+}
 
-static const struct vt_ptx_bad vt_ptx_bad_rows[] = {
+/* A rejected packet on .generic (space 0), slot 0: op, type and the rest. */
+#define BADF(w, o, t, r, ...) \
+	{ .what = w, .op = o, .type = t, .reason = DRM_VATOM_ERR_##r, __VA_ARGS__ }
+/* The same with the op, type, vector length, space, flags and address. */
+#define BAD(w, o, t, v, sp, fl, a, r) \
+	BADF(w, PTX_OP(o), PTX_TY(t), r, .vec = v, .space = sp, .flags = fl, \
+	     .addr = a)
+
+static const struct vt_ptx_pkt vt_ptx_bad_rows[] = {
 	/* reserved fields and flag bits */
-	{ .what = "pad", .op = PTX_OP(ADD), .type = PTX_TY(U32), .pad = 1,
-	  .reason = DRM_VATOM_ERR_RESERVED },
-	{ .what = "pad2", .op = PTX_OP(ADD), .type = PTX_TY(U32), .pad2 = 1,
-	  .reason = DRM_VATOM_ERR_RESERVED },
+	BADF("pad", PTX_OP(ADD), PTX_TY(U32), RESERVED, .pad = 1),
+	BADF("pad2", PTX_OP(ADD), PTX_TY(U32), RESERVED, .pad2 = 1),
 	BAD("flag bit 2", ADD, U32, 0, PTX_GLOBAL, 1u << 2, 0, RESERVED),
 	BAD("flag bit 31", ADD, U32, 0, PTX_GLOBAL, 1u << 31, 0, RESERVED),
-	{ .what = "policy without hint", .op = PTX_OP(ADD), .type = PTX_TY(U32),
-	  .cache_policy = 1, .reason = DRM_VATOM_ERR_RESERVED },
-	{ .what = "c for add", .op = PTX_OP(ADD), .type = PTX_TY(U32),
-	  .c = { 1, 0 }, .reason = DRM_VATOM_ERR_RESERVED },
-	{ .what = "c[1] for exch.b128", .op = PTX_OP(EXCH), .type = PTX_TY(B128),
-	  .c = { 0, 1 }, .reason = DRM_VATOM_ERR_RESERVED },
-	{ .what = "b past u32", .op = PTX_OP(ADD), .type = PTX_TY(U32),
-	  .b = { 0x100000000ull, 0 }, .reason = DRM_VATOM_ERR_RESERVED },
-	{ .what = "b[1] for u64", .op = PTX_OP(ADD), .type = PTX_TY(U64),
-	  .b = { 0, 1 }, .reason = DRM_VATOM_ERR_RESERVED },
-	{ .what = "b past b16", .op = PTX_OP(CAS), .type = PTX_TY(B16),
-	  .b = { 0x10000, 0 }, .reason = DRM_VATOM_ERR_RESERVED },
-	{ .what = "c past b16", .op = PTX_OP(CAS), .type = PTX_TY(B16),
-	  .c = { 0x10000, 0 }, .reason = DRM_VATOM_ERR_RESERVED },
-	{ .what = "b past .v2.f16", .op = PTX_OP(ADD), .type = PTX_TY(F16), .vec = 2,
-	  .flags = PTX_NOFTZ, .b = { 0x100000000ull, 0 },
-	  .reason = DRM_VATOM_ERR_RESERVED },
-	{ .what = "b[1] for .v2.f32", .op = PTX_OP(ADD), .type = PTX_TY(F32),
-	  .vec = 2, .b = { 0, 1 }, .reason = DRM_VATOM_ERR_RESERVED },
+	BADF("policy without hint", PTX_OP(ADD), PTX_TY(U32), RESERVED, .cache_policy = 1),
+	BADF("c for add", PTX_OP(ADD), PTX_TY(U32), RESERVED, .c[0] = 1),
+	BADF("c[1] for exch.b128", PTX_OP(EXCH), PTX_TY(B128), RESERVED, .c[1] = 1),
+	BADF("b past u32", PTX_OP(ADD), PTX_TY(U32), RESERVED, .b[0] = 0x100000000ull),
+	BADF("b[1] for u64", PTX_OP(ADD), PTX_TY(U64), RESERVED, .b[1] = 1),
+	BADF("b past b16", PTX_OP(CAS), PTX_TY(B16), RESERVED, .b[0] = 0x10000),
+	BADF("c past b16", PTX_OP(CAS), PTX_TY(B16), RESERVED, .c[0] = 0x10000),
+	BADF("b past .v2.f16", PTX_OP(ADD), PTX_TY(F16), RESERVED,
+	     .vec = 2, .flags = PTX_NOFTZ, .b[0] = 0x100000000ull),
+	BADF("b[1] for .v2.f32", PTX_OP(ADD), PTX_TY(F32), RESERVED, .vec = 2, .b[1] = 1),
 	/* op and type codes */
-	{ .what = "op 0", .op = 0, .type = PTX_TY(U32), .reason = DRM_VATOM_ERR_OP },
-	{ .what = "op 11", .op = 11, .type = PTX_TY(U32), .reason = DRM_VATOM_ERR_OP },
-	{ .what = "op 255", .op = 255, .type = PTX_TY(U32), .reason = DRM_VATOM_ERR_OP },
-	{ .what = "type 0", .op = PTX_OP(ADD), .type = 0, .reason = DRM_VATOM_ERR_TYPE },
-	{ .what = "type 15", .op = PTX_OP(ADD), .type = 15, .reason = DRM_VATOM_ERR_TYPE },
-	{ .what = "type 255", .op = PTX_OP(ADD), .type = 255,
-	  .reason = DRM_VATOM_ERR_TYPE },
+	BADF("op 0", 0, PTX_TY(U32), OP),
+	BADF("op 11", 11, PTX_TY(U32), OP),
+	BADF("op 255", 255, PTX_TY(U32), OP),
+	BADF("type 0", PTX_OP(ADD), 0, TYPE),
+	BADF("type 15", PTX_OP(ADD), 15, TYPE),
+	BADF("type 255", PTX_OP(ADD), 255, TYPE),
 	/* op x type in no form */
 	BAD("add.b32", ADD, B32, 0, PTX_GLOBAL, 0, 0, TYPE),
 	BAD("add.b64", ADD, B64, 0, PTX_GLOBAL, 0, 0, TYPE),
@@ -1096,12 +1090,9 @@ static const struct vt_ptx_bad vt_ptx_bad_rows[] = {
 	/* space, sem, scope past their ranges */
 	BAD("space 4", ADD, U32, 0, 4, 0, 0, QUALIFIER),
 	BAD("space 255", ADD, U32, 0, 255, 0, 0, QUALIFIER),
-	{ .what = "sem 4", .op = PTX_OP(ADD), .type = PTX_TY(U32), .sem = 4,
-	  .reason = DRM_VATOM_ERR_QUALIFIER },
-	{ .what = "scope 4", .op = PTX_OP(ADD), .type = PTX_TY(U32), .scope = 4,
-	  .reason = DRM_VATOM_ERR_QUALIFIER },
-	{ .what = "scope 255", .op = PTX_OP(ADD), .type = PTX_TY(U32), .scope = 255,
-	  .reason = DRM_VATOM_ERR_QUALIFIER },
+	BADF("sem 4", PTX_OP(ADD), PTX_TY(U32), QUALIFIER, .sem = 4),
+	BADF("scope 4", PTX_OP(ADD), PTX_TY(U32), QUALIFIER, .scope = 4),
+	BADF("scope 255", PTX_OP(ADD), PTX_TY(U32), QUALIFIER, .scope = 255),
 	/* vector lengths and forms */
 	BAD(".v1", ADD, F32, 1, PTX_GLOBAL, 0, 0, QUALIFIER),
 	BAD(".v3", ADD, F32, 3, PTX_GLOBAL, 0, 0, QUALIFIER),
@@ -1141,12 +1132,9 @@ static const struct vt_ptx_bad vt_ptx_bad_rows[] = {
 	BAD("hint cas.b16", CAS, B16, 0, PTX_GENERIC, PTX_HINT, 0, QUALIFIER),
 	BAD("hint cas.b128", CAS, B128, 0, PTX_GLOBAL, PTX_HINT, 0, QUALIFIER),
 	/* slot and surface */
-	{ .what = "slot unbound", .op = PTX_OP(ADD), .type = PTX_TY(U32), .slot = 9,
-	  .reason = DRM_VATOM_ERR_SLOT },
-	{ .what = "slot 255 unbound", .op = PTX_OP(ADD), .type = PTX_TY(U32),
-	  .slot = 255, .reason = DRM_VATOM_ERR_SLOT },
-	{ .what = "typed surface", .op = PTX_OP(ADD), .type = PTX_TY(U32), .slot = 2,
-	  .reason = DRM_VATOM_ERR_SURFACE_KIND },
+	BADF("slot unbound", PTX_OP(ADD), PTX_TY(U32), SLOT, .slot = 9),
+	BADF("slot 255 unbound", PTX_OP(ADD), PTX_TY(U32), SLOT, .slot = 255),
+	BADF("typed surface", PTX_OP(ADD), PTX_TY(U32), SURFACE_KIND, .slot = 2),
 	/* natural alignment of the whole access */
 	BAD("b16 at 1", CAS, B16, 0, PTX_GLOBAL, 0, 1, ALIGN),
 	BAD("f16 at 3", ADD, F16, 0, PTX_GLOBAL, PTX_NOFTZ, 3, ALIGN),
@@ -1174,26 +1162,19 @@ static const struct vt_ptx_bad vt_ptx_bad_rows[] = {
 	BAD("b128 at 2^64 - 16", EXCH, B128, 0, PTX_GLOBAL, 0, ~0ull - 15, BOUNDS),
 	BAD("u32 at 2^64 - 4", ADD, U32, 0, PTX_GLOBAL, 0, ~0ull - 3, BOUNDS),
 	/* the order of the checks: the first failing one is reported */
-	{ .what = "pad and op 0", .op = 0, .type = PTX_TY(U32), .pad = 1,
-	  .reason = DRM_VATOM_ERR_RESERVED },
-	{ .what = "op 0 and type 0", .op = 0, .type = 0, .reason = DRM_VATOM_ERR_OP },
+	BADF("pad and op 0", 0, PTX_TY(U32), RESERVED, .pad = 1),
+	BADF("op 0 and type 0", 0, 0, OP),
 	BAD("add.b32 in space 4", ADD, B32, 0, 4, 0, 0, TYPE),
 	BAD("space 4 and no .noftz", ADD, F16, 0, 4, 0, 0, QUALIFIER),
-	{ .what = "space 4 and policy", .op = PTX_OP(ADD), .type = PTX_TY(U32),
-	  .space = 4, .cache_policy = 1, .reason = DRM_VATOM_ERR_QUALIFIER },
-	{ .what = "c and unbound slot", .op = PTX_OP(ADD), .type = PTX_TY(U32),
-	  .slot = 9, .c = { 1, 0 }, .reason = DRM_VATOM_ERR_RESERVED },
-	{ .what = "unbound and misaligned", .op = PTX_OP(ADD), .type = PTX_TY(U32),
-	  .slot = 9, .addr = 2, .reason = DRM_VATOM_ERR_SLOT },
-	{ .what = "typed and misaligned", .op = PTX_OP(ADD), .type = PTX_TY(U32),
-	  .slot = 2, .addr = 2, .reason = DRM_VATOM_ERR_SURFACE_KIND },
+	BADF("space 4 and policy", PTX_OP(ADD), PTX_TY(U32), QUALIFIER,
+	     .space = 4, .cache_policy = 1),
+	BADF("c and unbound slot", PTX_OP(ADD), PTX_TY(U32), RESERVED, .slot = 9, .c[0] = 1),
+	BADF("unbound and misaligned", PTX_OP(ADD), PTX_TY(U32), SLOT, .slot = 9, .addr = 2),
+	BADF("typed and misaligned", PTX_OP(ADD), PTX_TY(U32), SURFACE_KIND, .slot = 2, .addr = 2),
 	/* packet sizes */
-	{ .what = "size 64", .op = PTX_OP(ADD), .type = PTX_TY(U32), .size = 64,
-	  .reason = DRM_VATOM_ERR_PACKET_SIZE },
-	{ .what = "size 80", .op = PTX_OP(ADD), .type = PTX_TY(U32), .size = 80,
-	  .reason = DRM_VATOM_ERR_PACKET_SIZE },
-	{ .what = "size 8", .op = PTX_OP(ADD), .type = PTX_TY(U32), .size = 8,
-	  .reason = DRM_VATOM_ERR_PACKET_SIZE },
+	BADF("size 64", PTX_OP(ADD), PTX_TY(U32), PACKET_SIZE, .size = 64),
+	BADF("size 80", PTX_OP(ADD), PTX_TY(U32), PACKET_SIZE, .size = 80),
+	BADF("size 8", PTX_OP(ADD), PTX_TY(U32), PACKET_SIZE, .size = 8),
 };
 
 /*
@@ -1228,21 +1209,12 @@ TEST(ptx_rejected)
 	vt_add_ptx(&s, &p);
 	p0 = s.size;
 	for (i = 0; i < VT_ARRAY_SIZE(vt_ptx_bad_rows); i++) {
-		const struct vt_ptx_bad *r = &vt_ptx_bad_rows[i];
+		const struct vt_ptx_pkt *r = &vt_ptx_bad_rows[i];
 		struct drm_vatom_ptx *q;
 
 		s.size = p0;
 		s.count = 1;
-		vt_ptx_init(&p, r->op, r->type, r->vec, r->space, r->addr);
-		p.sem = r->sem;
-		p.scope = r->scope;
-		p.slot = r->slot;
-		p.pad = r->pad;
-		p.flags = r->flags;
-		p.pad2 = r->pad2;
-		p.cache_policy = r->cache_policy;
-		memcpy(p.b, r->b, sizeof(p.b));
-		memcpy(p.c, r->c, sizeof(p.c));
+		vt_ptx_pkt(&p, r);
 		q = vt_add_raw(&s, &p, sizeof(p));
 		if (r->size) {
 			q->hdr.size = r->size;
@@ -1274,10 +1246,30 @@ TEST(ptx_rejected)
  */
 TEST(ptx_bounds_edge)
 {
+	/* The last b16, b32, b64 and b128 in bounds: cas, then exch. */
+	static const struct vt_ptx_pkt fit[] = {
+		{ .op = PTX_OP(CAS), .type = PTX_TY(B16), .space = PTX_GLOBAL,
+		  .addr = 96, .b = { 0x1111 }, .c = { 0x2222 } },
+		{ .op = PTX_OP(EXCH), .type = PTX_TY(B32), .space = PTX_GLOBAL,
+		  .addr = 92, .b = { 0x33333333 } },
+		{ .op = PTX_OP(EXCH), .type = PTX_TY(B64), .space = PTX_GLOBAL,
+		  .addr = 80, .b = { 0x4444444444444444 } },
+		{ .op = PTX_OP(EXCH), .type = PTX_TY(B128), .space = PTX_GLOBAL,
+		  .addr = 64, .b = { 0x5555555555555555, 0x6666666666666666 } },
+	};
+	/* One element further each: out of bounds, nothing runs. */
+	static const struct vt_ptx_pkt past[] = {
+		BAD("b16 at 98", CAS, B16, 0, PTX_GLOBAL, 0, 98, BOUNDS),
+		BAD("b32 at 96", EXCH, B32, 0, PTX_GLOBAL, 0, 96, BOUNDS),
+		BAD("b64 at 96", EXCH, B64, 0, PTX_GLOBAL, 0, 96, BOUNDS),
+		BAD("b128 at 96", EXCH, B128, 0, PTX_GLOBAL, 0, 96, BOUNDS),
+		BAD(".v8.f16 at 96", ADD, F16, 8, PTX_GLOBAL, PTX_NOFTZ, 96, BOUNDS),
+	};
 	struct drm_vatom_binding bind = { .slot = 0 };
 	struct drm_vatom_ptx p;
 	struct vt_stream s;
 	__u64 res[6];
+	__u32 i;
 	__u8 *map;
 	int fd;
 
@@ -1286,20 +1278,10 @@ TEST(ptx_bounds_edge)
 	memset(map, 0x11, 4096);
 
 	vt_stream_init(&s);
-	vt_ptx_init(&p, PTX_OP(CAS), PTX_TY(B16), 0, PTX_GLOBAL, 96);
-	p.b[0] = 0x1111;
-	p.c[0] = 0x2222;
-	vt_add_ptx(&s, &p);
-	vt_ptx_init(&p, PTX_OP(EXCH), PTX_TY(B32), 0, PTX_GLOBAL, 92);
-	p.b[0] = 0x33333333;
-	vt_add_ptx(&s, &p);
-	vt_ptx_init(&p, PTX_OP(EXCH), PTX_TY(B64), 0, PTX_GLOBAL, 80);
-	p.b[0] = 0x4444444444444444;
-	vt_add_ptx(&s, &p);
-	vt_ptx_init(&p, PTX_OP(EXCH), PTX_TY(B128), 0, PTX_GLOBAL, 64);
-	p.b[0] = 0x5555555555555555;
-	p.b[1] = 0x6666666666666666;
-	vt_add_ptx(&s, &p);
+	for (i = 0; i < VT_ARRAY_SIZE(fit); i++) {
+		vt_ptx_pkt(&p, &fit[i]);
+		vt_add_ptx(&s, &p);
+	}
 	memset(res, VT_POISON, sizeof(res));
 	vt_expect_ok(_metadata, fd, &s, &bind, 1, res, sizeof(res));
 	EXPECT_EQ(0x1111, res[0]);
@@ -1314,31 +1296,22 @@ TEST(ptx_bounds_edge)
 	EXPECT_EQ(-1, vt_find_ne8(map, 98, 4096, 0x11))
 		TH_LOG("bytes past the surface changed");
 
-	/* One element further each: out of bounds, nothing runs. */
+	/* Each after an add.u32 that must not run either. */
 	vt_stream_init(&s);
 	vt_ptx_init(&p, PTX_OP(ADD), PTX_TY(U32), 0, PTX_GLOBAL, 0);
 	p.b[0] = 1;
 	vt_add_ptx(&s, &p);
-	vt_ptx_init(&p, PTX_OP(CAS), PTX_TY(B16), 0, PTX_GLOBAL, 98);
-	vt_add_ptx(&s, &p);
-	vt_expect_reject(_metadata, fd, &s, &bind, 1, EINVAL, 1, DRM_VATOM_ERR_BOUNDS);
-	s.size -= sizeof(p);
-	vt_ptx_init(&p, PTX_OP(EXCH), PTX_TY(B32), 0, PTX_GLOBAL, 96);
-	vt_add_ptx(&s, &p);
-	vt_expect_reject(_metadata, fd, &s, &bind, 1, EINVAL, 1, DRM_VATOM_ERR_BOUNDS);
-	s.size -= sizeof(p);
-	vt_ptx_init(&p, PTX_OP(EXCH), PTX_TY(B64), 0, PTX_GLOBAL, 96);
-	vt_add_ptx(&s, &p);
-	vt_expect_reject(_metadata, fd, &s, &bind, 1, EINVAL, 1, DRM_VATOM_ERR_BOUNDS);
-	s.size -= sizeof(p);
-	vt_ptx_init(&p, PTX_OP(EXCH), PTX_TY(B128), 0, PTX_GLOBAL, 96);
-	vt_add_ptx(&s, &p);
-	vt_expect_reject(_metadata, fd, &s, &bind, 1, EINVAL, 1, DRM_VATOM_ERR_BOUNDS);
-	s.size -= sizeof(p);
-	vt_ptx_init(&p, PTX_OP(ADD), PTX_TY(F16), 8, PTX_GLOBAL, 96);
-	p.flags = PTX_NOFTZ;
-	vt_add_ptx(&s, &p);
-	vt_expect_reject(_metadata, fd, &s, &bind, 1, EINVAL, 1, DRM_VATOM_ERR_BOUNDS);
+	for (i = 0; i < VT_ARRAY_SIZE(past); i++) {
+		vt_ptx_pkt(&p, &past[i]);
+		vt_add_ptx(&s, &p);
+		vt_expect_reject(_metadata, fd, &s, &bind, 1, EINVAL, 1,
+				 past[i].reason);
+		if (!_metadata->passed) {
+			TH_LOG("failed at %s", past[i].what);
+			break;
+		}
+		s.size -= sizeof(p);
+	}
 	EXPECT_EQ(0x2222, vt_rd32(map, 96) & 0xffff);
 	EXPECT_EQ(0x11111111, vt_rd32(map, 0));
 	munmap(map, 4096);
@@ -1352,13 +1325,24 @@ TEST(ptx_bounds_edge)
  */
 TEST(ptx_result_surface)
 {
+	static const struct vt_ptx_pkt pkts[] = {
+		{ .op = PTX_OP(CAS), .type = PTX_TY(B16), .space = PTX_GLOBAL,
+		  .addr = 2, .b = { 0x1234 }, .c = { 0xbeef } },
+		{ .op = PTX_OP(EXCH), .type = PTX_TY(B128), .space = PTX_SH_CLU,
+		  .addr = 16, .b = { 1, 2 } },
+		{ .op = PTX_OP(ADD), .type = PTX_TY(F16), .vec = 8, .space = PTX_GLOBAL,
+		  .flags = PTX_NOFTZ, .addr = 32,
+		  .b = { H4(0x3c00, 0x4000, 0xbc00, 0), H4(0, 0, 0, 0x3c00) } },
+		{ .op = PTX_OP(INC), .type = PTX_TY(U32), .space = PTX_SH_CTA,
+		  .addr = 64, .b = { 7 } },
+	};
 	struct drm_vatom_binding bind = { .slot = 0 };
 	struct drm_vatom_submit args;
 	struct drm_vatom_ptx p;
 	struct vt_stream s;
 	__u8 *map, *rmap;
 	__u64 want[7];
-	__u32 rh;
+	__u32 i, rh;
 	int fd;
 
 	VT_OPEN(fd);
@@ -1379,22 +1363,10 @@ TEST(ptx_result_surface)
 	map[64] = 7;
 
 	vt_stream_init(&s);
-	vt_ptx_init(&p, PTX_OP(CAS), PTX_TY(B16), 0, PTX_GLOBAL, 2);
-	p.b[0] = 0x1234;
-	p.c[0] = 0xbeef;
-	vt_add_ptx(&s, &p);
-	vt_ptx_init(&p, PTX_OP(EXCH), PTX_TY(B128), 0, PTX_SH_CLU, 16);
-	p.b[0] = 1;
-	p.b[1] = 2;
-	vt_add_ptx(&s, &p);
-	vt_ptx_init(&p, PTX_OP(ADD), PTX_TY(F16), 8, PTX_GLOBAL, 32);
-	p.flags = PTX_NOFTZ;
-	p.b[0] = H4(0x3c00, 0x4000, 0xbc00, 0);
-	p.b[1] = H4(0, 0, 0, 0x3c00);
-	vt_add_ptx(&s, &p);
-	vt_ptx_init(&p, PTX_OP(INC), PTX_TY(U32), 0, PTX_SH_CTA, 64);
-	p.b[0] = 7;
-	vt_add_ptx(&s, &p);
+	for (i = 0; i < VT_ARRAY_SIZE(pkts); i++) {
+		vt_ptx_pkt(&p, &pkts[i]);
+		vt_add_ptx(&s, &p);
+	}
 	ASSERT_EQ(8 + 16 + 16 + 8, s.results);
 
 	vt_submit_args(&args, &s, &bind, 1, NULL, 64);

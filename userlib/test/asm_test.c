@@ -75,6 +75,14 @@ struct good {
 	LE32(2), LE32(72), op, type, vec, space, sem, scope, slot, 0, \
 	LE32(flags), LE32(0), LE64(addr), LE64(policy)
 
+/*
+ * atom.global.add.<type> at slot 3 (buf, gbl) + @addr with b = @b (72
+ * bytes): add = 6, .global = 1; c, b[1] and the rest 0.
+ */
+#define PTX_ADD(type, addr, b) \
+	{ PTX(6, type, 0, 1, 0, 0, 3, 0, addr, 0), \
+	  LE64(b), LE64(0), LE64(0), LE64(0) }
+
 /* struct drm_vatom_noc (64 bytes). */
 #define NOC(slot, noc, x, y, tlo, tmid, thi, rlo, rmid, rhi, tag, ctrl, at, data) \
 	LE32(3), LE32(64), slot, noc, x, y, LE32(tlo), LE32(tmid), LE32(thi), \
@@ -154,103 +162,55 @@ static const struct good good[] = {
 	 * binary, a U suffix on any integer form; slash-star comments are
 	 * white space. add = 6, u32 = 5, f32 = 13, f64 = 14; buf = slot 3.
 	 */
-	{ "atom.global.add.u32 d, [buf+020], 010;",
-	  { PTX(6, 5, 0, 1, 0, 0, 3, 0, 16, 0),
-	    LE64(8), LE64(0), LE64(0), LE64(0) }, 72 },
-	{ "atom.global.add.u32 d, [buf+0x10U], 5U;",
-	  { PTX(6, 5, 0, 1, 0, 0, 3, 0, 0x10, 0),
-	    LE64(5), LE64(0), LE64(0), LE64(0) }, 72 },
-	{ "atom.global.add.u32 d, [buf+0b100], 0b11U;",
-	  { PTX(6, 5, 0, 1, 0, 0, 3, 0, 4, 0),
-	    LE64(3), LE64(0), LE64(0), LE64(0) }, 72 },
-	{ "atom.global.add.u32 d, [buf+00], 017U;",
-	  { PTX(6, 5, 0, 1, 0, 0, 3, 0, 0, 0),
-	    LE64(15), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.u32 d, [buf+020], 010;", PTX_ADD(5, 16, 8), 72 },
+	{ "atom.global.add.u32 d, [buf+0x10U], 5U;", PTX_ADD(5, 0x10, 5), 72 },
+	{ "atom.global.add.u32 d, [buf+0b100], 0b11U;", PTX_ADD(5, 4, 3), 72 },
+	{ "atom.global.add.u32 d, [buf+00], 017U;", PTX_ADD(5, 0, 15), 72 },
 	{ "atom.global.add.u32 /* old */ d, /* a */ [buf+8], 1; /* after */",
-	  { PTX(6, 5, 0, 1, 0, 0, 3, 0, 8, 0),
-	    LE64(1), LE64(0), LE64(0), LE64(0) }, 72 },
+	  PTX_ADD(5, 8, 1), 72 },
 	/* 1. is 1.0 = 0x3f800000; -0F3F800000 flips the sign: 0xbf800000 */
-	{ "atom.global.add.f32 d, [buf], 1.;",
-	  { PTX(6, 13, 0, 1, 0, 0, 3, 0, 0, 0),
-	    LE64(0x3f800000), LE64(0), LE64(0), LE64(0) }, 72 },
-	{ "atom.global.add.f32 d, [buf], -0F3F800000;",
-	  { PTX(6, 13, 0, 1, 0, 0, 3, 0, 0, 0),
-	    LE64(0xbf800000), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.f32 d, [buf], 1.;", PTX_ADD(13, 0, 0x3f800000), 72 },
+	{ "atom.global.add.f32 d, [buf], -0F3F800000;", PTX_ADD(13, 0, 0xbf800000), 72 },
 	/* 2.5e-1 = 0.25 = 0x3fd0000000000000 in binary64 */
-	{ "atom.global.add.f64 d, [buf], 2.5e-1;",
-	  { PTX(6, 14, 0, 1, 0, 0, 3, 0, 0, 0),
-	    LE64(0x3fd0000000000000ull), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.f64 d, [buf], 2.5e-1;", PTX_ADD(14, 0, 0x3fd0000000000000), 72 },
 	{ "atom.global.add.f64 d, [buf], 0d3FF0000000000000;",
-	  { PTX(6, 14, 0, 1, 0, 0, 3, 0, 0, 0),
-	    LE64(0x3ff0000000000000ull), LE64(0), LE64(0), LE64(0) }, 72 },
+	  PTX_ADD(14, 0, 0x3ff0000000000000), 72 },
 	/* identifiers: %r1, _d, $x; inf as a whole word only (info is a name) */
-	{ "atom.global.add.u32 %r1, [buf], 1;",
-	  { PTX(6, 5, 0, 1, 0, 0, 3, 0, 0, 0),
-	    LE64(1), LE64(0), LE64(0), LE64(0) }, 72 },
-	{ "atom.global.add.u32 $x, [buf], info;",
-	  { PTX(6, 5, 0, 1, 0, 0, 3, 0, 0, 0),
-	    LE64(7), LE64(0), LE64(0), LE64(0) }, 72 },
-	{ "atom.global.add.f32 _d, [buf], -inf;",
-	  { PTX(6, 13, 0, 1, 0, 0, 3, 0, 0, 0),
-	    LE64(0xff800000), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.u32 %r1, [buf], 1;", PTX_ADD(5, 0, 1), 72 },
+	{ "atom.global.add.u32 $x, [buf], info;", PTX_ADD(5, 0, 7), 72 },
+	{ "atom.global.add.f32 _d, [buf], -inf;", PTX_ADD(13, 0, 0xff800000), 72 },
 	/*
 	 * PTX constant expressions (PTX ISA "Constant Expressions"): C's
 	 * precedence, evaluated in 64 bits; a literal is .s64 unless U or
 	 * above INT64_MAX (.u64). u64 = 6, s32 = 7. [gbl...] starts at 0x50.
 	 */
-	{ "atom.global.add.u32 d, [buf+1+3], 1+2*3;",		/* 4; 1 + 6 */
-	  { PTX(6, 5, 0, 1, 0, 0, 3, 0, 4, 0),
-	    LE64(7), LE64(0), LE64(0), LE64(0) }, 72 },
-	{ "atom.global.add.u32 d, [buf+(1 << 4)], (1 << 4) | 3;",	/* 16; 0x13 */
-	  { PTX(6, 5, 0, 1, 0, 0, 3, 0, 16, 0),
-	    LE64(0x13), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.u32 d, [buf+1+3], 1+2*3;", PTX_ADD(5, 4, 7), 72 },	/* 4; 1 + 6 */
+	{ "atom.global.add.u32 d, [buf+(1 << 4)], (1 << 4) | 3;",
+	  PTX_ADD(5, 16, 0x13), 72 },	/* 16; 0x13 */
 	/* the sign is the offset's: 0x50 - 0x10 + 4; (17 % 5) ^ 6 = 2 ^ 6 */
-	{ "atom.global.add.u32 d, [gbl-0x10+4], 17 % 5 ^ 6;",
-	  { PTX(6, 5, 0, 1, 0, 0, 3, 0, 0x44, 0),
-	    LE64(4), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.u32 d, [gbl-0x10+4], 17 % 5 ^ 6;", PTX_ADD(5, 0x44, 4), 72 },
 	/* ((0x10 << 2) >> 1) & 0xff */
-	{ "atom.global.add.u32 d, [buf], 0x10 << 2 >> 1 & 0xff;",
-	  { PTX(6, 5, 0, 1, 0, 0, 3, 0, 0, 0),
-	    LE64(0x20), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.u32 d, [buf], 0x10 << 2 >> 1 & 0xff;", PTX_ADD(5, 0, 0x20), 72 },
 	/* -(-7) * -2 = -14: 0xfffffff2 in 32 bits */
-	{ "atom.global.add.s32 d, [buf], -(3 - 10) * -2;",
-	  { PTX(6, 7, 0, 1, 0, 0, 3, 0, 0, 0),
-	    LE64(0xfffffff2), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.s32 d, [buf], -(3 - 10) * -2;", PTX_ADD(7, 0, 0xfffffff2), 72 },
 	/* ~0 is .s64 -1, shifted arithmetically; ~0U logically: 0xf */
-	{ "atom.global.add.u64 d, [buf], ~0 >> 60;",
-	  { PTX(6, 6, 0, 1, 0, 0, 3, 0, 0, 0),
-	    LE64(0xffffffffffffffffull), LE64(0), LE64(0), LE64(0) }, 72 },
-	{ "atom.global.add.u64 d, [buf], ~0U >> 60;",
-	  { PTX(6, 6, 0, 1, 0, 0, 3, 0, 0, 0),
-	    LE64(0xf), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.u64 d, [buf], ~0 >> 60;", PTX_ADD(6, 0, 0xffffffffffffffff), 72 },
+	{ "atom.global.add.u64 d, [buf], ~0U >> 60;", PTX_ADD(6, 0, 0xf), 72 },
 	/* .u64 wraps: 2^64 - 2; 2^63 + 2^63 = 0 (both above INT64_MAX) */
-	{ "atom.global.add.u64 d, [buf], 0U - 2;",
-	  { PTX(6, 6, 0, 1, 0, 0, 3, 0, 0, 0),
-	    LE64(0xfffffffffffffffeull), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.u64 d, [buf], 0U - 2;", PTX_ADD(6, 0, 0xfffffffffffffffe), 72 },
 	{ "atom.global.add.u64 d, [buf], 0x8000000000000000 + 0x8000000000000000;",
-	  { PTX(6, 6, 0, 1, 0, 0, 3, 0, 0, 0),
-	    LE64(0), LE64(0), LE64(0), LE64(0) }, 72 },
-	{ "atom.global.add.u64 d, [buf], 1U << 63;",
-	  { PTX(6, 6, 0, 1, 0, 0, 3, 0, 0, 0),
-	    LE64(0x8000000000000000ull), LE64(0), LE64(0), LE64(0) }, 72 },
+	  PTX_ADD(6, 0, 0), 72 },
+	{ "atom.global.add.u64 d, [buf], 1U << 63;", PTX_ADD(6, 0, 0x8000000000000000), 72 },
 	/* INT64_MIN itself is no overflow */
 	{ "atom.global.add.u64 d, [buf], -9223372036854775807 - 1;",
-	  { PTX(6, 6, 0, 1, 0, 0, 3, 0, 0, 0),
-	    LE64(0x8000000000000000ull), LE64(0), LE64(0), LE64(0) }, 72 },
+	  PTX_ADD(6, 0, 0x8000000000000000), 72 },
 	/* C's division: -7 / 2 = -3 (truncated), 7 % -4 = 3; .u64: 2^63 - 1 */
-	{ "atom.global.add.u64 d, [buf], -7 / 2;",
-	  { PTX(6, 6, 0, 1, 0, 0, 3, 0, 0, 0),
-	    LE64(0xfffffffffffffffdull), LE64(0), LE64(0), LE64(0) }, 72 },
-	{ "atom.global.add.u64 d, [buf], 7 % -4;",
-	  { PTX(6, 6, 0, 1, 0, 0, 3, 0, 0, 0),
-	    LE64(3), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.u64 d, [buf], -7 / 2;", PTX_ADD(6, 0, 0xfffffffffffffffd), 72 },
+	{ "atom.global.add.u64 d, [buf], 7 % -4;", PTX_ADD(6, 0, 3), 72 },
 	{ "atom.global.add.u64 d, [buf], 0xfffffffffffffffe / 2;",
-	  { PTX(6, 6, 0, 1, 0, 0, 3, 0, 0, 0),
-	    LE64(0x7fffffffffffffffull), LE64(0), LE64(0), LE64(0) }, 72 },
+	  PTX_ADD(6, 0, 0x7fffffffffffffff), 72 },
 	/* comments and parentheses inside; the cache policy 0x77 */
-	{ "atom.global.add.u32 d, [buf], ( 1 /* one */ + ((2)) );",
-	  { PTX(6, 5, 0, 1, 0, 0, 3, 0, 0, 0),
-	    LE64(3), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.u32 d, [buf], ( 1 /* one */ + ((2)) );", PTX_ADD(5, 0, 3), 72 },
 	{ "atom.global.add.L2::cache_hint.s32  d, [buf], 1, 0x70 + 7;",
 	  { PTX(6, 7, 0, 1, 0, 0, 3, 2, 0, 0x77),
 	    LE64(1), LE64(0), LE64(0), LE64(0) }, 72 },
@@ -258,9 +218,8 @@ static const struct good good[] = {
 	{ "atom.global.v2.f32.add  {%f0, %f1}, [buf+8], {.5, -.25};",
 	  { PTX(6, 13, 2, 1, 0, 0, 3, 0, 8, 0),
 	    LE32(0x3f000000), LE32(0xbe800000), LE64(0), LE64(0), LE64(0) }, 72 },
-	{ "atom.global.add.f64 d, [buf], .5;",		/* 2^-1 in binary64 */
-	  { PTX(6, 14, 0, 1, 0, 0, 3, 0, 0, 0),
-	    LE64(0x3fe0000000000000ull), LE64(0), LE64(0), LE64(0) }, 72 },
+	{ "atom.global.add.f64 d, [buf], .5;",
+	  PTX_ADD(14, 0, 0x3fe0000000000000), 72 },	/* 2^-1 in binary64 */
 	{ "DWORD_ATOMIC.FMAX (1) buf {8} .5 V0 m",
 	  { VISA(48, 0x7d, 0x10, 0x00, 3, 2, 0x51, 0xffffffff, 0, 0),
 	    LE32(8), LE32(0), LE32(0x3f000000), LE32(0) }, 48 },
