@@ -907,6 +907,15 @@ int vt_write_file(const char *path, const char *val)
 	return ret;
 }
 
+/* Set vatom's job timeout (ms), as root: 0 or -errno. */
+int vt_job_timeout_set(unsigned int ms)
+{
+	char v[16];
+
+	snprintf(v, sizeof(v), "%u", ms);
+	return vt_write_file(VT_JOB_TIMEOUT_PARAM, v);
+}
+
 /*
  * Set vatom's fault attribute @name (fail_hang, ...) to fail its next
  * @times calls (0: no limit; fail-nth does not look at it), armed

@@ -283,8 +283,10 @@ long long vt_fdinfo(int fd, const char *key);
 
 /* Files and fences (common.c). */
 #define VT_FAULT_DIR	"/sys/kernel/debug/vatom"
+#define VT_JOB_TIMEOUT_PARAM	"/sys/module/vatom/parameters/job_timeout_ms"
 int vt_read_file(const char *path, char *buf, size_t len);
 int vt_write_file(const char *path, const char *val);
+int vt_job_timeout_set(unsigned int ms);
 int vt_fault_arm(const char *name, unsigned int times, bool armed);
 int vt_fence_status(int fd, __u32 h);
 

@@ -17,22 +17,12 @@
  * are the UAPI's.
  */
 
-#define RS_TIMEOUT_PARAM	"/sys/module/vatom/parameters/job_timeout_ms"
 /* Packets of the tests' jobs; an engine fault runs the first half. */
 #define RS_PACKETS		4
 
 static long long rs_now_ms(void)
 {
 	return va_now_ns() / VA_NS_PER_MS;
-}
-
-/* Set the job timeout (ms): 0 or -errno. */
-static int rs_timeout_set(unsigned int ms)
-{
-	char v[16];
-
-	snprintf(v, sizeof(v), "%u", ms);
-	return vt_write_file(RS_TIMEOUT_PARAM, v);
 }
 
 /*
@@ -236,18 +226,22 @@ FIXTURE_VARIANT(reset) {
 };
 
 /*
- * Hangs: stopped within 10 % of the timeout; nothing ran. Early too: the
- * timeouts count jiffies, which lag real time while the host deschedules
- * the VM's vCPU (a 500 ms hang once stopped after 473 ms under TCG).
+ * Hangs: stopped at the timeout, nothing ran: from 10 % early to 50 %
+ * late, well short of a second timeout period. Early: the timeouts count
+ * jiffies, which lag real time while the host deschedules the VM's vCPU
+ * (a 500 ms hang once stopped after 473 ms under TCG). Late: the stop is
+ * seen at the job's next checkpoint and its completion must reach the
+ * waiting thread, on a loaded host (553 ms in a debug boot beside other
+ * VMs).
  */
 FIXTURE_VARIANT_ADD(reset, hang_async) {
-	RS_ASYNC, "fail_hang", -ETIMEDOUT, 0, 500, 450, 550, true };
+	RS_ASYNC, "fail_hang", -ETIMEDOUT, 0, 500, 450, 750, true };
 FIXTURE_VARIANT_ADD(reset, hang_sync) {
-	RS_SYNC, "fail_hang", -ETIMEDOUT, 0, 500, 450, 550, true };
+	RS_SYNC, "fail_hang", -ETIMEDOUT, 0, 500, 450, 750, true };
 FIXTURE_VARIANT_ADD(reset, hang_kick) {
-	RS_KICK, "fail_hang", -ETIMEDOUT, 0, 500, 450, 550, true };
+	RS_KICK, "fail_hang", -ETIMEDOUT, 0, 500, 450, 750, true };
 FIXTURE_VARIANT_ADD(reset, hang_poll) {
-	RS_POLL, "fail_hang", -ETIMEDOUT, 0, 500, 450, 550, true };
+	RS_POLL, "fail_hang", -ETIMEDOUT, 0, 500, 450, 750, true };
 /* Engine faults: the first half of the packets ran, then -EIO. */
 FIXTURE_VARIANT_ADD(reset, fault_async) {
 	RS_ASYNC, "fail_job", -EIO, RS_PACKETS / 2, 10000, 0, 2000, true };
@@ -266,7 +260,7 @@ FIXTURE_VARIANT_ADD(reset, delay_kick) {
 	RS_KICK, "fail_delay", 0, RS_PACKETS, 10000, 300, 2000, false };
 /* A delay (delay_ms 1000) past the timeout is a timeout. */
 FIXTURE_VARIANT_ADD(reset, delay_past_timeout_sync) {
-	RS_SYNC, "fail_delay", -ETIMEDOUT, 0, 500, 450, 550, true };
+	RS_SYNC, "fail_delay", -ETIMEDOUT, 0, 500, 450, 750, true };
 /*
  * Slow jobs, on every kernel: a prefix ran (packets: not checked). The
  * timeout runs from execution, after a validation that takes seconds on
@@ -286,10 +280,10 @@ FIXTURE_SETUP(reset)
 	self->skip = true;
 	ASSERT_LT(0, old);
 	self->old_timeout = old;
-	if (rs_timeout_set(variant->timeout))
+	if (vt_job_timeout_set(variant->timeout))
 		SKIP(return, "cannot set job_timeout_ms (not root?)");
 	if (variant->fault && rs_fault(variant->fault, 0))
-		SKIP(rs_timeout_set(self->old_timeout); return,
+		SKIP(vt_job_timeout_set(self->old_timeout); return,
 		     "no fault injection (CONFIG_FAULT_INJECTION_DEBUG_FS)");
 	self->skip = false;
 
@@ -325,7 +319,7 @@ FIXTURE_TEARDOWN(reset)
 		return;
 	if (variant->fault)
 		rs_fault(variant->fault, 0);
-	rs_timeout_set(self->old_timeout);
+	vt_job_timeout_set(self->old_timeout);
 	close(self->a);
 	close(self->b);
 }
@@ -521,10 +515,10 @@ FIXTURE_SETUP(hang_exit)
 	self->skip = true;
 	ASSERT_LT(0, old);
 	self->old_timeout = old;
-	if (rs_timeout_set(60000))
+	if (vt_job_timeout_set(60000))
 		SKIP(return, "cannot set job_timeout_ms (not root?)");
 	if (rs_fault("fail_hang", 0))
-		SKIP(rs_timeout_set(self->old_timeout); return,
+		SKIP(vt_job_timeout_set(self->old_timeout); return,
 		     "no fault injection (CONFIG_FAULT_INJECTION_DEBUG_FS)");
 	self->skip = false;
 }
@@ -534,7 +528,7 @@ FIXTURE_TEARDOWN(hang_exit)
 	if (self->skip)
 		return;
 	rs_fault("fail_hang", 0);
-	rs_timeout_set(self->old_timeout);
+	vt_job_timeout_set(self->old_timeout);
 }
 
 TEST_F(hang_exit, gone_before_timeout)

@@ -105,7 +105,6 @@
 #define VF_MAX_ERRNO	134
 #define VF_SLACK	2	/* see vf_run_path() */
 #define VF_VATOM	VT_FAULT_DIR
-#define VF_TIMEOUT_PATH	"/sys/module/vatom/parameters/job_timeout_ms"
 
 /* ------------------------------------------------------------------------ */
 /* Fault injection control                                                   */
@@ -155,7 +154,7 @@ static struct vf_knob vf_vatom_knobs[] = {
  * job_timeout_ms set by pass.
  */
 static struct vf_knob vf_inject_knobs[] = {
-	{ VF_TIMEOUT_PATH, "200" },
+	{ VT_JOB_TIMEOUT_PARAM, "200" },
 	{ VF_VATOM "/fail_delay/delay_ms", "20" },
 	{ VF_VATOM "/fail_hang/verbose", "0" },
 	{ VF_VATOM "/fail_hang/times", "0" },
@@ -2270,7 +2269,7 @@ static void vf_run_pass(enum vf_pass pass, unsigned int *total, unsigned int *ru
 
 	vf_pass = pass;
 	if (pass != VF_PASS_PLAIN &&
-	    (vt_write_file(VF_TIMEOUT_PATH, vf_pass_timeouts[pass]) ||
+	    (vt_write_file(VT_JOB_TIMEOUT_PARAM, vf_pass_timeouts[pass]) ||
 	     (pass == VF_PASS_JOBS && vf_jobs_arm(true))))
 		ksft_exit_fail_msg("cannot set job_timeout_ms or arm the job faults\n");
 	for (i = 0; i < VT_ARRAY_SIZE(vf_paths); i++) {

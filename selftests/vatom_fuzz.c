@@ -2147,7 +2147,6 @@ static int vz_phase2(__u64 seed, double secs, int nthreads)
 /* ------------------------------------------------------------------------ */
 
 #define VZ_FAULT_DIR		"/sys/kernel/debug/vatom"
-#define VZ_TIMEOUT_PARAM	"/sys/module/vatom/parameters/job_timeout_ms"
 
 /**
  * struct vz_knob - a setting -F writes, and what it was
@@ -2230,7 +2229,7 @@ static const char *vz_faults_arm(void)
 	int ret;
 
 	vz_main_pid = getpid();
-	vz_knob_add("200", VZ_TIMEOUT_PARAM);
+	vz_knob_add("200", VT_JOB_TIMEOUT_PARAM);
 	vz_knob_add("20", VZ_FAULT_DIR "/fail_delay/delay_ms");
 	for (a = 0; a < VT_ARRAY_SIZE(vz_attrs); a++) {
 		for (i = 0; i < VT_ARRAY_SIZE(vz_attr_knobs); i++)
