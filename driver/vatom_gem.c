@@ -262,26 +262,18 @@ struct vatom_surface *vatom_surface_lookup(struct drm_file *file, u32 handle)
 }
 
 /**
- * vatom_surface_view() - the engine's view of a surface, mapping it first
+ * __vatom_surface_view() - vatom_surface_view() for a surface not mapped
+ * yet, or maybe being mapped by another thread
  * @surf: a surface the caller holds a reference to
  * @view: out, valid while the reference is held
  *
- * The kernel mapping is made on first use and kept until the surface is
- * freed, so submissions after the first pay nothing for it.
- *
  * Return: 0, or a negative errno from mapping (-EINTR, -ENOMEM, ...).
  */
-int vatom_surface_view(struct vatom_surface *surf,
-		       const struct vatom_surface_view **view)
+int __vatom_surface_view(struct vatom_surface *surf,
+			 const struct vatom_surface_view **view)
 {
 	struct iosys_map map;
-	int ret = 0;
-
-	/* Pairs with smp_store_release() below. */
-	if (smp_load_acquire(&surf->view.vaddr)) {
-		*view = &surf->view;
-		return 0;
-	}
+	int ret;
 
 	ret = mutex_lock_interruptible_nested(&surf->lock,
 					      surf->shmem.base.import_attach ?
@@ -297,7 +289,7 @@ int vatom_surface_view(struct vatom_surface *surf,
 		}
 		if (!ret) {
 			surf->map = map;
-			/* Publish the mapping only once it is complete. */
+			/* Published complete: vatom_surface_view() reads it. */
 			smp_store_release(&surf->view.vaddr, map.vaddr);
 		}
 	}

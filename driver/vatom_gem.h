@@ -11,6 +11,8 @@
 #include <linux/iosys-map.h>
 #include <linux/mutex.h>
 
+#include <asm/barrier.h>
+
 #include <drm/drm_gem_shmem_helper.h>
 
 #include "tile_grid.h"
@@ -76,8 +78,31 @@ int vatom_binding_table_read(struct vatom_binding_table *t,
 			     struct drm_file *file, u64 ubindings, u32 count);
 void vatom_binding_table_release(struct vatom_binding_table *t);
 struct vatom_surface *vatom_surface_lookup(struct drm_file *file, u32 handle);
-int vatom_surface_view(struct vatom_surface *surf,
-		       const struct vatom_surface_view **view);
+int __vatom_surface_view(struct vatom_surface *surf,
+			 const struct vatom_surface_view **view);
+
+/**
+ * vatom_surface_view() - the engine's view of a surface, mapping it first
+ * @surf: a surface the caller holds a reference to
+ * @view: out, valid while the reference is held
+ *
+ * The kernel mapping is made on first use and kept until the surface is
+ * freed, so submissions after the first pay nothing for it: not even a
+ * call.
+ *
+ * Return: 0, or a negative errno from mapping (-EINTR, -ENOMEM, ...).
+ */
+static inline int vatom_surface_view(struct vatom_surface *surf,
+				     const struct vatom_surface_view **view)
+{
+	/* Pairs with the smp_store_release() that publishes the mapping. */
+	if (likely(smp_load_acquire(&surf->view.vaddr))) {
+		*view = &surf->view;
+		return 0;
+	}
+	return __vatom_surface_view(surf, view);
+}
+
 struct vatom_surface *vatom_buffer_new(struct drm_device *dev,
 				       struct drm_file *file, u64 size,
 				       u32 *handle);

@@ -188,7 +188,7 @@ int vatom_job_charge(struct vatom_job *job, u64 bytes)
 }
 
 /* Return the job's in-flight slot and memory charge (once). */
-static void vatom_job_unaccount(struct vatom_job *job)
+static inline void vatom_job_unaccount(struct vatom_job *job)
 {
 	struct vatom_file *vfile = job->vfile;
 
@@ -239,7 +239,7 @@ void vatom_job_free(struct vatom_job *job)
 	vatom_binding_table_release(&job->table);
 	if (job->result_surf)
 		drm_gem_object_put(&job->result_surf->shmem.base);
-	if (job->bounce != job->bounce_small)
+	if (job->bounce && job->bounce != job->bounce_small)
 		kvfree(job->bounce);
 	vatom_job_keep(job);
 
