@@ -163,18 +163,6 @@ static bool vatom_queue_consume(struct vatom_queue *q, struct vatom_exec *x,
 	return ran;
 }
 
-/**
- * vatom_queue_tail_ok() - whether a tail userspace published can be consumed
- * @q: the queue
- * @tail: the tail
- *
- * Return: true when @tail is at most the ring's entries ahead of the head.
- */
-bool vatom_queue_tail_ok(const struct vatom_queue *q, u32 tail)
-{
-	return tail - READ_ONCE(q->head) <= q->entries;
-}
-
 /* Add the point of the batch just consumed, and signal the eventfd. */
 static void vatom_queue_signal(struct vatom_queue *q)
 {
@@ -202,8 +190,9 @@ static void vatom_queue_signal(struct vatom_queue *q)
  * next checkpoint of the job it runs; a KICK: after it) or the kicker is
  * killed.
  *
- * Return: 0; -ENOMEM when the syncobj point cannot be allocated (nothing
- * consumed); -EINTR when told to stop.
+ * Return: 0 once the batch is consumed; -ENOMEM when the syncobj point
+ * cannot be allocated (nothing consumed); -EINTR when told to stop with
+ * jobs left.
  */
 int vatom_queue_drain(struct vatom_queue *q, u32 tail, bool polled)
 {
@@ -229,6 +218,8 @@ int vatom_queue_drain(struct vatom_queue *q, u32 tail, bool polled)
 	t0 = vatom_busy_clock();
 	while (q->head != tail && !READ_ONCE(q->dead)) {
 		executed += vatom_queue_consume(q, &x, &stats, gone);
+		if (q->head == tail)
+			break;	/* the batch is done: nothing left to stop */
 		if (!gone && vatom_exec_stopped(&x)) {
 			ret = -EINTR;
 			break;

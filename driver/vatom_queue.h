@@ -93,8 +93,19 @@ static inline u32 vatom_queue_tail(const struct vatom_queue *q)
 	return smp_load_acquire(&q->ctl->tail);
 }
 
+/**
+ * vatom_queue_tail_ok() - whether a tail userspace published can be consumed
+ * @q: the queue
+ * @tail: the tail
+ *
+ * Return: true when @tail is at most the ring's entries ahead of the head.
+ */
+static inline bool vatom_queue_tail_ok(const struct vatom_queue *q, u32 tail)
+{
+	return tail - READ_ONCE(q->head) <= q->entries;
+}
+
 /* vatom_queue.c */
-bool vatom_queue_tail_ok(const struct vatom_queue *q, u32 tail);
 int vatom_queue_drain(struct vatom_queue *q, u32 tail, bool polled);
 
 #endif /* _VATOM_QUEUE_H_ */
