@@ -202,13 +202,17 @@ TEST(kill_with_async_queued)
 		__u32 grid;
 		int fd = vt_open(), i;
 
-		if (fd < 0 || !p || ab_grid_create(fd, &grid, NULL))
+		if (fd < 0 || !p || ab_grid_create(fd, &grid, NULL)) {
+			TH_LOG("child: open %d, grid: %s", fd, strerror(errno));
 			_exit(2);
+		}
 		for (i = 0; i < 3; i++) {
 			ab_submit_args(&args, &bind, grid, p, 4096);
 			args.flags = DRM_VATOM_SUBMIT_ASYNC;
-			if (vt_submit(fd, &args))
+			if (vt_submit(fd, &args)) {
+				TH_LOG("child: job %d: %s", i, strerror(errno));
 				_exit(3);
+			}
 		}
 		if (write(pipefd[1], "s", 1) != 1)
 			_exit(4);
