@@ -360,6 +360,27 @@ void vatom_binding_table_release(struct vatom_binding_table *t)
 }
 
 /**
+ * vatom_surface_alloc() - a new surface of @size bytes, a buffer until its
+ * creator says otherwise, with no handle yet
+ * @dev: the device
+ * @size: bytes, at most %VATOM_MAX_SURFACE_SIZE
+ *
+ * Return: the surface, with a reference, or an ERR_PTR() (-ENOMEM, ...).
+ */
+struct vatom_surface *vatom_surface_alloc(struct drm_device *dev, u64 size)
+{
+	struct drm_gem_shmem_object *shmem = drm_gem_shmem_create(dev, size);
+
+	/*
+	 * shmem_file_setup() says -ENOSPC when it cannot allocate an inode;
+	 * -ENOSPC from us means the file's memory cap.
+	 */
+	if (IS_ERR(shmem))
+		return PTR_ERR(shmem) == -ENOSPC ? ERR_PTR(-ENOMEM) : ERR_CAST(shmem);
+	return to_vatom_surface(&shmem->base);
+}
+
+/**
  * vatom_buffer_new() - a new buffer surface with a handle in @file and a
  * kernel mapping, for the kernel's own use
  * @dev: the device
@@ -376,22 +397,22 @@ struct vatom_surface *vatom_buffer_new(struct drm_device *dev,
 				       u32 *handle)
 {
 	const struct vatom_surface_view *view;
-	struct drm_gem_shmem_object *shmem;
+	struct vatom_surface *surf;
 	int ret;
 
-	shmem = drm_gem_shmem_create(dev, size);
-	if (IS_ERR(shmem))
-		return PTR_ERR(shmem) == -ENOSPC ? ERR_PTR(-ENOMEM) : ERR_CAST(shmem);
-	ret = drm_gem_handle_create(file, &shmem->base, handle);
+	surf = vatom_surface_alloc(dev, size);
+	if (IS_ERR(surf))
+		return surf;
+	ret = drm_gem_handle_create(file, &surf->shmem.base, handle);
 	if (ret) {
-		drm_gem_object_put(&shmem->base);
+		drm_gem_object_put(&surf->shmem.base);
 		return ERR_PTR(ret);
 	}
-	ret = vatom_surface_view(to_vatom_surface(&shmem->base), &view);
+	ret = vatom_surface_view(surf, &view);
 	if (ret) {
 		drm_gem_handle_delete(file, *handle);
-		drm_gem_object_put(&shmem->base);
+		drm_gem_object_put(&surf->shmem.base);
 		return ERR_PTR(ret);
 	}
-	return to_vatom_surface(&shmem->base);
+	return surf;
 }

@@ -103,6 +103,7 @@ static inline int vatom_surface_view(struct vatom_surface *surf,
 	return __vatom_surface_view(surf, view);
 }
 
+struct vatom_surface *vatom_surface_alloc(struct drm_device *dev, u64 size);
 struct vatom_surface *vatom_buffer_new(struct drm_device *dev,
 				       struct drm_file *file, u64 size,
 				       u32 *handle);

@@ -33,21 +33,15 @@ static int vatom_surface_create(struct drm_device *dev, struct drm_file *file,
 				u32 kind, u64 size, struct vatom_typed_layout *typed,
 				struct vatom_tile_grid *grid, u32 *handle)
 {
-	struct drm_gem_shmem_object *shmem;
 	struct vatom_surface *surf;
 	int ret;
 
-	shmem = drm_gem_shmem_create(dev, size);
-	if (IS_ERR(shmem)) {
+	surf = vatom_surface_alloc(dev, size);
+	if (IS_ERR(surf)) {
 		kfree(typed);
 		kvfree(grid);
-		/*
-		 * shmem_file_setup() says -ENOSPC when it cannot allocate an
-		 * inode; -ENOSPC from us means the file's memory cap.
-		 */
-		return PTR_ERR(shmem) == -ENOSPC ? -ENOMEM : PTR_ERR(shmem);
+		return PTR_ERR(surf);
 	}
-	surf = container_of(shmem, struct vatom_surface, shmem);
 	/* The object is page-rounded; accesses past @size are out of bounds. */
 	surf->view.kind = kind;
 	surf->view.size = size;
@@ -64,9 +58,9 @@ static int vatom_surface_create(struct drm_device *dev, struct drm_file *file,
 	if (grid)
 		surf->charge += kmalloc_size_roundup(sizeof(*grid));
 
-	ret = drm_gem_handle_create(file, &shmem->base, handle);
+	ret = drm_gem_handle_create(file, &surf->shmem.base, handle);
 	/* The handle holds the reference now, or creation failed and we free. */
-	drm_gem_object_put(&shmem->base);
+	drm_gem_object_put(&surf->shmem.base);
 	return ret;
 }
 
