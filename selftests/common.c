@@ -782,25 +782,33 @@ long long vt_debugfs_stat(const char *path, const char *name)
 	return ret;
 }
 
-long long vt_fdinfo(int fd, const char *key)
+const char *vt_fdinfo_text(int fd, const char *key, char *line, size_t len)
 {
-	char path[64], line[256];
-	long long v = -1;
+	const char *text = NULL;
 	size_t n = strlen(key);
+	char path[64];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
 	f = fopen(path, "r");
 	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, key, n) && line[n] == ':') {
-			v = strtoll(line + n + 1, NULL, 0);
-			break;
+		return NULL;
+	while (!text && fgets(line, len, f)) {
+		if (!strncmp(line, key, n) && line[n] == ':' && line[n + 1] == '\t') {
+			line[strcspn(line, "\n")] = '\0';
+			text = line + n + 2;
 		}
 	}
 	fclose(f);
-	return v;
+	return text;
+}
+
+long long vt_fdinfo(int fd, const char *key)
+{
+	char line[256];
+	const char *text = vt_fdinfo_text(fd, key, line, sizeof(line));
+
+	return text ? strtoll(text, NULL, 0) : -1;
 }
 
 __u32 vt_fill_incs(__u8 *buf, __u32 size)

@@ -278,7 +278,11 @@ bool vt_debugfs_limits_path(const char *node, char *path, size_t len);
 /* The value of the "@name value" line of @path, or -1 when absent. */
 long long vt_debugfs_stat(const char *path, const char *name);
 
-/* The number after "@key:" in /proc/self/fdinfo/@fd, or -1. */
+/*
+ * The text after "@key:\t" in /proc/self/fdinfo/@fd, read into @line
+ * (@len bytes), or NULL; vt_fdinfo(): the number it starts with, or -1.
+ */
+const char *vt_fdinfo_text(int fd, const char *key, char *line, size_t len);
 long long vt_fdinfo(int fd, const char *key);
 
 /* Files and fences (common.c). */

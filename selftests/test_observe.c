@@ -12,49 +12,34 @@
 /* Is "@key:\t@text" a line of @fd's fdinfo? */
 static bool ob_fdinfo_is(int fd, const char *key, const char *text)
 {
-	char path[64], line[256], want[128];
-	bool found = false;
-	FILE *f;
+	char line[256];
+	const char *t = vt_fdinfo_text(fd, key, line, sizeof(line));
 
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	snprintf(want, sizeof(want), "%s:\t%s\n", key, text);
-	f = fopen(path, "r");
-	while (f && !found && fgets(line, sizeof(line), f))
-		found = !strcmp(line, want);
-	if (f)
-		fclose(f);
-	return found;
+	return t && !strcmp(t, text);
 }
 
 /*
  * Bytes of a memory key of @fd's fdinfo, whose size is in the largest
  * unit that divides it ("12 KiB", "2 MiB", "0"); -1 when the key is
  * absent, as newer kernels leave out drm-resident-memory while no object
- * is resident.
+ * is resident; -2 for an unknown unit.
  */
 static long long ob_fdinfo_bytes(int fd, const char *key)
 {
 	static const char *const units[] = { "", " KiB", " MiB", " GiB" };
-	char path[64], line[256], *end;
-	long long v = -1;
-	size_t n = strlen(key), u;
-	FILE *f;
+	const char *t;
+	char line[256], *end;
+	long long v;
+	size_t u;
 
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	while (f && v < 0 && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, n) || line[n] != ':')
-			continue;
-		v = strtoll(line + n + 1, &end, 10);
-		end[strcspn(end, "\n")] = '\0';
-		for (u = 0; u < VT_ARRAY_SIZE(units); u++)
-			if (!strcmp(end, units[u]))
-				break;
-		v = u < VT_ARRAY_SIZE(units) ? v << (10 * u) : -2;
-	}
-	if (f)
-		fclose(f);
-	return v;
+	t = vt_fdinfo_text(fd, key, line, sizeof(line));
+	if (!t)
+		return -1;
+	v = strtoll(t, &end, 10);
+	for (u = 0; u < VT_ARRAY_SIZE(units); u++)
+		if (!strcmp(end, units[u]))
+			return v << (10 * u);
+	return -2;
 }
 
 /* A vISA ADD with a reserved Op at packet 1 of @s: DRM_VATOM_ERR_OP. */
