@@ -288,17 +288,6 @@ static __always_inline u32 ptx_check_tail(const u8 *q,
 }
 
 /**
- * vatom_ptx_ops() - the cost of a validated PTX packet
- * @p: the packet
- *
- * Return: its vector elements, 1 for a scalar.
- */
-u32 vatom_ptx_ops(const struct drm_vatom_ptx *p)
-{
-	return p->vec ? p->vec : 1;
-}
-
-/**
  * vatom_ptx_validate_run() - validate the PTX packet at *@pos and the
  * packets with the same head that follow it
  * @stream: the stream

@@ -164,10 +164,32 @@ u32 vatom_noc_execute_run(const u8 *stream, u32 size, u32 *pos, u32 max,
 
 /*
  * What a validated packet costs against a submission's limit on element
- * operations (struct vatom_exec_ctl).
+ * operations (struct vatom_exec_ctl). Every validation asks, so the two
+ * that only read the packet are inline; NoC's reads the tile grid.
  */
-u32 vatom_visa_ops(const struct drm_vatom_visa *p);
-u32 vatom_ptx_ops(const struct drm_vatom_ptx *p);
+
+/**
+ * vatom_visa_ops() - the cost of a validated vISA packet
+ * @p: the packet
+ *
+ * Return: its lanes (the execution size), enabled or not.
+ */
+static inline u32 vatom_visa_ops(const struct drm_vatom_visa *p)
+{
+	return 1u << (p->exec_size & DRM_VATOM_VISA_EXEC_SIZE_MASK);
+}
+
+/**
+ * vatom_ptx_ops() - the cost of a validated PTX packet
+ * @p: the packet
+ *
+ * Return: its vector elements, 1 for a scalar.
+ */
+static inline u32 vatom_ptx_ops(const struct drm_vatom_ptx *p)
+{
+	return p->vec ? p->vec : 1;
+}
+
 u32 vatom_noc_ops(const struct drm_vatom_noc *p, const struct vatom_bindings *b);
 
 /* Capability reporting for GET_PARAM, derived from the same tables. */

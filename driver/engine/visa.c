@@ -437,17 +437,6 @@ static u32 visa_validate_same_shape(const struct drm_vatom_visa *p)
 }
 
 /**
- * vatom_visa_ops() - the cost of a validated vISA packet
- * @p: the packet
- *
- * Return: its lanes (the execution size), enabled or not.
- */
-u32 vatom_visa_ops(const struct drm_vatom_visa *p)
-{
-	return 1u << (p->exec_size & DRM_VATOM_VISA_EXEC_SIZE_MASK);
-}
-
-/**
  * vatom_visa_validate_run() - validate the vISA packet at *@pos and the
  * packets of the same shape that follow it
  * @stream: the stream
