@@ -294,6 +294,14 @@ static struct rec *job_rec(struct job *j)
 	return &j->r[j->nr++];
 }
 
+/* An empty job of thread @t of case @c. */
+static void job_init(struct job *j, const struct tcase *c, int t)
+{
+	memset(j, 0, sizeof(*j));
+	j->c = c;
+	j->t = t;
+}
+
 static u32 word_bytes(const struct tcase *c)
 {
 	return c->bits / 8;
@@ -553,6 +561,21 @@ static void job_mark_chunk(struct job *j)
 	j->nchunks++;
 }
 
+/*
+ * The @n zeroed records of packet @p of @j, to fill and emit. A chunk is
+ * CHUNK vISA packets (LANES records each) or 4 * CHUNK one-record packets.
+ */
+static struct rec *job_packet(struct job *j, u32 p, u32 n)
+{
+	size_t first = j->nr;
+
+	if (p % (n == LANES ? CHUNK : 4 * CHUNK) == 0)
+		job_mark_chunk(j);
+	for (u32 i = 0; i < n; i++)
+		job_rec(j);
+	return &j->r[first];
+}
+
 /* ---- operand generation ----------------------------------------------- */
 
 /* Owner tests: thread @t owns bits [t * k, t * k + k) of every word. */
@@ -641,37 +664,27 @@ static void build_job(struct job *j, const struct tcase *c, int t,
 {
 	u64 rs = 0x9e3779b97f4a7c15ull * (t + 1) + c->m;
 
-	memset(j, 0, sizeof(*j));
-	j->c = c;
-	j->t = t;
+	job_init(j, c, t);
 	j->ntile = t % 4;
 	if (c->fam == F_VISA) {
 		for (u32 p = 0; p < VISA_PACKETS; p++) {
-			size_t first = j->nr;
+			struct rec *r = job_packet(j, p, LANES);
 
-			if (p % CHUNK == 0)
-				job_mark_chunk(j);
 			for (u32 i = 0; i < LANES; i++)
-				gen(c, t, p * LANES + i, p, &rs, job_rec(j));
-			emit_visa(j, c, &j->r[first]);
+				gen(c, t, p * LANES + i, p, &rs, &r[i]);
+			emit_visa(j, c, r);
 		}
 	} else if (c->fam == F_PTX) {
 		for (u32 p = 0; p < PTX_PACKETS; p++) {
-			struct rec *r;
+			struct rec *r = job_packet(j, p, 1);
 
-			if (p % (4 * CHUNK) == 0)
-				job_mark_chunk(j);
-			r = job_rec(j);
 			gen(c, t, p, p, &rs, r);
 			emit_ptx(j, c, r);
 		}
 	} else {
 		for (u32 p = 0; p < NOC_PACKETS; p++) {
-			struct rec *r;
+			struct rec *r = job_packet(j, p, 1);
 
-			if (p % (4 * CHUNK) == 0)
-				job_mark_chunk(j);
-			r = job_rec(j);
 			gen(c, t, p, p, &rs, r);
 			emit_noc(j, c, e, r, p);
 		}
@@ -717,21 +730,13 @@ static void *thr_stream(void *arg)
 	return NULL;
 }
 
-/* Start @n threads of @fn on @jobs at once (barrier), wait for all. */
-static void run_threads(void *(*fn)(void *), struct job *jobs, int n,
-			const struct env *e)
+/* Run @fn on the NTHREADS @jobs over @e, all let go at once (start_gate). */
+static void run_jobs(void *(*fn)(void *), struct job *jobs,
+		     const struct env *e)
 {
-	pthread_t th[NTHREADS];
-
 	g_env = e;
 	g_gate = 0;
-	pthread_barrier_init(&g_bar, NULL, n);
-	for (int t = 0; t < n; t++)
-		if (pthread_create(&th[t], NULL, fn, &jobs[t]))
-			abort();
-	for (int t = 0; t < n; t++)
-		pthread_join(th[t], NULL);
-	pthread_barrier_destroy(&g_bar);
+	vt_run_threads(fn, jobs, sizeof(*jobs), NTHREADS, &g_bar);
 }
 
 static bool validate_job(struct job *j, const struct env *e)
@@ -814,6 +819,14 @@ static void env_free(struct env *e)
 {
 	free(e->surf);
 	free(e->grid);
+}
+
+/* Free the NTHREADS @jobs of a run and the environment they ran in. */
+static void free_run(struct job *jobs, struct env *e)
+{
+	for (int t = 0; t < NTHREADS; t++)
+		free_job(&jobs[t]);
+	env_free(e);
 }
 
 /* Address of word @w of the case in the environment. */
@@ -1024,14 +1037,12 @@ static void run_case(void)
 		ok &= validate_job(&jobs[t], &e);
 	}
 	if (ok) {
-		run_threads(thr_stream, jobs, NTHREADS, &e);
+		run_jobs(thr_stream, jobs, &e);
 		check_case(c, jobs, NTHREADS, &e);
 		if (noc)
 			check_noc_counters(c, jobs, NTHREADS, &e);
 	}
-	for (int t = 0; t < NTHREADS; t++)
-		free_job(&jobs[t]);
-	env_free(&e);
+	free_run(jobs, &e);
 }
 
 #define V(nm, mm, b, w, i)	{ nm, F_VISA, mm, 0, b, .words = w, .init = i }
@@ -1168,27 +1179,21 @@ static void test_visa_add_totals(void)
 	for (int t = 0; t < NTHREADS; t++) {
 		struct job *j = &jobs[t];
 
-		memset(j, 0, sizeof(*j));
-		j->c = &c;
-		j->t = t;
+		job_init(j, &c, t);
 		for (u32 p = 0; p < M; p++) {
-			size_t first = j->nr;
+			struct rec *r = job_packet(j, p, LANES);
 
-			if (p % CHUNK == 0)
-				job_mark_chunk(j);
 			for (u32 i = 0; i < LANES; i++) {
-				struct rec *r = job_rec(j);
-
-				r->m = M_ADD;
-				r->word = i % 4;
-				r->a.lo = t + 1;
+				r[i].m = M_ADD;
+				r[i].word = i % 4;
+				r[i].a.lo = t + 1;
 			}
-			emit_visa(j, &c, &j->r[first]);
+			emit_visa(j, &c, r);
 		}
 		ok &= validate_job(j, &e);
 	}
 	if (ok) {
-		run_threads(thr_stream, jobs, NTHREADS, &e);
+		run_jobs(thr_stream, jobs, &e);
 		for (u32 w = 0; w < 4; w++)
 			VT_EXPECT_EQ_MSG(((u32 *)e.surf)[w], M * 4 * 36,
 					 "word %u", w);
@@ -1197,9 +1202,7 @@ static void test_visa_add_totals(void)
 				     M * LANES);
 		check_case(&c, jobs, NTHREADS, &e);
 	}
-	for (int t = 0; t < NTHREADS; t++)
-		free_job(&jobs[t]);
-	env_free(&e);
+	free_run(jobs, &e);
 }
 
 /*
@@ -1224,15 +1227,10 @@ static void test_ptx_fadd_totals(void)
 	for (int t = 0; t < NTHREADS; t++) {
 		struct job *j = &jobs[t];
 
-		memset(j, 0, sizeof(*j));
-		j->c = &c;
-		j->t = t;
+		job_init(j, &c, t);
 		for (u32 p = 0; p < M; p++) {
-			struct rec *r;
+			struct rec *r = job_packet(j, p, 1);
 
-			if (p % (4 * CHUNK) == 0)
-				job_mark_chunk(j);
-			r = job_rec(j);
 			r->m = M_FADD32;
 			r->a.lo = vt_f32_bits(0.75f);
 			emit_ptx(j, &c, r);
@@ -1240,13 +1238,11 @@ static void test_ptx_fadd_totals(void)
 		ok &= validate_job(j, &e);
 	}
 	if (ok) {
-		run_threads(thr_stream, jobs, NTHREADS, &e);
+		run_jobs(thr_stream, jobs, &e);
 		VT_EXPECT_EQ(((u32 *)e.surf)[0], vt_f32_bits(want));
 		check_case(&c, jobs, NTHREADS, &e);
 	}
-	for (int t = 0; t < NTHREADS; t++)
-		free_job(&jobs[t]);
-	env_free(&e);
+	free_run(jobs, &e);
 }
 
 /* ---- CPU atomics beside the engine ------------------------------------ */
@@ -1297,9 +1293,7 @@ static void test_cpu_mixed(void)
 		struct job *j = &jobs[t];
 		u64 rs = 77 + t;
 
-		memset(j, 0, sizeof(*j));
-		j->c = &c;
-		j->t = t;
+		job_init(j, &c, t);
 		if (t == NTHREADS - 1) {
 			for (u32 i = 0; i < CPU_OPS; i++) {
 				struct rec *r = job_rec(j);
@@ -1314,33 +1308,27 @@ static void test_cpu_mixed(void)
 			continue;
 		}
 		for (u32 p = 0; p < VISA_PACKETS; p++) {
-			size_t first = j->nr;
+			struct rec *r = job_packet(j, p, LANES);
 
-			if (p % CHUNK == 0)
-				job_mark_chunk(j);
 			for (u32 i = 0; i < LANES; i++) {
-				struct rec *r = job_rec(j);
-
-				r->m = M_ADD;
-				r->word = (i + t) % 4;
-				r->a.lo = 1 + (rs = vt_xorshift64(rs)) % 100;
-				sum[r->word] += r->a.lo;
+				r[i].m = M_ADD;
+				r[i].word = (i + t) % 4;
+				r[i].a.lo = 1 + (rs = vt_xorshift64(rs)) % 100;
+				sum[r[i].word] += r[i].a.lo;
 			}
-			emit_visa(j, &c, &j->r[first]);
+			emit_visa(j, &c, r);
 		}
 		ok &= validate_job(j, &e);
 	}
 	if (ok) {
-		run_threads(thr_mixed, jobs, NTHREADS, &e);
+		run_jobs(thr_mixed, jobs, &e);
 		for (u32 w = 0; w < 4; w++)
 			VT_EXPECT_EQ_MSG(((u32 *)e.surf)[w],
 					 (u32)(0x80000000u + sum[w]), "word %u",
 					 w);
 		check_case(&c, jobs, NTHREADS, &e);
 	}
-	for (int t = 0; t < NTHREADS; t++)
-		free_job(&jobs[t]);
-	env_free(&e);
+	free_run(jobs, &e);
 }
 
 /* ---- CAS increment chains --------------------------------------------- */
@@ -1469,9 +1457,7 @@ static void test_cas(void)
 	for (int t = 0; t < NTHREADS; t++) {
 		struct job *j = &jobs[t];
 
-		memset(j, 0, sizeof(*j));
-		j->c = c;
-		j->t = t;
+		job_init(j, c, t);
 		/* The stream's shape is the same every time: validate one. */
 		cas_stream(j, c, init);
 		ok &= validate_job(j, &e);
@@ -1479,7 +1465,7 @@ static void test_cas(void)
 		j->res = (u8 *)&hist[t];
 	}
 	if (ok)
-		run_threads(thr_cas, jobs, NTHREADS, &e);
+		run_jobs(thr_cas, jobs, &e);
 	fin = load_word(c, e.surf);
 	for (int t = 0; t < NTHREADS; t++)
 		total += jobs[t].successes;
@@ -1554,25 +1540,30 @@ static void test_checker_catches_lost_update(void)
 	struct pair lost[2] = { { { 10, 0 }, { 11, 0 } }, { { 10, 0 }, { 12, 0 } } };
 	struct u128 init = { 10, 0 }, f13 = { 13, 0 }, f12 = { 12, 0 };
 	struct u128 f14 = { 14, 0 };
+	/* And the model matches the ISA tables on a few hand values. */
+	static const struct {
+		u8 m, bits;
+		u64 old, a, b, want;
+	} hand[] = {
+		{ M_PINC, 32, 999, 999, 0, 0 },
+		{ M_PDEC, 32, 0, 999, 0, 999 },
+		{ M_SMIN, 16, 0x8000, 1, 0, 0x8000 },
+		{ M_UMIN, 16, 0x8000, 1, 0, 1 },
+		{ M_NOC_INC, 32, 0x123456ff, 2, 7, 0x12345601 },
+		{ M_CAS, 32, 5, 9, 5, 9 },
+	};
 
 	VT_EXPECT_EQ(chain_mismatch(init, f13, ok, 2), 0);
 	VT_EXPECT(chain_mismatch(init, f12, lost, 2) != 0);
 	VT_EXPECT(chain_mismatch(init, f14, ok, 2) != 0);
-	/* And the model matches the ISA tables on a few hand values. */
-	VT_EXPECT_EQ(model(M_PINC, 32, (struct u128){ 999, 0 },
-			   (struct u128){ 999, 0 }, (struct u128){ 0, 0 }).lo, 0);
-	VT_EXPECT_EQ(model(M_PDEC, 32, (struct u128){ 0, 0 },
-			   (struct u128){ 999, 0 }, (struct u128){ 0, 0 }).lo, 999);
-	VT_EXPECT_EQ(model(M_SMIN, 16, (struct u128){ 0x8000, 0 },
-			   (struct u128){ 1, 0 }, (struct u128){ 0, 0 }).lo,
-		     0x8000);
-	VT_EXPECT_EQ(model(M_UMIN, 16, (struct u128){ 0x8000, 0 },
-			   (struct u128){ 1, 0 }, (struct u128){ 0, 0 }).lo, 1);
-	VT_EXPECT_EQ(model(M_NOC_INC, 32, (struct u128){ 0x123456ff, 0 },
-			   (struct u128){ 2, 0 }, (struct u128){ 7, 0 }).lo,
-		     0x12345601);
-	VT_EXPECT_EQ(model(M_CAS, 32, (struct u128){ 5, 0 },
-			   (struct u128){ 9, 0 }, (struct u128){ 5, 0 }).lo, 9);
+	for (size_t i = 0; i < ARRAY_SIZE(hand); i++) {
+		struct u128 old = { hand[i].old, 0 }, a = { hand[i].a, 0 };
+		struct u128 b = { hand[i].b, 0 };
+
+		VT_EXPECT_EQ_MSG(model(hand[i].m, hand[i].bits, old, a, b).lo,
+				 hand[i].want, "%s.%u", model_name[hand[i].m],
+				 hand[i].bits);
+	}
 }
 
 int main(void)

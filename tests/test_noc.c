@@ -991,6 +991,7 @@ static void test_counters_broadcast(void)
 static struct drm_vatom_noc tp[THREADS];
 static pthread_barrier_t start;
 
+/* Thread i executes its tp[i] packet ITERS times. */
 static void *work(void *arg)
 {
 	const struct drm_vatom_noc *p = arg;
@@ -1000,20 +1001,6 @@ static void *work(void *arg)
 	for (i = 0; i < ITERS; i++)
 		vatom_noc_execute(p, &bind, NULL);
 	return NULL;
-}
-
-/* Each of THREADS threads executes its tp[] packet ITERS times. */
-static void run_threads(void)
-{
-	pthread_t t[THREADS];
-	u32 i;
-
-	pthread_barrier_init(&start, NULL, THREADS);
-	for (i = 0; i < THREADS; i++)
-		pthread_create(&t[i], NULL, work, &tp[i]);
-	for (i = 0; i < THREADS; i++)
-		pthread_join(t[i], NULL);
-	pthread_barrier_destroy(&start);
 }
 
 static void test_threads(void)
@@ -1032,7 +1019,7 @@ static void test_threads(void)
 	tp[3] = req(2, 1, 1, 1, 0x2c, 0xa803, 1);
 	for (i = 0; i < THREADS; i++)
 		mark(&tp[i], 0, 0, 0x80 + 4 * i, 2);
-	run_threads();
+	vt_run_threads(work, tp, sizeof(tp[0]), THREADS, &start);
 	expect_block(1, 1, 0x20, 2 * ITERS, 2 * ITERS, ITERS, 2 * ITERS, "threads");
 	VT_EXPECT_EQ(cnt(0, 0, 0, RESP_RECEIVED), THREADS * ITERS);
 	VT_EXPECT_EQ(cnt(1, 1, 0, SLV_ACCEPTED), THREADS * ITERS);
@@ -1046,7 +1033,7 @@ static void test_threads(void)
 	setup(WH);
 	for (i = 0; i < THREADS; i++)
 		tp[i] = req(i & 1, i >> 1, 2, 2, 0x30, 0x107c, 3);
-	run_threads();
+	vt_run_threads(work, tp, sizeof(tp[0]), THREADS, &start);
 	VT_EXPECT_EQ(*l1(2, 2, 0x30), 3 * THREADS * ITERS);
 	VT_EXPECT_EQ(cnt(2, 2, 0, SLV_POSTED_RECV), THREADS * ITERS);
 }

@@ -1387,19 +1387,6 @@ static void *work(void *arg)
 	return NULL;
 }
 
-static void run_threads(struct worker *w, u32 n)
-{
-	pthread_t t[THREADS];
-	u32 i;
-
-	pthread_barrier_init(&start, NULL, n);
-	for (i = 0; i < n; i++)
-		pthread_create(&t[i], NULL, work, &w[i]);
-	for (i = 0; i < n; i++)
-		pthread_join(t[i], NULL);
-	pthread_barrier_destroy(&start);
-}
-
 static void test_threads(void)
 {
 	struct worker w[THREADS];
@@ -1415,7 +1402,7 @@ static void test_threads(void)
 			    i & 1 ? 0x804 : 0x800, 0);
 		w[i].p.b[0] = i & 1 ? 0xffffffff : 1;
 	}
-	run_threads(w, THREADS);
+	vt_run_threads(work, w, sizeof(w[0]), THREADS, &start);
 	VT_EXPECT_EQ(rd32(0x800), 2 * ITERS);
 	VT_EXPECT_EQ(rd32(0x804), 2 * ITERS);
 
@@ -1429,7 +1416,7 @@ static void test_threads(void)
 		w[i].p = pk(OP(ADD), TY(F16), 0, GLOBAL, 0x900 + 2 * (i & 1), NOFTZ);
 		w[i].p.b[0] = 0x3c00;
 	}
-	run_threads(w, THREADS);
+	vt_run_threads(work, w, sizeof(w[0]), THREADS, &start);
 	VT_EXPECT_EQ(rd32(0x900), 0x63d063d0);
 
 	/* b128 exch of distinct patterns never tears. */
@@ -1441,7 +1428,7 @@ static void test_threads(void)
 		w[i].p.b[0] = 0x0101010101010101ull * (i + 1);
 		w[i].p.b[1] = 0x0101010101010101ull * (i + 1);
 	}
-	run_threads(w, THREADS);
+	vt_run_threads(work, w, sizeof(w[0]), THREADS, &start);
 	VT_EXPECT_EQ(rd64(0xa00), rd64(0xa08));
 	VT_EXPECT(rd64(0xa00) != 0);
 }

@@ -12,8 +12,11 @@
 #define _VT_TEST_H_
 
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static unsigned int vt_count, vt_failed, vt_cur_fail;
 
@@ -57,6 +60,60 @@ static inline int vt_done(void)
 {
 	printf("1..%u\n", vt_count);
 	return vt_failed ? 1 : 0;
+}
+
+/*
+ * A fatal setup error: the TAP "Bail out!" line, then exit. What the test
+ * would go on to check is void, and a plan line now would read as a pass.
+ */
+static inline void __attribute__((noreturn, format(printf, 1, 2)))
+vt_bail(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("Bail out! ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	exit(1);
+}
+
+/*
+ * Run @fn(&args[i]) for each i < @n in its own thread, @args being an array
+ * of @n elements of @size bytes, and join them all. @gate, if not NULL, is
+ * set up as a barrier of @n for the threads to start on together. A thread
+ * that cannot be created bails out: the others would wait at @gate for
+ * ever, and fewer threads than asked would test less than the test says.
+ */
+static inline void vt_run_threads(void *(*fn)(void *), void *args,
+				  size_t size, unsigned int n,
+				  pthread_barrier_t *gate)
+{
+	pthread_t *th = calloc(n, sizeof(*th));
+	unsigned int i;
+	int ret;
+
+	if (!th)
+		vt_bail("vt_run_threads: out of memory for %u threads", n);
+	if (gate) {
+		ret = pthread_barrier_init(gate, NULL, n);
+		if (ret)
+			vt_bail("pthread_barrier_init(%u): %s", n,
+				strerror(ret));
+	}
+	for (i = 0; i < n; i++) {
+		ret = pthread_create(&th[i], NULL, fn,
+				     (char *)args + i * size);
+		if (ret)
+			vt_bail("pthread_create, thread %u of %u: %s", i, n,
+				strerror(ret));
+	}
+	for (i = 0; i < n; i++)
+		pthread_join(th[i], NULL);
+	if (gate)
+		pthread_barrier_destroy(gate);
+	free(th);
 }
 
 #endif /* _VT_TEST_H_ */
