@@ -12,7 +12,6 @@
  * Copyright (C) 2026 The vatom developers
  */
 
-#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -62,11 +61,14 @@ bool vatom_exec_stop(const struct vatom_exec_ctl *ctl)
 	       vatom_exec_gone(x);
 }
 
-/*
- * Why a job stopped: -ENODEV (its device is gone), -ETIMEDOUT, or
- * -ECANCELED (killed or cancelled).
+/**
+ * vatom_exec_stop_error() - why a job stopped
+ * @x: its control block
+ *
+ * Return: -ENODEV (its device is gone), -ETIMEDOUT, or -ECANCELED (killed
+ * or cancelled).
  */
-static int vatom_exec_stop_error(const struct vatom_exec *x)
+int vatom_exec_stop_error(const struct vatom_exec *x)
 {
 	if (vatom_exec_gone(x))
 		return -ENODEV;
@@ -90,10 +92,22 @@ static int vatom_exec_sleep(const struct vatom_exec *x, long timeout)
 	return vatom_exec_stop_error(x);
 }
 
-/* Execute the stream, or what the fault injected into the job lets run. */
-static int vatom_exec_faulty(struct vatom_exec *x, const void *stream, u32 size,
-			     const struct vatom_bindings *b, u8 *results,
-			     struct vatom_stats *stats)
+/**
+ * vatom_exec_faulty() - vatom_exec_run() of a job with an injected fault
+ * @x: the job's control block, with its deadline set
+ * @stream: the kernel copy of the stream, validated with @b
+ * @size: bytes of @stream
+ * @b: the bindings it was validated with
+ * @results: where results go, or NULL
+ * @stats: accumulates what was executed
+ *
+ * Return: as vatom_exec_run(): a hang runs nothing until the job is
+ * stopped, a delay sleeps before the stream runs, an engine fault runs a
+ * prefix (vatom_fault_prefix()) and fails with -EIO.
+ */
+int vatom_exec_faulty(struct vatom_exec *x, const void *stream, u32 size,
+		      const struct vatom_bindings *b, u8 *results,
+		      struct vatom_stats *stats)
 {
 	int ret;
 
@@ -114,101 +128,6 @@ static int vatom_exec_faulty(struct vatom_exec *x, const void *stream, u32 size,
 	}
 	ret = vatom_exec_stream(stream, size, b, results, stats, &x->ctl);
 	return ret ? vatom_exec_stop_error(x) : 0;
-}
-
-/**
- * vatom_exec_run() - execute a job's validated stream, within the job
- * timeout, with the fault injected into it if there is one
- * @x: the job's control block; a job no scheduler times (&vatom_exec.scheduled)
- *	gets the job timeout from now (as it was when @x was set up)
- * @stream: the kernel copy of the stream, validated with @b
- * @size: bytes of @stream
- * @b: the bindings it was validated with
- * @results: where results go, or NULL
- * @stats: accumulates what was executed
- *
- * Called inside drm_dev_enter() on the job's device, so that unbinding it
- * (drm_dev_unplug()) waits for the jobs executing, which the stop rule
- * stops at their next checkpoint: the job's (vatom_job.c) or the
- * queue batch's (vatom_queue.c).
- *
- * Return: 0 when the whole stream ran. Else a prefix of whole packets
- * ran: -ETIMEDOUT when the job ran past the job timeout (an injected hang
- * runs none), -ENODEV when its device was unbound, -ECANCELED when
- * vatom_exec_stop() stopped it otherwise, -EIO for an injected engine
- * fault (vatom_fault_prefix()).
- */
-int vatom_exec_run(struct vatom_exec *x, const void *stream, u32 size,
-		   const struct vatom_bindings *b, u8 *results,
-		   struct vatom_stats *stats)
-{
-	int ret;
-
-	/*
-	 * A jiffy more, since the current one is partly gone: the job gets
-	 * the whole timeout, not up to a jiffy less (a test saw 499 ms of 500).
-	 * Never 0, which means none.
-	 */
-	if (!x->scheduled)
-		x->deadline = (jiffies + x->timeout + 1) | 1;
-	ret = vatom_exec_faulty(x, stream, size, b, results, stats);
-	x->deadline = 0;
-	x->timed_out = false;
-	return ret;
-}
-
-/* Count @jobs successful submissions that executed @st in the device's stats. */
-static void vatom_device_count(struct vatom_device *vdev,
-			       const struct vatom_stats *st, u64 jobs)
-{
-	int f;
-
-	this_cpu_add(vdev->pcpu->submissions, jobs);
-	for (f = 0; f < VATOM_FAMILY_COUNT; f++) {
-		if (!st->packets[f])
-			continue;
-		this_cpu_add(vdev->pcpu->packets[f], st->packets[f]);
-		this_cpu_add(vdev->pcpu->elements[f], st->elements[f]);
-	}
-}
-
-/*
- * Charge @ns of execution to the file's families, shared out by the
- * element operations each performed (fdinfo's drm-engine-<family>).
- * Work that ran is never charged nothing: a family that executed an
- * element gets at least 1 ns, whatever the clock's resolution.
- */
-static void vatom_file_busy(struct vatom_file *vfile,
-			    const struct vatom_stats *st, u64 ns)
-{
-	u64 total = vatom_stats_elements(st), share;
-	int f;
-
-	for (f = 0; f < VATOM_FAMILY_COUNT; f++) {
-		if (!st->elements[f])
-			continue;
-		share = total == st->elements[f] ? ns :
-			mul_u64_u64_div_u64(ns, st->elements[f], total);
-		atomic64_add(max_t(u64, share, 1), &vfile->busy_ns[f]);
-	}
-}
-
-/**
- * vatom_exec_account() - count what vatom_exec_stream() ran for a file
- * @vfile: the file whose work it was
- * @stats: what ran
- * @jobs: how many streams that was
- * @ns: how long it took, busy time for fdinfo
- *
- * A queue counts a batch rather than each stream, which keeps the clock
- * (not cheap everywhere: a virtual machine's) and the locked adds off the
- * per-job path.
- */
-void vatom_exec_account(struct vatom_file *vfile,
-			const struct vatom_stats *stats, u64 jobs, u64 ns)
-{
-	vatom_file_busy(vfile, stats, ns);
-	vatom_device_count(vfile->vdev, stats, jobs);
 }
 
 /**

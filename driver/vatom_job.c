@@ -274,10 +274,11 @@ static u64 vatom_job_seqno(const struct vatom_job *job)
  * out or faulted, reset its file, before its
  * fence signals, so a waiter that sees the fence's error finds the file
  * guilty. (A job that did not execute because an in-fence failed, with
- * whatever error, resets nothing: it is not its file's fault.)
+ * whatever error, resets nothing: it is not its file's fault.) Inlined
+ * into its two callers, as the queue's consume is (docs/driver.md).
  * Return: what vatom_exec_run() returns.
  */
-static int vatom_job_execute(struct vatom_job *job)
+static __always_inline int vatom_job_execute(struct vatom_job *job)
 {
 	struct vatom_file *vfile = job->vfile;
 	struct vatom_stats stats = {};
@@ -300,24 +301,12 @@ static int vatom_job_execute(struct vatom_job *job)
 	return ret;
 }
 
-/*
- * Complete the job: return what it counts against the file's limits first,
- * so a waiter that sees the fence signalled can submit again at once; then
- * signal its fence, if it has one, with @error. An asynchronous job's
- * out-fence, the scheduler's, gets the error before the hardware fence
- * signals it (before 6.5 the scheduler did not pass the error on).
- */
-static void vatom_job_signal(struct vatom_job *job, int error)
+/* vatom_job_signal() of a job with a fence: trace, set its error, signal. */
+static void vatom_job_signal_fence(struct vatom_job *job, int error)
 {
 	struct vatom_file *vfile = job->vfile;
 	struct dma_fence *out = vatom_job_out_fence(job);
 
-	vatom_job_unaccount(job);
-	atomic64_inc(&vfile->completed);
-	if (error == -ECANCELED)
-		atomic64_inc(&vfile->vdev->stats.cancelled);
-	if (!job->fence)
-		return;
 	if (error == -ECANCELED)
 		trace_vatom_fence_cancel(vfile->client_id, job->id,
 					 out->context, out->seqno, error);
@@ -330,6 +319,26 @@ static void vatom_job_signal(struct vatom_job *job, int error)
 		dma_fence_set_error(&job->fence->base, error);
 	}
 	dma_fence_signal(&job->fence->base);
+}
+
+/*
+ * Complete the job: return what it counts against the file's limits first,
+ * so a waiter that sees the fence signalled can submit again at once; then
+ * signal its fence, if it has one, with @error. An asynchronous job's
+ * out-fence, the scheduler's, gets the error before the hardware fence
+ * signals it (before 6.5 the scheduler did not pass the error on). Inline:
+ * a synchronous job without out-syncobjs has no fence, and no call here.
+ */
+static __always_inline void vatom_job_signal(struct vatom_job *job, int error)
+{
+	struct vatom_file *vfile = job->vfile;
+
+	vatom_job_unaccount(job);
+	atomic64_inc(&vfile->completed);
+	if (error == -ECANCELED)
+		atomic64_inc(&vfile->vdev->stats.cancelled);
+	if (job->fence)
+		vatom_job_signal_fence(job, error);
 }
 
 /**
