@@ -127,6 +127,11 @@ typedef __s64 s64;
 #define noinline	__attribute_noinline__
 #endif
 
+/* The kernel's compiler_attributes.h has it. */
+#ifndef __aligned
+#define __aligned(x)	__attribute__((__aligned__(x)))
+#endif
+
 #define VATOM_SEQ __ATOMIC_SEQ_CST
 
 static inline u32 vatom_fetch_add32(u32 *p, u32 v)

@@ -3,6 +3,13 @@
  * What the stream walker needs from the packet families beyond
  * vatom_engine.h: the result bytes of a validated packet, without decoding
  * it again at execute time.
+ *
+ * Below that, what the vISA files share: a packet's decoding (struct
+ * visa_pkt, visa_layout()) and its fixed part (struct visa_shape), used by
+ * validation (visa.c) and execution (visa_dword.c, visa_typed_addc.c), and
+ * the DWORD_ATOMIC run through which vatom_visa_execute() runs a single
+ * packet. The helpers are static inline, most __always_inline, so that
+ * every lane loop and validation loop has them inlined.
  */
 #ifndef _VATOM_VISA_INTERNAL_H_
 #define _VATOM_VISA_INTERNAL_H_
@@ -43,5 +50,177 @@ u32 vatom_ptx_result_bytes(const struct drm_vatom_ptx *p);
 u32 vatom_ptx_execute_run(const u8 *stream, u32 size, u32 *pos, u32 max,
 			  const struct vatom_bindings *b, u8 *results,
 			  u64 *off, u64 *elements);
+
+/**
+ * struct visa_pkt - a packet decoded once, before its lanes run
+ * @addr: Element_offset or U, per lane; NULL when V0
+ * @v: V per lane, or NULL
+ * @r: R per lane, or NULL
+ * @lod: LOD per lane, or NULL
+ * @src0: Src0 elements (one for an immediate), or NULL
+ * @src1: Src1 elements, or NULL
+ * @n: lanes
+ * @chen: ChEn, bit i for lane i
+ * @op: the operation, Op bits 4..0
+ * @is16: the .16 form
+ * @is64: UQ/Q data
+ * @imm0: Src0 is one immediate (ADDC)
+ * @imm1: Src1 is one immediate (ADDC)
+ * @bytes: packet size the operands imply
+ */
+struct visa_pkt {
+	const u32 *addr;
+	const u32 *v;
+	const u32 *r;
+	const u32 *lod;
+	const void *src0;
+	const void *src1;
+	u32 n;
+	u32 chen;
+	u32 op;
+	bool is16;
+	bool is64;
+	bool imm0;
+	bool imm1;
+	u32 bytes;
+};
+
+static inline bool visa_type_is64(u8 type)
+{
+	return type == DRM_VATOM_VISA_TYPE_UQ || type == DRM_VATOM_VISA_TYPE_Q;
+}
+
+/*
+ * Where the next operand array lies, or NULL when it is absent (or only
+ * its size is wanted); advances *pos past it and its padding.
+ */
+static __always_inline const void *visa_array(const u8 *base, u32 *pos,
+					      bool present, u32 bytes,
+					      bool set_pointer)
+{
+	const void *at = NULL;
+
+	if (present) {
+		if (set_pointer)
+			at = base + *pos;
+		*pos += vatom_align8(bytes);
+	}
+	return at;
+}
+
+/*
+ * Fill in @d from the fixed part: lanes, ChEn, where each operand array
+ * lies and the packet size they imply. Reads nothing past the fixed part;
+ * the array pointers are only formed once the size has been checked (or
+ * the packet was validated before).
+ */
+static __always_inline void visa_layout(const struct drm_vatom_visa *p,
+					struct visa_pkt *d, bool set_pointers)
+{
+	const u8 *base = (const u8 *)p;
+	u32 ops = p->operands;
+	u32 n = 1u << (p->exec_size & DRM_VATOM_VISA_EXEC_SIZE_MASK);
+	u32 ctrl = p->exec_size >> DRM_VATOM_VISA_EXEC_MASK_SHIFT;
+	u32 esz, pos = sizeof(*p);
+	u32 lanes = n >= 32 ? ~0u : (1u << n) - 1;
+	u32 chen;
+
+	d->n = n;
+	d->op = p->op & DRM_VATOM_VISA_OP_MASK;
+	d->is16 = p->op & DRM_VATOM_VISA_OP_16;
+	d->is64 = visa_type_is64(p->type);
+	d->imm0 = ops & DRM_VATOM_VISA_OPND_SRC0_IMM;
+	d->imm1 = ops & DRM_VATOM_VISA_OPND_SRC1_IMM;
+	esz = d->is64 ? 8 : 4;
+
+	if (ctrl & DRM_VATOM_VISA_EXEC_NM)
+		chen = lanes;
+	else
+		chen = (u32)((u64)p->emask >> (4 * (ctrl & 7))) & lanes;
+	if (p->flags & DRM_VATOM_VISA_PREDICATED)
+		chen &= p->pred;
+	d->chen = chen;
+
+	d->addr = visa_array(base, &pos, ops & DRM_VATOM_VISA_OPND_ADDR, 4 * n,
+			     set_pointers);
+	d->v = visa_array(base, &pos, ops & DRM_VATOM_VISA_OPND_V, 4 * n,
+			  set_pointers);
+	d->r = visa_array(base, &pos, ops & DRM_VATOM_VISA_OPND_R, 4 * n,
+			  set_pointers);
+	d->lod = visa_array(base, &pos, ops & DRM_VATOM_VISA_OPND_LOD, 4 * n,
+			    set_pointers);
+	d->src0 = visa_array(base, &pos, ops & (DRM_VATOM_VISA_OPND_SRC0 |
+						DRM_VATOM_VISA_OPND_SRC0_IMM),
+			     d->imm0 ? esz : esz * n, set_pointers);
+	d->src1 = visa_array(base, &pos, ops & (DRM_VATOM_VISA_OPND_SRC1 |
+						DRM_VATOM_VISA_OPND_SRC1_IMM),
+			     d->imm1 ? esz : esz * n, set_pointers);
+	d->bytes = pos;
+}
+
+/* The fixed part of a vISA packet, as 4 words to compare. */
+struct visa_shape {
+	u64 w[4];
+};
+
+static_assert(sizeof(struct drm_vatom_visa) == sizeof(struct visa_shape),
+	      "a shape is the fixed part of a vISA packet");
+
+static __always_inline void visa_shape_of(struct visa_shape *sh,
+					  const u8 *p)
+{
+	memcpy(&sh->w[0], p, 8);
+	memcpy(&sh->w[1], p + 8, 8);
+	memcpy(&sh->w[2], p + 16, 8);
+	memcpy(&sh->w[3], p + 24, 8);
+}
+
+/*
+ * Is there a packet at @at of @stream (@size bytes) whose fixed part is
+ * @sh, i.e. one more packet of @psize bytes of the same shape?
+ */
+static __always_inline bool visa_shape_next(const u8 *stream, u32 size,
+					    u32 at,
+					    const struct visa_shape *sh,
+					    u32 psize)
+{
+	struct visa_shape x;
+
+	if (size - at < psize)
+		return false;
+	visa_shape_of(&x, stream + at);
+	return !((x.w[0] ^ sh->w[0]) | (x.w[1] ^ sh->w[1]) |
+		 (x.w[2] ^ sh->w[2]) | (x.w[3] ^ sh->w[3]));
+}
+
+/**
+ * struct visa_run - consecutive DWORD_ATOMIC packets of one shape
+ * @stream: the stream
+ * @size: its bytes
+ * @at: offset of the packet to run next
+ * @max: most packets to run
+ * @done: packets run
+ * @results: the stream's result destination, or NULL without Dst
+ * @off: offset in @results of the next packet's region
+ *
+ * Packets whose fixed part (struct drm_vatom_visa: header, opcode, Op,
+ * Exec_size, surface, type, operands, masks, flags) is identical have the
+ * same lanes, ChEn, operation and layout: the first one's decoding serves
+ * them all, only the operand arrays move with the packet.
+ */
+struct visa_run {
+	const u8 *stream;
+	u32 size;
+	u32 at;
+	u32 max;
+	u32 done;
+	u8 *results;
+	u64 off;
+};
+
+/* Src0/Src1 of an operation that takes none: 32 lanes of 8 bytes. */
+extern const u64 visa_zeros[32];
+
+u64 visa_dword(struct visa_run *r, const struct vatom_bindings *b);
 
 #endif /* _VATOM_VISA_INTERNAL_H_ */
