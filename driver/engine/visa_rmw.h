@@ -112,127 +112,58 @@ static __always_inline u64 visa_new64(u32 op, u64 old, u64 a, u64 b)
 }
 
 /*
- * One atomic 32-bit read-modify-write; returns what the lane returns (the
- * old value, the new one for PREDEC). Operations with a native instruction
- * use it; the others are a compare-and-swap loop. When the new value equals
- * the old one the loop stops at the atomic read: writing the same bits back
- * is indistinguishable from not writing them (the native load + CAS idiom).
+ * DEFINE_VISA_RMW(n) defines visa_rmw<n>(): one atomic read-modify-
+ * write of the @n-bit lane at @lane; returns what the lane returns (the
+ * old value, the new one for PREDEC), zero-extended. Operations with a native instruction use
+ * it; the others are a compare-and-swap loop. When the new value equals the
+ * old one the loop stops at the atomic read: writing the same bits back is
+ * indistinguishable from not writing them (the native load + CAS idiom).
+ * The first test is outside the loop, the loop itself out of the way:
+ * min/max-like ops most often change nothing.
+ *
+ * A 16-bit lane is a 2-aligned half-word, written with 16-bit atomics that
+ * touch only its own two bytes, so neither the other half of its dword nor
+ * a byte past a surface whose size is not a multiple of 4 is ever accessed;
+ * its operands are the low 16 bits of @a and @b.
  */
-static __always_inline u32 visa_rmw32(u32 op, u32 *p, u32 a, u32 b)
-{
-	u32 old, new, prev;
-
-	switch (op) {
-	case DRM_VATOM_VISA_OP_ADD:
-		return vatom_fetch_add32(p, a);
-	case DRM_VATOM_VISA_OP_SUB:
-		return vatom_fetch_add32(p, -a);
-	case DRM_VATOM_VISA_OP_INC:
-		return vatom_fetch_add32(p, 1);
-	case DRM_VATOM_VISA_OP_DEC:
-		return vatom_fetch_add32(p, ~0u);
-	case DRM_VATOM_VISA_OP_XCHG:
-		return vatom_xchg32(p, a);
-	case DRM_VATOM_VISA_OP_CMPXCHG:
-		return vatom_cmpxchg32(p, b, a);
-	case DRM_VATOM_VISA_OP_PREDEC:
-		return vatom_fetch_add32(p, ~0u) - 1;
-	}
-	/*
-	 * The first test outside the loop, the loop itself out of the way:
-	 * min/max-like ops most often change nothing.
-	 */
-	old = vatom_load32(p);
-	new = visa_new32(op, old, a, b);
-	if (__builtin_expect(new == old, 1))
-		return old;
-	for (;;) {
-		prev = vatom_cmpxchg32(p, old, new);
-		if (prev == old)
-			return old;
-		old = prev;
-		new = visa_new32(op, old, a, b);
-		if (new == old)
-			return old;
-	}
+#define DEFINE_VISA_RMW(n)						\
+static __always_inline u64 visa_rmw##n(u32 op, void *lane, u##n a, u##n b) \
+{									\
+	typeof(a) *p = lane, old, new, prev;				\
+									\
+	switch (op) {							\
+	case DRM_VATOM_VISA_OP_ADD:					\
+		return vatom_fetch_add##n(p, a);			\
+	case DRM_VATOM_VISA_OP_SUB:					\
+		return vatom_fetch_add##n(p, -a);			\
+	case DRM_VATOM_VISA_OP_INC:					\
+		return vatom_fetch_add##n(p, 1);			\
+	case DRM_VATOM_VISA_OP_DEC:					\
+		return vatom_fetch_add##n(p, -1);			\
+	case DRM_VATOM_VISA_OP_XCHG:					\
+		return vatom_xchg##n(p, a);				\
+	case DRM_VATOM_VISA_OP_CMPXCHG:					\
+		return vatom_cmpxchg##n(p, b, a);			\
+	case DRM_VATOM_VISA_OP_PREDEC:					\
+		return (typeof(a))(vatom_fetch_add##n(p, -1) - 1);	\
+	}								\
+	old = vatom_load##n(p);						\
+	new = visa_new##n(op, old, a, b);				\
+	if (__builtin_expect(new == old, 1))				\
+		return old;						\
+	for (;;) {							\
+		prev = vatom_cmpxchg##n(p, old, new);			\
+		if (prev == old)					\
+			return old;					\
+		old = prev;						\
+		new = visa_new##n(op, old, a, b);			\
+		if (new == old)						\
+			return old;					\
+	}								\
 }
 
-/*
- * 16-bit read-modify-write of the 2-aligned half-word at @h, as visa_rmw32():
- * 16-bit atomics that touch only the half-word's own two bytes, so neither
- * the other half of its dword nor a byte past a surface whose size is not a
- * multiple of 4 is ever accessed. The value is zero-extended.
- */
-static __always_inline u32 visa_rmw16(u32 op, u16 *h, u32 a, u32 b)
-{
-	u16 old, new, prev;
-
-	a &= 0xffff;
-	b &= 0xffff;
-	switch (op) {
-	case DRM_VATOM_VISA_OP_ADD:
-		return vatom_fetch_add16(h, (u16)a);
-	case DRM_VATOM_VISA_OP_SUB:
-		return vatom_fetch_add16(h, (u16)-a);
-	case DRM_VATOM_VISA_OP_INC:
-		return vatom_fetch_add16(h, 1);
-	case DRM_VATOM_VISA_OP_DEC:
-		return vatom_fetch_add16(h, 0xffff);
-	case DRM_VATOM_VISA_OP_XCHG:
-		return vatom_xchg16(h, (u16)a);
-	case DRM_VATOM_VISA_OP_CMPXCHG:
-		return vatom_cmpxchg16(h, (u16)b, (u16)a);
-	case DRM_VATOM_VISA_OP_PREDEC:
-		return (u16)(vatom_fetch_add16(h, 0xffff) - 1);
-	}
-	old = vatom_load16(h);
-	new = (u16)visa_new16(op, old, a, b);
-	if (__builtin_expect(new == old, 1))
-		return old;
-	for (;;) {
-		prev = vatom_cmpxchg16(h, old, new);
-		if (prev == old)
-			return old;
-		old = prev;
-		new = (u16)visa_new16(op, old, a, b);
-		if (new == old)
-			return old;
-	}
-}
-
-static __always_inline u64 visa_rmw64(u32 op, u64 *p, u64 a, u64 b)
-{
-	u64 old, new, prev;
-
-	switch (op) {
-	case DRM_VATOM_VISA_OP_ADD:
-		return vatom_fetch_add64(p, a);
-	case DRM_VATOM_VISA_OP_SUB:
-		return vatom_fetch_add64(p, -a);
-	case DRM_VATOM_VISA_OP_INC:
-		return vatom_fetch_add64(p, 1);
-	case DRM_VATOM_VISA_OP_DEC:
-		return vatom_fetch_add64(p, ~0ull);
-	case DRM_VATOM_VISA_OP_XCHG:
-		return vatom_xchg64(p, a);
-	case DRM_VATOM_VISA_OP_CMPXCHG:
-		return vatom_cmpxchg64(p, b, a);
-	case DRM_VATOM_VISA_OP_PREDEC:
-		return vatom_fetch_add64(p, ~0ull) - 1;
-	}
-	old = vatom_load64(p);
-	new = visa_new64(op, old, a, b);
-	if (__builtin_expect(new == old, 1))
-		return old;
-	for (;;) {
-		prev = vatom_cmpxchg64(p, old, new);
-		if (prev == old)
-			return old;
-		old = prev;
-		new = visa_new64(op, old, a, b);
-		if (new == old)
-			return old;
-	}
-}
+DEFINE_VISA_RMW(16)
+DEFINE_VISA_RMW(32)
+DEFINE_VISA_RMW(64)
 
 #endif /* _VATOM_VISA_RMW_H_ */
