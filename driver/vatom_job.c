@@ -275,7 +275,8 @@ static u64 vatom_job_seqno(const struct vatom_job *job)
  * fence signals, so a waiter that sees the fence's error finds the file
  * guilty. (A job that did not execute because an in-fence failed, with
  * whatever error, resets nothing: it is not its file's fault.) Inlined
- * into its two callers, as the queue's consume is (docs/driver.md).
+ * into its two callers: a call is a good part of a small job's cost
+ * under TCG (docs/driver.md).
  * Return: what vatom_exec_run() returns.
  */
 static __always_inline int vatom_job_execute(struct vatom_job *job)
