@@ -37,6 +37,8 @@ PACKAGES=(
 	xz-utils		# unpacking linux-source-6.1.tar.xz
 	flex bison bc		# building the debug kernel (debug-kernel.sh)
 	libelf-dev libssl-dev	# objtool, the kernel's host tools
+	pahole			# BTF of modules for kernels whose headers ship vmlinux
+				# (6.12's linux-kbuild depends on it; extracted, not installed)
 	rsync			# copies of the sources for other kernels' builds
 	debootstrap		# the trixie root the newest kernel builds in
 	dkms			# test.sh's dkms build stages (private trees)
