@@ -40,6 +40,9 @@ what was changed to get here: [README.md](README.md).
 | Q kick mode: 1-job queue round trip (tail, KICK, completed) vs null ioctl | $(val Q1) | <= 1.5 | $(verdict "$(val Q1)" 1.5 "<=") |
 | Q polling mode: 1-job queue round trip (tail, completed; no system call) vs null ioctl | $(val QP1) | <= 1.0 | $(verdict "$(val QP1)" 1.0 "<=") |
 | Q polling mode, the poller pinned to its own vCPU (POLL_CPU), the producer to the other | $(val QP1P) | <= 1.0 | $(verdict "$(val QP1P)" 1.0 "<=") |
+| Q kick mode, each call timed on its own: median round trip vs median null ioctl | $(val Q1S) | <= 1.5 | $(verdict "$(val Q1S)" 1.5 "<=") |
+| Q polling mode, each call timed on its own: median round trip vs median null ioctl | $(val QP1S) | <= 1.0 | $(verdict "$(val QP1S)" 1.0 "<=") |
+| Q a KICK with no job to consume, timed on its own, vs null ioctl: what kick mode costs before its job | $(val Q0S) | | |
 | Q small jobs: 1-packet jobs/s, best queue mode vs async SUBMIT with a fence per 32 | $(field QT1 2) | >= 5 | $(verdict "$(field QT1 2)" 5 ">=") |
 | Q small jobs: 16-packet jobs/s, best queue mode vs async SUBMIT with a fence per 32 | $(field QT16 2) | >= 5 | $(verdict "$(field QT16 2)" 5 ">=") |
 | Q small jobs: 1-packet jobs/s, best queue mode vs sync SUBMIT | $(field QT1 3) | > 1 | $(verdict "$(field QT1 3)" 1.0001 ">=") |

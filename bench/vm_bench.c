@@ -127,6 +127,13 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The median of @v's @n values, which it sorts. */
+static double median_sort(double *v, int n)
+{
+	qsort(v, n, sizeof(double), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /* @n is at most MAX_SAMPLES: P2 takes three blocks per repetition. */
 static struct summary summarize(const double *v, int n)
 {
@@ -134,10 +141,9 @@ static struct summary summarize(const double *v, int n)
 	struct summary s;
 
 	memcpy(t, v, sizeof(double) * n);
-	qsort(t, n, sizeof(double), cmp_double);
+	s.med = median_sort(t, n);
 	s.min = t[0];
 	s.max = t[n - 1];
-	s.med = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
 	return s;
 }
 
@@ -1088,6 +1094,49 @@ static void qb_run(int fd, struct qb *q, u32 n)
 	qb_check(q);
 }
 
+/* Calls per block of the Q round trips. */
+#define QB_PER_MAX	200
+
+/*
+ * One call a single-call latency times: a null ioctl, a 1-job round trip,
+ * or a KICK with no job to consume (what a KICK costs before its job).
+ */
+enum one_call { ONE_NULL, ONE_KICK, ONE_POLL, ONE_KICK_EMPTY };
+
+/*
+ * Median seconds of @per calls of @what (at most QB_PER_MAX), each timed
+ * on its own (@q: the queue of a round trip): a latency that the block's
+ * rare slow calls (an interrupt, the host stopping a vCPU thread) do not
+ * move, as they move a block's mean.
+ */
+static double one_call_med_s(int fd, struct qb *q, enum one_call what, int per)
+{
+	double t[QB_PER_MAX], t0, t1;
+	int i;
+
+	t0 = vt_now_s();
+	for (i = 0; i < per; i++) {
+		switch (what) {
+		case ONE_NULL:
+			get_param(fd, DRM_VATOM_PARAM_UAPI_VERSION);
+			break;
+		case ONE_KICK:
+			qb_run(fd, q, 1);
+			break;
+		case ONE_POLL:
+			qb_poll_run(fd, q, 1, qb_spin_wait);
+			break;
+		case ONE_KICK_EMPTY:
+			qb_run(fd, q, 0);
+			break;
+		}
+		t1 = vt_now_s();
+		t[i] = t1 - t0;
+		t0 = t1;
+	}
+	return median_sort(t, per);
+}
+
 /* Asynchronous SUBMIT of @stream, results to @rh; out-syncobj @syncobj or 0. */
 static void submit_async(int fd, const void *stream, u32 size, u32 handle,
 			 u32 rh, u64 res_size, u32 syncobj)
@@ -1217,12 +1266,16 @@ static void queue_bench(int fd)
 		.op = DRM_VATOM_PTX_OP_ADD, .type = DRM_VATOM_PTX_TYPE_U32,
 		.space = DRM_VATOM_PTX_SPACE_GLOBAL, .slot = SLOT, .b = { 1 },
 	};
-	const int per = 200, blocks = 3 * reps;
+	const int per = QB_PER_MAX, blocks = 3 * reps;
 	double tg[MAX_REPS * 3], tq[MAX_REPS * 3], tr[MAX_REPS * 3], t0;
 	double tp[MAX_REPS * 3], trp[MAX_REPS * 3];
+	double t1g[MAX_REPS * 3], t1q[MAX_REPS * 3], t1p[MAX_REPS * 3];
+	double t1e[MAX_REPS * 3], r1q[MAX_REPS * 3], r1p[MAX_REPS * 3];
+	double r1e[MAX_REPS * 3];
 	double tgp[MAX_REPS * 3], tpp[MAX_REPS * 3], trpp[MAX_REPS * 3];
 	static const u32 sizes[] = { 1, 16 };
 	struct summary g, sq, r, sp, rp, thr[4], gp = { 0 }, spp = { 0 }, rpp = { 0 };
+	struct summary g1, q1, p1, e1, rq1, rp1, re1;
 	bool pinned;
 	struct qb q, qp;
 	int b, i;
@@ -1239,6 +1292,13 @@ static void queue_bench(int fd)
 		tr[b] = tq[b] / tg[b];
 		tp[b] = qb_poll_rtt_s(fd, &qp, per);
 		trp[b] = tp[b] / tg[b];
+		t1g[b] = one_call_med_s(fd, NULL, ONE_NULL, per);
+		t1q[b] = one_call_med_s(fd, &q, ONE_KICK, per);
+		t1p[b] = one_call_med_s(fd, &qp, ONE_POLL, per);
+		t1e[b] = one_call_med_s(fd, &q, ONE_KICK_EMPTY, per);
+		r1q[b] = t1q[b] / t1g[b];
+		r1p[b] = t1p[b] / t1g[b];
+		r1e[b] = t1e[b] / t1g[b];
 	}
 	qb_fini(fd, &qp);
 	/*
@@ -1271,6 +1331,13 @@ static void queue_bench(int fd)
 	r = summarize(tr, blocks);
 	sp = summarize(tp, blocks);
 	rp = summarize(trp, blocks);
+	g1 = summarize(t1g, blocks);
+	q1 = summarize(t1q, blocks);
+	p1 = summarize(t1p, blocks);
+	rq1 = summarize(r1q, blocks);
+	rp1 = summarize(r1p, blocks);
+	e1 = summarize(t1e, blocks);
+	re1 = summarize(r1e, blocks);
 	out("\n### Q: user-mode queues\n\n"
 	    "Round trip of one 1-packet job (PTX atom.global.add.u32, 8 bytes "
 	    "of results to the queue's results surface): kick mode writes the "
@@ -1297,10 +1364,32 @@ static void queue_bench(int fd)
 		    spp.med * 1e6, spp.min * 1e6, spp.max * 1e6, spp.med / gp.med,
 		    rpp.med, rpp.min, rpp.max, rpp.med <= 1.0 ? " met" : " **missed**");
 	}
+	out("\nThe same calls each timed on its own (one_call_med_s()): per "
+	    "block, the median of %d single calls; median (min-max) of the "
+	    "%d blocks: a block's rare slow calls do not move it as they move "
+	    "the block's mean.\n\n"
+	    "| call | us, median single call | ratio to GET_PARAM's | target |\n"
+	    "|---|---|---|---|\n", per, blocks);
+	out("| GET_PARAM UAPI_VERSION (null ioctl) | %.2f (%.2f-%.2f) | 1 | |\n",
+	    g1.med * 1e6, g1.min * 1e6, g1.max * 1e6);
+	out("| kick mode, 1 job per KICK | %.2f (%.2f-%.2f) | **%.2f** "
+	    "(%.2f-%.2f) | <= 1.5%s |\n", q1.med * 1e6, q1.min * 1e6,
+	    q1.max * 1e6, rq1.med, rq1.min, rq1.max,
+	    rq1.med <= 1.5 ? " met" : " **missed**");
+	out("| polling mode, 1 job, no system call | %.2f (%.2f-%.2f) | "
+	    "**%.2f** (%.2f-%.2f) | <= 1.0%s |\n", p1.med * 1e6, p1.min * 1e6,
+	    p1.max * 1e6, rp1.med, rp1.min, rp1.max,
+	    rp1.med <= 1.0 ? " met" : " **missed**");
+	out("| kick mode, a KICK with no job to consume | %.2f (%.2f-%.2f) | "
+	    "%.2f (%.2f-%.2f) | |\n", e1.med * 1e6, e1.min * 1e6, e1.max * 1e6,
+	    re1.med, re1.min, re1.max);
 	printf("Q1 %.3f\n", r.med);
 	printf("QP1 %.3f\n", rp.med);
 	if (pinned)
 		printf("QP1P %.3f\n", rpp.med);
+	printf("Q1S %.3f\n", rq1.med);
+	printf("QP1S %.3f\n", rp1.med);
+	printf("Q0S %.3f\n", re1.med);
 
 	out("\nSmall jobs, jobs per second (thousands): the kick-mode queue "
 	    "with 32 jobs per KICK; the polling queue with up to its 64 "
