@@ -32,6 +32,27 @@ static long long ab_now_ms(void)
 	return ts.tv_sec * 1000ll + ts.tv_nsec / 1000000;
 }
 
+/*
+ * 2^24 operations take seconds under TCG, on a loaded host or the debug
+ * kernel more than the default job timeout, which would reset the file
+ * (-EIO for its next submission): not what the tests of the largest jobs
+ * are about. Raise it to a minute, before the file's first asynchronous
+ * job (its scheduler keeps the timeout it was created with).
+ * Return: the timeout to put back with ab_timeout_restore(), or -1.
+ */
+static long long ab_timeout_raise(void)
+{
+	long long old = va_modparam("job_timeout_ms");
+
+	return old > 0 && !vt_job_timeout_set(60000) ? old : -1;
+}
+
+static void ab_timeout_restore(long long old)
+{
+	if (old > 0)
+		vt_job_timeout_set(old);
+}
+
 /* The limit: 4096 whole-grid broadcasts pass, 4097 are E2BIG at #4096. */
 TEST(submit_ops_limit)
 {
@@ -40,7 +61,6 @@ TEST(submit_ops_limit)
 	struct drm_vatom_noc *p;
 	long long old_timeout;
 	__u64 max_ops, size;
-	bool raised;
 	__u32 grid;
 	__u8 *map;
 	int fd;
@@ -62,16 +82,10 @@ TEST(submit_ops_limit)
 	EXPECT_EQ(DRM_VATOM_ERR_OPS_LIMIT, args.error_reason);
 	EXPECT_EQ(0, ab_common_count(map));	/* nothing ran */
 
-	/*
-	 * 2^24 operations take seconds under TCG, on a loaded host more than
-	 * the default job timeout: not what this test is about.
-	 */
-	old_timeout = va_modparam("job_timeout_ms");
-	raised = old_timeout > 0 && !vt_job_timeout_set(60000);
+	old_timeout = ab_timeout_raise();
 	ab_submit_args(&args, &bind, grid, p, 4096);
 	EXPECT_EQ(0, vt_submit(fd, &args));
-	if (raised)
-		vt_job_timeout_set(old_timeout);
+	ab_timeout_restore(old_timeout);
 	EXPECT_EQ(4096, ab_common_count(map));
 
 	free(p);
@@ -149,12 +163,13 @@ TEST(close_cancels_async)
 	struct drm_vatom_submit args;
 	struct drm_vatom_sync out;
 	struct drm_vatom_noc *p;
-	long long t0, close_ms;
+	long long t0, close_ms, old_timeout;
 	int fd, sf = -1, i, st;
 	__u32 grid, syncobj;
 	__u64 size;
 
 	VT_OPEN(fd);
+	old_timeout = ab_timeout_raise();
 	ASSERT_EQ(0, ab_grid_create(fd, &grid, &size));
 	p = ab_broadcasts(4096);
 	ASSERT_NE(NULL, p);
@@ -174,6 +189,7 @@ TEST(close_cancels_async)
 	t0 = ab_now_ms();
 	close(fd);
 	close_ms = ab_now_ms() - t0;
+	ab_timeout_restore(old_timeout);
 	TH_LOG("close() with 3 x 2^24-operation jobs queued: %lld ms", close_ms);
 	EXPECT_LE(close_ms, 1000);
 
@@ -187,7 +203,7 @@ TEST(close_cancels_async)
 /* The same with the process killed while its jobs are queued. */
 TEST(kill_with_async_queued)
 {
-	long long t0, reaped_ms;
+	long long t0, reaped_ms, old_timeout = ab_timeout_raise();
 	int pipefd[2], status;
 	pid_t pid;
 	char c;
@@ -226,6 +242,7 @@ TEST(kill_with_async_queued)
 	ASSERT_EQ(0, kill(pid, SIGKILL));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	reaped_ms = ab_now_ms() - t0;
+	ab_timeout_restore(old_timeout);
 	TH_LOG("SIGKILL to reaped, 3 x 2^24-operation jobs queued: %lld ms",
 	       reaped_ms);
 	EXPECT_TRUE(WIFSIGNALED(status));
