@@ -1258,6 +1258,30 @@ static void queue_throughput(int fd, struct surface *s, u32 pkts,
 	munmap(rs.map, rs.size);
 }
 
+/*
+ * A row of section Q's round-trip tables: @us, seconds per call, then
+ * @ratio, its ratios to the null ioctl, which a target judges by their
+ * median; after @headline, the ratio of the two medians, as "paired"
+ * (when @headline is not negative). @target: <= it, or none when 0.
+ */
+static void q_row(const char *call, struct summary us, double headline,
+		  struct summary ratio, double target)
+{
+	out("| %s | %.2f (%.2f-%.2f) | ", call, us.med * 1e6, us.min * 1e6,
+	    us.max * 1e6);
+	if (headline >= 0)
+		out("**%.2f** (paired %.2f, %.2f-%.2f)", headline, ratio.med,
+		    ratio.min, ratio.max);
+	else
+		out(target ? "**%.2f** (%.2f-%.2f)" : "%.2f (%.2f-%.2f)",
+		    ratio.med, ratio.min, ratio.max);
+	if (target)
+		out(" | <= %.1f%s |\n", target,
+		    ratio.med <= target ? " met" : " **missed**");
+	else
+		out(" | |\n");
+}
+
 static void queue_bench(int fd)
 {
 	struct surface s = buffer_create(fd, BUF_BYTES);
@@ -1276,6 +1300,7 @@ static void queue_bench(int fd)
 	static const u32 sizes[] = { 1, 16 };
 	struct summary g, sq, r, sp, rp, thr[4], gp = { 0 }, spp = { 0 }, rpp = { 0 };
 	struct summary g1, q1, p1, e1, rq1, rp1, re1;
+	char call[128];
 	bool pinned;
 	struct qb q, qp;
 	int b, i;
@@ -1349,20 +1374,14 @@ static void queue_bench(int fd)
 	    "|---|---|---|---|\n", blocks, per);
 	out("| GET_PARAM UAPI_VERSION (null ioctl) | %.2f (%.2f-%.2f) | 1 | |\n",
 	    g.med * 1e6, g.min * 1e6, g.max * 1e6);
-	out("| kick mode, 1 job per KICK | %.2f (%.2f-%.2f) | **%.2f** (paired "
-	    "%.2f, %.2f-%.2f) | <= 1.5%s |\n", sq.med * 1e6, sq.min * 1e6,
-	    sq.max * 1e6, sq.med / g.med, r.med, r.min, r.max,
-	    r.med <= 1.5 ? " met" : " **missed**");
-	out("| polling mode, 1 job, no system call | %.2f (%.2f-%.2f) | "
-	    "**%.2f** (paired %.2f, %.2f-%.2f) | <= 1.0%s |\n", sp.med * 1e6,
-	    sp.min * 1e6, sp.max * 1e6, sp.med / g.med, rp.med, rp.min, rp.max,
-	    rp.med <= 1.0 ? " met" : " **missed**");
+	q_row("kick mode, 1 job per KICK", sq, sq.med / g.med, r, 1.5);
+	q_row("polling mode, 1 job, no system call", sp, sp.med / g.med, rp,
+	      1.0);
 	if (pinned) {
-		out("| polling mode, the poller pinned to vCPU 1 (POLL_CPU), this "
-		    "thread to vCPU 0 (its own null ioctl %.2f us) | %.2f (%.2f-%.2f) | "
-		    "**%.2f** (paired %.2f, %.2f-%.2f) | <= 1.0%s |\n", gp.med * 1e6,
-		    spp.med * 1e6, spp.min * 1e6, spp.max * 1e6, spp.med / gp.med,
-		    rpp.med, rpp.min, rpp.max, rpp.med <= 1.0 ? " met" : " **missed**");
+		snprintf(call, sizeof(call), "polling mode, the poller pinned "
+			 "to vCPU 1 (POLL_CPU), this thread to vCPU 0 (its own "
+			 "null ioctl %.2f us)", gp.med * 1e6);
+		q_row(call, spp, spp.med / gp.med, rpp, 1.0);
 	}
 	out("\nThe same calls each timed on its own (one_call_med_s()): per "
 	    "block, the median of %d single calls; median (min-max) of the "
@@ -1372,17 +1391,9 @@ static void queue_bench(int fd)
 	    "|---|---|---|---|\n", per, blocks);
 	out("| GET_PARAM UAPI_VERSION (null ioctl) | %.2f (%.2f-%.2f) | 1 | |\n",
 	    g1.med * 1e6, g1.min * 1e6, g1.max * 1e6);
-	out("| kick mode, 1 job per KICK | %.2f (%.2f-%.2f) | **%.2f** "
-	    "(%.2f-%.2f) | <= 1.5%s |\n", q1.med * 1e6, q1.min * 1e6,
-	    q1.max * 1e6, rq1.med, rq1.min, rq1.max,
-	    rq1.med <= 1.5 ? " met" : " **missed**");
-	out("| polling mode, 1 job, no system call | %.2f (%.2f-%.2f) | "
-	    "**%.2f** (%.2f-%.2f) | <= 1.0%s |\n", p1.med * 1e6, p1.min * 1e6,
-	    p1.max * 1e6, rp1.med, rp1.min, rp1.max,
-	    rp1.med <= 1.0 ? " met" : " **missed**");
-	out("| kick mode, a KICK with no job to consume | %.2f (%.2f-%.2f) | "
-	    "%.2f (%.2f-%.2f) | |\n", e1.med * 1e6, e1.min * 1e6, e1.max * 1e6,
-	    re1.med, re1.min, re1.max);
+	q_row("kick mode, 1 job per KICK", q1, -1, rq1, 1.5);
+	q_row("polling mode, 1 job, no system call", p1, -1, rp1, 1.0);
+	q_row("kick mode, a KICK with no job to consume", e1, -1, re1, 0);
 	printf("Q1 %.3f\n", r.med);
 	printf("QP1 %.3f\n", rp.med);
 	if (pinned)
