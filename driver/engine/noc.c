@@ -139,12 +139,9 @@ static u32 noc_decode_coords(const struct drm_vatom_noc *p, struct noc_req *r)
 	return 0;
 }
 
-/*
- * Decode and validate everything except the slot; on success *nrecip is
- * the number of recipients. Execution decodes again (noc_exec.c).
- */
-u32 noc_decode(const struct drm_vatom_noc *p, const struct vatom_tile_grid *g,
-	       struct noc_req *r, u32 *nrecip)
+/* Decode and validate everything but the slot, against grid @g. */
+static u32 noc_decode(const struct drm_vatom_noc *p,
+		      const struct vatom_tile_grid *g, struct noc_req *r)
 {
 	u32 x, y, n, err;
 
@@ -221,40 +218,36 @@ u32 noc_decode(const struct drm_vatom_noc *p, const struct vatom_tile_grid *g,
 		if (!noc_in_l1(g, r->rx, r->ry, r->ret, 4))
 			return DRM_VATOM_ERR_TARGET;
 	}
-	*nrecip = n;
 	return 0;
 }
 
-const struct vatom_tile_grid *noc_grid(const struct drm_vatom_noc *p,
-				       const struct vatom_bindings *b,
-				       u8 **vaddr, u32 *err)
+/*
+ * The request of @p, decoded into @r against the grid bound at its slot,
+ * whose memory *@vaddr gets: validation's one check of everything but the
+ * header, and execution's decoder (noc_exec.c), which finds the same.
+ * Return: 0, or the DRM_VATOM_ERR_* reason.
+ */
+u32 noc_request(const struct drm_vatom_noc *p, const struct vatom_bindings *b,
+		struct noc_req *r, u8 **vaddr)
 {
 	const struct vatom_surface_view *v = b->slot[p->slot];
 
-	if (!v) {
-		*err = DRM_VATOM_ERR_SLOT;
-		return NULL;
-	}
-	if (v->kind != DRM_VATOM_SURFACE_TILE_GRID || !v->grid) {
-		*err = DRM_VATOM_ERR_SURFACE_KIND;
-		return NULL;
-	}
+	if (!v)
+		return DRM_VATOM_ERR_SLOT;
+	if (v->kind != DRM_VATOM_SURFACE_TILE_GRID || !v->grid)
+		return DRM_VATOM_ERR_SURFACE_KIND;
 	/* The kernel sized the surface from the layout; never trust blindly. */
-	if (v->grid->size > v->size) {
-		*err = DRM_VATOM_ERR_BOUNDS;
-		return NULL;
-	}
+	if (v->grid->size > v->size)
+		return DRM_VATOM_ERR_BOUNDS;
 	*vaddr = v->vaddr;
-	return v->grid;
+	return noc_decode(p, v->grid, r);
 }
 
 u32 vatom_noc_validate(const struct drm_vatom_noc *p,
 		       const struct vatom_bindings *b, u64 *result_bytes)
 {
-	const struct vatom_tile_grid *g;
 	struct noc_req r;
 	u8 *vaddr;
-	u32 err = 0, n;
 
 	if (result_bytes)
 		*result_bytes = 0;	/* responses go to L1, not the results */
@@ -262,10 +255,7 @@ u32 vatom_noc_validate(const struct drm_vatom_noc *p,
 		return DRM_VATOM_ERR_PACKET_SIZE;
 	if (p->flags || p->pad[0] || p->pad[1])
 		return DRM_VATOM_ERR_RESERVED;
-	g = noc_grid(p, b, &vaddr, &err);
-	if (!g)
-		return err;
-	return noc_decode(p, g, &r, &n);
+	return noc_request(p, b, &r, &vaddr);
 }
 
 /**

@@ -236,7 +236,7 @@ static u64 noc_execute_req(const struct noc_req *r, u8 *vaddr)
 	if (r->marked)
 		rcnt = vatom_tile_counters(g, vaddr, r->rx, r->ry, r->noc);
 
-	/* A unicast's one recipient, checked by noc_decode(): no grid scan. */
+	/* A unicast's one recipient, checked by noc_request(): no grid scan. */
 	if (!r->brcst) {
 		noc_deliver(r, vaddr, r->ex, r->ey, rcnt);
 		return 1;
@@ -256,13 +256,10 @@ static u64 noc_execute_req(const struct noc_req *r, u8 *vaddr)
 u64 vatom_noc_execute(const struct drm_vatom_noc *p,
 		      const struct vatom_bindings *b, u8 *results)
 {
-	const struct vatom_tile_grid *g;
 	struct noc_req r;
 	u8 *vaddr;
-	u32 err = 0, n;
 
-	g = noc_grid(p, b, &vaddr, &err);
-	if (!g || noc_decode(p, g, &r, &n))
+	if (noc_request(p, b, &r, &vaddr))
 		return 0;	/* not validated: never reached by the walker */
 	return noc_execute_req(&r, vaddr);
 }
@@ -270,7 +267,7 @@ u64 vatom_noc_execute(const struct drm_vatom_noc *p,
 /*
  * A packet as 8-byte words. Packets whose words agree outside the bytes of
  * noc_run_vary (TARG_ADDR_LO and AT_DATA) decode to the same request but
- * for those two registers, which noc_decode() copies without deriving
+ * for those two registers, which noc_request() copies without deriving
  * anything else from them (the target's bounds were checked per packet by
  * validation).
  */
@@ -329,14 +326,12 @@ u32 vatom_noc_execute_run(const u8 *stream, u32 size, u32 *pos, u32 max,
 			  const struct vatom_bindings *b, u64 *elements)
 {
 	const struct drm_vatom_noc *p = (const void *)(stream + *pos);
-	const struct vatom_tile_grid *g;
 	struct noc_words first;
 	struct noc_req r;
-	u32 err = 0, n, at = *pos, done = 0;
+	u32 at = *pos, done = 0;
 	u8 *vaddr;
 
-	g = noc_grid(p, b, &vaddr, &err);
-	if (!g || noc_decode(p, g, &r, &n))
+	if (noc_request(p, b, &r, &vaddr))
 		return 0;	/* not validated: never reached by the walker */
 	noc_words_of(&first, (const u8 *)p);
 	for (;;) {

@@ -15,7 +15,7 @@
 
 #define NOC_PACKET_SIZE		64
 
-/* Decoded request; the same decoder serves validate and execute. */
+/* Decoded request; noc_request() serves validate and execute. */
 struct noc_req {
 	const struct vatom_tile_grid *g;
 	u32 opcode;
@@ -34,11 +34,8 @@ struct noc_req {
 	bool src_include;
 };
 
-u32 noc_decode(const struct drm_vatom_noc *p, const struct vatom_tile_grid *g,
-	       struct noc_req *r, u32 *nrecip);
-const struct vatom_tile_grid *noc_grid(const struct drm_vatom_noc *p,
-				       const struct vatom_bindings *b,
-				       u8 **vaddr, u32 *err);
+u32 noc_request(const struct drm_vatom_noc *p, const struct vatom_bindings *b,
+		struct noc_req *r, u8 **vaddr);
 
 static inline bool noc_in_span(u32 v, u32 start, u32 end)
 {
