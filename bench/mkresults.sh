@@ -43,6 +43,8 @@ what was changed to get here: [README.md](README.md).
 | Q kick mode, each call timed on its own: median round trip vs median null ioctl | $(val Q1S) | <= 1.5 | $(verdict "$(val Q1S)" 1.5 "<=") |
 | Q polling mode, each call timed on its own: median round trip vs median null ioctl | $(val QP1S) | <= 1.0 | $(verdict "$(val QP1S)" 1.0 "<=") |
 | Q a KICK with no job to consume, timed on its own, vs null ioctl: what kick mode costs before its job | $(val Q0S) | | |
+| Q polling mode, a job with no stream, timed on its own, vs null ioctl: what the queue costs a job | $(val QP0S) | | |
+| Q the 1-packet job's execution (fdinfo drm-engine, mean per job) vs null ioctl: kick mode / polling mode | $(val QXK) / $(val QXP) | | |
 | Q small jobs: 1-packet jobs/s, best queue mode vs async SUBMIT with a fence per 32 | $(field QT1 2) | >= 5 | $(verdict "$(field QT1 2)" 5 ">=") |
 | Q small jobs: 16-packet jobs/s, best queue mode vs async SUBMIT with a fence per 32 | $(field QT16 2) | >= 5 | $(verdict "$(field QT16 2)" 5 ">=") |
 | Q small jobs: 1-packet jobs/s, best queue mode vs sync SUBMIT | $(field QT1 3) | > 1 | $(verdict "$(field QT1 3)" 1.0001 ">=") |

@@ -947,6 +947,25 @@ static void *map_handle(int fd, u32 handle, u64 size)
 #define QB_ANY_CPU	-1
 
 /*
+ * Write the descriptor of every entry of @q: its stream and results area,
+ * or when @empty a job with neither (no stream to copy, check or run: what
+ * the queue itself costs a job). Only while no job is in flight.
+ */
+static void qb_describe(struct qb *q, bool empty)
+{
+	u32 e;
+
+	for (e = 0; e < q->entries; e++)
+		q->ring[e] = empty ? (struct drm_vatom_queue_job){ 0 } :
+			(struct drm_vatom_queue_job){
+				.stream_slot = 2, .stream_offset = e * QB_AREA,
+				.stream_size = q->stream_size, .results_slot = 3,
+				.results_offset = e * QB_AREA,
+				.results_size = q->res_size,
+			};
+}
+
+/*
  * @poll: a polling queue (DRM_VATOM_QUEUE_CREATE_POLL), else kick mode;
  * @poll_cpu: the CPU its poller is pinned to, or QB_ANY_CPU.
  */
@@ -984,14 +1003,9 @@ static void qb_init_on(int fd, struct qb *q, u32 target, const void *stream,
 	q->id = qc.queue_id;
 	q->ring = map_handle(fd, qc.ring_handle, 4096);
 	q->ctl = map_handle(fd, qc.ctl_handle, 4096);
-	for (e = 0; e < q->entries; e++) {
+	for (e = 0; e < q->entries; e++)
 		memcpy(q->st.map + e * QB_AREA, stream, size);
-		q->ring[e] = (struct drm_vatom_queue_job){
-			.stream_slot = 2, .stream_offset = e * QB_AREA,
-			.stream_size = size, .results_slot = 3,
-			.results_offset = e * QB_AREA, .results_size = res_size,
-		};
-	}
+	qb_describe(q, false);
 }
 
 static void qb_init(int fd, struct qb *q, u32 target, const void *stream,
@@ -1099,9 +1113,10 @@ static void qb_run(int fd, struct qb *q, u32 n)
 
 /*
  * One call a single-call latency times: a null ioctl, a 1-job round trip,
- * or a KICK with no job to consume (what a KICK costs before its job).
+ * a KICK with no job to consume (what a KICK costs before its job), or a
+ * polling round trip of a job with no stream (what the queue costs a job).
  */
-enum one_call { ONE_NULL, ONE_KICK, ONE_POLL, ONE_KICK_EMPTY };
+enum one_call { ONE_NULL, ONE_KICK, ONE_POLL, ONE_KICK_EMPTY, ONE_POLL_EMPTY };
 
 /*
  * Median seconds of @per calls of @what (at most QB_PER_MAX), each timed
@@ -1114,6 +1129,8 @@ static double one_call_med_s(int fd, struct qb *q, enum one_call what, int per)
 	double t[QB_PER_MAX], t0, t1;
 	int i;
 
+	if (what == ONE_POLL_EMPTY)
+		qb_describe(q, true);
 	t0 = vt_now_s();
 	for (i = 0; i < per; i++) {
 		switch (what) {
@@ -1124,6 +1141,7 @@ static double one_call_med_s(int fd, struct qb *q, enum one_call what, int per)
 			qb_run(fd, q, 1);
 			break;
 		case ONE_POLL:
+		case ONE_POLL_EMPTY:
 			qb_poll_run(fd, q, 1, qb_spin_wait);
 			break;
 		case ONE_KICK_EMPTY:
@@ -1134,7 +1152,32 @@ static double one_call_med_s(int fd, struct qb *q, enum one_call what, int per)
 		t[i] = t1 - t0;
 		t0 = t1;
 	}
+	if (what == ONE_POLL_EMPTY)
+		qb_describe(q, false);
 	return median_sort(t, per);
+}
+
+/*
+ * Nanoseconds the device has spent executing @fd's jobs: the sum of its
+ * fdinfo drm-engine-* keys, which the driver times around each batch it
+ * consumes (vatom_queue_drain()), whichever thread consumes it.
+ */
+static u64 engine_ns(int fd)
+{
+	char path[64], line[256];
+	unsigned long long v;
+	u64 sum = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		die("fdinfo", errno);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "drm-engine-%*[a-z]: %llu ns", &v) == 1)
+			sum += v;
+	fclose(f);
+	return sum;
 }
 
 /* Asynchronous SUBMIT of @stream, results to @rh; out-syncobj @syncobj or 0. */
@@ -1295,11 +1338,15 @@ static void queue_bench(int fd)
 	double tp[MAX_REPS * 3], trp[MAX_REPS * 3];
 	double t1g[MAX_REPS * 3], t1q[MAX_REPS * 3], t1p[MAX_REPS * 3];
 	double t1e[MAX_REPS * 3], r1q[MAX_REPS * 3], r1p[MAX_REPS * 3];
-	double r1e[MAX_REPS * 3];
+	double r1e[MAX_REPS * 3], t1pe[MAX_REPS * 3], r1pe[MAX_REPS * 3];
+	double xq[MAX_REPS * 3], xp[MAX_REPS * 3];
+	double rxq[MAX_REPS * 3], rxp[MAX_REPS * 3];
 	double tgp[MAX_REPS * 3], tpp[MAX_REPS * 3], trpp[MAX_REPS * 3];
 	static const u32 sizes[] = { 1, 16 };
 	struct summary g, sq, r, sp, rp, thr[4], gp = { 0 }, spp = { 0 }, rpp = { 0 };
-	struct summary g1, q1, p1, e1, rq1, rp1, re1;
+	struct summary g1, q1, p1, e1, rq1, rp1, re1, pe1, rpe1, sxq, sxp;
+	struct summary srxq, srxp;
+	u64 x0, x1, x2;
 	char call[128];
 	bool pinned;
 	struct qb q, qp;
@@ -1318,12 +1365,21 @@ static void queue_bench(int fd)
 		tp[b] = qb_poll_rtt_s(fd, &qp, per);
 		trp[b] = tp[b] / tg[b];
 		t1g[b] = one_call_med_s(fd, NULL, ONE_NULL, per);
+		x0 = engine_ns(fd);
 		t1q[b] = one_call_med_s(fd, &q, ONE_KICK, per);
+		x1 = engine_ns(fd);
 		t1p[b] = one_call_med_s(fd, &qp, ONE_POLL, per);
+		x2 = engine_ns(fd);
 		t1e[b] = one_call_med_s(fd, &q, ONE_KICK_EMPTY, per);
+		t1pe[b] = one_call_med_s(fd, &qp, ONE_POLL_EMPTY, per);
+		xq[b] = (x1 - x0) * 1e-9 / per;
+		xp[b] = (x2 - x1) * 1e-9 / per;
 		r1q[b] = t1q[b] / t1g[b];
 		r1p[b] = t1p[b] / t1g[b];
 		r1e[b] = t1e[b] / t1g[b];
+		r1pe[b] = t1pe[b] / t1g[b];
+		rxq[b] = xq[b] / t1g[b];
+		rxp[b] = xp[b] / t1g[b];
 	}
 	qb_fini(fd, &qp);
 	/*
@@ -1363,6 +1419,12 @@ static void queue_bench(int fd)
 	rp1 = summarize(r1p, blocks);
 	e1 = summarize(t1e, blocks);
 	re1 = summarize(r1e, blocks);
+	pe1 = summarize(t1pe, blocks);
+	rpe1 = summarize(r1pe, blocks);
+	sxq = summarize(xq, blocks);
+	sxp = summarize(xp, blocks);
+	srxq = summarize(rxq, blocks);
+	srxp = summarize(rxp, blocks);
 	out("\n### Q: user-mode queues\n\n"
 	    "Round trip of one 1-packet job (PTX atom.global.add.u32, 8 bytes "
 	    "of results to the queue's results surface): kick mode writes the "
@@ -1394,6 +1456,14 @@ static void queue_bench(int fd)
 	q_row("kick mode, 1 job per KICK", q1, -1, rq1, 1.5);
 	q_row("polling mode, 1 job, no system call", p1, -1, rp1, 1.0);
 	q_row("kick mode, a KICK with no job to consume", e1, -1, re1, 0);
+	q_row("polling mode, a job with no stream (what the queue costs a "
+	      "job)", pe1, -1, rpe1, 0);
+	q_row("the 1-packet job's execution, kick mode (fdinfo drm-engine, "
+	      "mean per job)", sxq, -1, srxq, 0);
+	q_row("the same, polling mode (the poller's)", sxp, -1, srxp, 0);
+	out("\nA polling round trip is what the queue costs a job plus the "
+	    "job's execution, which no mode avoids; a null ioctl executes "
+	    "nothing.\n");
 	printf("Q1 %.3f\n", r.med);
 	printf("QP1 %.3f\n", rp.med);
 	if (pinned)
@@ -1401,6 +1471,9 @@ static void queue_bench(int fd)
 	printf("Q1S %.3f\n", rq1.med);
 	printf("QP1S %.3f\n", rp1.med);
 	printf("Q0S %.3f\n", re1.med);
+	printf("QP0S %.3f\n", rpe1.med);
+	printf("QXK %.3f\n", srxq.med);
+	printf("QXP %.3f\n", srxp.med);
 
 	out("\nSmall jobs, jobs per second (thousands): the kick-mode queue "
 	    "with 32 jobs per KICK; the polling queue with up to its 64 "
