@@ -17,21 +17,11 @@
 #include "typed.h"
 #include "vt_host.h"
 #include "vt_test.h"
+#include "vt_visa.h"
 
 /* The packet table overrides the defaults of its row macros. */
 #pragma GCC diagnostic ignored "-Woverride-init"
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-
-#define OPND(x)	DRM_VATOM_VISA_OPND_##x
-#define OP(x)	DRM_VATOM_VISA_OP_##x
-#define TY(x)	DRM_VATOM_VISA_TYPE_##x
-#define DWORD	DRM_VATOM_VISA_DWORD_ATOMIC
-#define TYPED	DRM_VATOM_VISA_TYPED_ATOMIC
-#define ADDC	DRM_VATOM_VISA_ADDC
-#define OP16	DRM_VATOM_VISA_OP_16
-#define EX(c, m)	((u8)((c) | ((m) << 4)))
-#define EXNM(c, m)	((u8)((c) | (((m) | 8) << 4)))
-#define PRED	DRM_VATOM_VISA_PREDICATED
 
 #define E(x)	DRM_VATOM_ERR_##x
 
@@ -45,13 +35,6 @@
 #define S_GRID		14
 #define S_NOLAYOUT	15
 #define S_UNBOUND	7
-
-struct pk {
-	u8 opcode, op, exec, surface, type;
-	u32 operands, emask, pred, flags;
-	const u32 *addr, *v, *r, *lod;
-	const void *src0, *src1;
-};
 
 /* Operand data: all zero (coordinates 0, sources 0), offsets 8-aligned. */
 static const u64 Z[128];	/* enough for 128 lanes (exec code 7) */
@@ -82,47 +65,15 @@ static u64 rd64(const u8 *b, u32 off)
 	return v;
 }
 
+/* What a packet of the tables leaves out: 8-aligned addresses, zeros. */
+static const struct pk defaults = {
+	.addr = A, .v = (const u32 *)Z, .r = (const u32 *)Z,
+	.lod = (const u32 *)Z, .src0 = Z, .src1 = Z,
+};
+
 static u32 put(u8 *buf, u32 *pos, const struct pk *k)
 {
-	u32 n = 1u << (k->exec & 7);
-	u32 esz = (k->type == TY(UQ) || k->type == TY(Q)) ? 8 : 4;
-	struct drm_vatom_visa h;
-	u8 *p = buf + *pos;
-	u32 at = sizeof(h);
-
-	memset(&h, 0, sizeof(h));
-	h.hdr.type = DRM_VATOM_PACKET_VISA;
-	h.opcode = k->opcode;
-	h.op = k->op;
-	h.exec_size = k->exec;
-	h.surface = k->surface;
-	h.type = k->type;
-	h.operands = k->operands;
-	h.emask = k->emask;
-	h.pred = k->pred;
-	h.flags = k->flags;
-#define ARR(bits, src, bytes) do {				\
-	if (k->operands & (bits)) {				\
-		const void *from = (src);			\
-								\
-		memset(p + at, 0, (u32)vt_align8(bytes));		\
-		memcpy(p + at, from ? from : Z, (bytes));	\
-		at += (u32)vt_align8(bytes);				\
-	}							\
-} while (0)
-	ARR(OPND(ADDR), k->addr ? k->addr : A, 4 * n);
-	ARR(OPND(V), k->v, 4 * n);
-	ARR(OPND(R), k->r, 4 * n);
-	ARR(OPND(LOD), k->lod, 4 * n);
-	ARR(OPND(SRC0) | OPND(SRC0_IMM), k->src0,
-	    (k->operands & OPND(SRC0_IMM)) ? esz : esz * n);
-	ARR(OPND(SRC1) | OPND(SRC1_IMM), k->src1,
-	    (k->operands & OPND(SRC1_IMM)) ? esz : esz * n);
-#undef ARR
-	h.hdr.size = at;
-	memcpy(p, &h, sizeof(h));
-	*pos += at;
-	return at;
+	return vt_visa_put(buf, pos, k, &defaults);
 }
 
 /* ------------------------------------------------------------------------ */

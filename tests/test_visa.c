@@ -12,72 +12,11 @@
 #include "typed.h"
 #include "vt_host.h"
 #include "vt_test.h"
-
-#define OPND(x)	DRM_VATOM_VISA_OPND_##x
-#define OP(x)	DRM_VATOM_VISA_OP_##x
-#define TY(x)	DRM_VATOM_VISA_TYPE_##x
-#define DWORD	DRM_VATOM_VISA_DWORD_ATOMIC
-#define TYPED	DRM_VATOM_VISA_TYPED_ATOMIC
-#define ADDC	DRM_VATOM_VISA_ADDC
-#define OP16	DRM_VATOM_VISA_OP_16
-#define PRED	DRM_VATOM_VISA_PREDICATED
-/* Exec_size byte: size code c, mask control m (0..7 = M1..M8), NoMask. */
-#define EX(c, m)	((u8)((c) | ((m) << 4)))
-#define EXNM(c, m)	((u8)((c) | (((m) | 8) << 4)))
+#include "vt_visa.h"
 
 #define SLOT_BUF	5	/* T255, stateless */
 #define SLOT_TYPED	9
 #define FILL		0xa5a5a5a5u
-
-/* The fields of one vISA packet; arrays hold at least n elements. */
-struct pk {
-	u8 opcode, op, exec, surface, type;
-	u32 operands, emask, pred, flags;
-	const u32 *addr, *v, *r, *lod;
-	const void *src0, *src1;
-};
-
-/* Append @k to @buf at *pos as a packet; returns its size. */
-static u32 put(u8 *buf, u32 *pos, const struct pk *k)
-{
-	u32 n = 1u << (k->exec & 7);
-	u32 esz = (k->type == TY(UQ) || k->type == TY(Q)) ? 8 : 4;
-	struct drm_vatom_visa h;
-	u8 *p = buf + *pos;
-	u32 at = sizeof(h);
-
-	memset(&h, 0, sizeof(h));
-	h.hdr.type = DRM_VATOM_PACKET_VISA;
-	h.opcode = k->opcode;
-	h.op = k->op;
-	h.exec_size = k->exec;
-	h.surface = k->surface;
-	h.type = k->type;
-	h.operands = k->operands;
-	h.emask = k->emask;
-	h.pred = k->pred;
-	h.flags = k->flags;
-#define ARR(bits, src, bytes) do {				\
-	if (k->operands & (bits)) {				\
-		memset(p + at, 0, (u32)vt_align8(bytes));		\
-		memcpy(p + at, (src), (bytes));			\
-		at += (u32)vt_align8(bytes);				\
-	}							\
-} while (0)
-	ARR(OPND(ADDR), k->addr, 4 * n);
-	ARR(OPND(V), k->v, 4 * n);
-	ARR(OPND(R), k->r, 4 * n);
-	ARR(OPND(LOD), k->lod, 4 * n);
-	ARR(OPND(SRC0) | OPND(SRC0_IMM), k->src0,
-	    (k->operands & OPND(SRC0_IMM)) ? esz : esz * n);
-	ARR(OPND(SRC1) | OPND(SRC1_IMM), k->src1,
-	    (k->operands & OPND(SRC1_IMM)) ? esz : esz * n);
-#undef ARR
-	h.hdr.size = at;
-	memcpy(p, &h, sizeof(h));
-	*pos += at;
-	return at;
-}
 
 static u8 mem[2048] __attribute__((aligned(16)));
 static u8 res[2048] __attribute__((aligned(16)));
@@ -168,7 +107,7 @@ static void run1(const struct pk *k, u64 want_results)
 	u64 need = ~0ull;
 	int rc;
 
-	put((u8 *)stream, &pos, k);
+	vt_visa_put((u8 *)stream, &pos, k, NULL);
 	rc = vatom_stream_validate(stream, pos, &bind, &need, &err);
 	VT_EXPECT_EQ(rc, 0);
 	VT_EXPECT_EQ(err.reason, DRM_VATOM_ERR_NONE);
