@@ -203,6 +203,12 @@ int vatom_queue_drain(struct vatom_queue *q, u32 tail, bool polled)
 	bool gone;
 
 	lockdep_assert_held(&q->lock);
+	/*
+	 * Nothing published since the last batch (a KICK that only checks,
+	 * or one after the poller's batch): no section, no clock.
+	 */
+	if (q->head == tail)
+		return 0;
 	/* The poller stops when the queue is destroyed, a KICK when killed. */
 	vatom_exec_init(&x, q->vfile->vdev, polled ? &q->dead : NULL, !polled);
 	if (q->syncobj && !q->chain) {
