@@ -42,9 +42,9 @@ static long long ab_now_ms(void)
  */
 static long long ab_timeout_raise(void)
 {
-	long long old = va_modparam("job_timeout_ms");
+	unsigned int old;
 
-	return old > 0 && !vt_job_timeout_set(60000) ? old : -1;
+	return vt_job_timeout_swap(60000, &old) ? -1 : old;
 }
 
 static void ab_timeout_restore(long long old)
