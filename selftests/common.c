@@ -8,7 +8,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -923,30 +922,6 @@ int vt_job_timeout_set(unsigned int ms)
 
 	snprintf(v, sizeof(v), "%u", ms);
 	return vt_write_file(VT_JOB_TIMEOUT_PARAM, v);
-}
-
-/*
- * Set vatom's job timeout to @ms and put the one it had in *@old, which
- * vt_job_timeout_set() restores: 0, or -errno and nothing changed (-EACCES
- * or -EPERM: not root).
- */
-int vt_job_timeout_swap(unsigned int ms, unsigned int *old)
-{
-	char v[16], *end;
-	unsigned long t;
-	int ret;
-
-	ret = vt_read_file(VT_JOB_TIMEOUT_PARAM, v, sizeof(v));
-	if (ret)
-		return ret;
-	errno = 0;
-	t = strtoul(v, &end, 10);
-	if (errno || end == v || !t || t > UINT_MAX)
-		return -EINVAL;
-	ret = vt_job_timeout_set(ms);
-	if (!ret)
-		*old = t;
-	return ret;
 }
 
 /*

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -328,6 +329,24 @@ long long va_modparam(const char *name)
 
 	snprintf(path, sizeof(path), "/sys/module/vatom/parameters/%s", name);
 	return va_read_ll(path);
+}
+
+/*
+ * Set vatom's job timeout to @ms and put the one it had in *@old, which
+ * vt_job_timeout_set() restores: 0, or -errno and nothing changed (-EACCES
+ * or -EPERM: not root).
+ */
+int va_job_timeout_swap(unsigned int ms, unsigned int *old)
+{
+	long long t = va_modparam("job_timeout_ms");
+	int ret;
+
+	if (t <= 0 || t > UINT_MAX)
+		return -EINVAL;
+	ret = vt_job_timeout_set(ms);
+	if (!ret)
+		*old = t;
+	return ret;
 }
 
 /* ------------------------------------------------------------------------ */

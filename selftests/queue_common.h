@@ -98,6 +98,7 @@ int va_add(int fd, __u32 h, unsigned int word, __u32 val, bool async,
 long long va_stat_settle(const char *path, const char *name, long long want);
 long long va_read_ll(const char *path);
 long long va_modparam(const char *name);
+int va_job_timeout_swap(unsigned int ms, unsigned int *old);
 
 /* ------------------------------------------------------------------------ */
 /* The largest grid: 64 x 64 broadcasts                                      */

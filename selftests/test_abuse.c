@@ -44,7 +44,7 @@ static long long ab_timeout_raise(void)
 {
 	unsigned int old;
 
-	return vt_job_timeout_swap(60000, &old) ? -1 : old;
+	return va_job_timeout_swap(60000, &old) ? -1 : old;
 }
 
 static void ab_timeout_restore(long long old)

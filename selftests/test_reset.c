@@ -278,7 +278,7 @@ FIXTURE_SETUP(reset)
 	int ret;
 
 	self->skip = true;
-	ret = vt_job_timeout_swap(variant->timeout, &self->old_timeout);
+	ret = va_job_timeout_swap(variant->timeout, &self->old_timeout);
 	if (ret == -EACCES || ret == -EPERM)
 		SKIP(return, "cannot set job_timeout_ms (not root)");
 	ASSERT_EQ(0, ret);
@@ -513,7 +513,7 @@ FIXTURE_SETUP(hang_exit)
 	int ret;
 
 	self->skip = true;
-	ret = vt_job_timeout_swap(60000, &self->old_timeout);
+	ret = va_job_timeout_swap(60000, &self->old_timeout);
 	if (ret == -EACCES || ret == -EPERM)
 		SKIP(return, "cannot set job_timeout_ms (not root)");
 	ASSERT_EQ(0, ret);
