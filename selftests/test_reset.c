@@ -206,7 +206,9 @@ FIXTURE(reset) {
 	__u32 *wa, *wb;
 	struct rs_job job;
 	unsigned int old_timeout;
-	bool skip;
+	bool swapped;		/* old_timeout to put back */
+	bool armable;		/* the variant's fault attribute exists */
+	bool skip;		/* not set up: the test must not run */
 };
 
 /*
@@ -277,20 +279,29 @@ FIXTURE_SETUP(reset)
 	static const struct qp_mode kick;
 	int ret;
 
+	/*
+	 * Skipped, the test must not run (this harness runs a test whose
+	 * setup skipped): self->skip stays true until the end; the teardown
+	 * undoes what was done, whether the setup finished or skipped.
+	 */
 	self->skip = true;
+	self->a = -1;
+	self->b = -1;
 	ret = va_job_timeout_swap(variant->timeout, &self->old_timeout);
 	if (ret == -EACCES || ret == -EPERM)
 		SKIP(return, "cannot set job_timeout_ms (not root)");
 	ASSERT_EQ(0, ret);
+	self->swapped = true;
 	if (variant->fault && rs_fault(variant->fault, 0))
-		SKIP(vt_job_timeout_set(self->old_timeout); return,
-		     "no fault injection (CONFIG_FAULT_INJECTION_DEBUG_FS)");
-	self->skip = false;
+		SKIP(return, "no fault injection (CONFIG_FAULT_INJECTION_DEBUG_FS)");
+	self->armable = !!variant->fault;
 
 	self->a = vt_open();
 	self->b = vt_open();
 	ASSERT_LE(0, self->a);
 	ASSERT_LE(0, self->b);
+	if (variant->door == RS_POLL && !qp_supported(self->a))
+		SKIP(return, "no polling queues");
 	VT_BUFFER(self->a, VT_PAGE_SIZE, self->ha, self->wa);
 	VT_BUFFER(self->b, VT_PAGE_SIZE, self->hb, self->wb);
 
@@ -303,25 +314,24 @@ FIXTURE_SETUP(reset)
 	/* The queue's target is A's surface: the words tell what ran. */
 	if (variant->door == RS_KICK)
 		ASSERT_EQ(0, qp_env_init(&self->job.env, self->a, 8, self->ha, &kick));
-	if (variant->door == RS_POLL) {
-		if (!qp_supported(self->a))
-			SKIP(return, "no polling queues");
+	if (variant->door == RS_POLL)
 		ASSERT_EQ(0, qp_env_init(&self->job.env, self->a, 8, self->ha, &poll));
-	}
 	if (variant->fault && !strcmp(variant->fault, "fail_delay"))
 		ASSERT_EQ(0, rs_fault_knob("fail_delay", "delay_ms",
 					   variant->error ? 1000 : 300));
+	self->skip = false;
 }
 
 FIXTURE_TEARDOWN(reset)
 {
-	if (self->skip)
-		return;
-	if (variant->fault)
+	if (self->armable)
 		rs_fault(variant->fault, 0);
-	vt_job_timeout_set(self->old_timeout);
-	close(self->a);
-	close(self->b);
+	if (self->swapped)
+		vt_job_timeout_set(self->old_timeout);
+	if (self->a >= 0)
+		close(self->a);
+	if (self->b >= 0)
+		close(self->b);
 }
 
 /*
