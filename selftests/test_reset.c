@@ -200,24 +200,14 @@ static void *rs_job_thread(void *arg)
 	return NULL;
 }
 
-FIXTURE(reset) {
-	int a, b;		/* A submits the job; B works meanwhile */
-	__u32 ha, hb;
-	__u32 *wa, *wb;
-	struct rs_job job;
-	unsigned int old_timeout;
-	bool swapped;		/* old_timeout to put back */
-	bool armable;		/* the variant's fault attribute exists */
-	bool skip;		/* not set up: the test must not run */
-};
-
 /*
- * @fault: the fault attribute armed for one job, or NULL (a slow job);
- * @error: what the job completes with; @packets: how many ran;
- * @timeout: the job timeout to set (ms); @min_ms, @max_ms: when the job
- * completes, after its submission; @guilty: its file is reset.
+ * A case: how A's job arrives (@door), the fault attribute armed for it
+ * or NULL (a slow job); @error: what the job completes with; @packets:
+ * how many ran; @timeout: the job timeout to set (ms); @min_ms, @max_ms:
+ * when the job completes, after its submission; @guilty: its file is
+ * reset.
  */
-FIXTURE_VARIANT(reset) {
+struct rs_case {
 	enum rs_door door;
 	const char *fault;
 	int error;
@@ -236,179 +226,239 @@ FIXTURE_VARIANT(reset) {
  * waiting thread, on a loaded host (553 ms in a debug boot beside other
  * VMs).
  */
-FIXTURE_VARIANT_ADD(reset, hang_async) {
-	RS_ASYNC, "fail_hang", -ETIMEDOUT, 0, 500, 450, 750, true };
-FIXTURE_VARIANT_ADD(reset, hang_sync) {
-	RS_SYNC, "fail_hang", -ETIMEDOUT, 0, 500, 450, 750, true };
-FIXTURE_VARIANT_ADD(reset, hang_kick) {
-	RS_KICK, "fail_hang", -ETIMEDOUT, 0, 500, 450, 750, true };
-FIXTURE_VARIANT_ADD(reset, hang_poll) {
-	RS_POLL, "fail_hang", -ETIMEDOUT, 0, 500, 450, 750, true };
+#define RS_HANG(door)	{ door, "fail_hang", -ETIMEDOUT, 0, 500, 450, 750, true }
 /* Engine faults: the first half of the packets ran, then -EIO. */
-FIXTURE_VARIANT_ADD(reset, fault_async) {
-	RS_ASYNC, "fail_job", -EIO, RS_PACKETS / 2, 10000, 0, 2000, true };
-FIXTURE_VARIANT_ADD(reset, fault_sync) {
-	RS_SYNC, "fail_job", -EIO, RS_PACKETS / 2, 10000, 0, 2000, true };
-FIXTURE_VARIANT_ADD(reset, fault_kick) {
-	RS_KICK, "fail_job", -EIO, RS_PACKETS / 2, 10000, 0, 2000, true };
-FIXTURE_VARIANT_ADD(reset, fault_poll) {
-	RS_POLL, "fail_job", -EIO, RS_PACKETS / 2, 10000, 0, 2000, true };
+#define RS_FAULT(door)	{ door, "fail_job", -EIO, RS_PACKETS / 2, 10000, 0, 2000, true }
 /* Delays (delay_ms 300) within the timeout: late, whole, no reset. */
-FIXTURE_VARIANT_ADD(reset, delay_async) {
-	RS_ASYNC, "fail_delay", 0, RS_PACKETS, 10000, 300, 2000, false };
-FIXTURE_VARIANT_ADD(reset, delay_sync) {
-	RS_SYNC, "fail_delay", 0, RS_PACKETS, 10000, 300, 2000, false };
-FIXTURE_VARIANT_ADD(reset, delay_kick) {
-	RS_KICK, "fail_delay", 0, RS_PACKETS, 10000, 300, 2000, false };
+#define RS_DELAY(door)	{ door, "fail_delay", 0, RS_PACKETS, 10000, 300, 2000, false }
 /* A delay (delay_ms 1000) past the timeout is a timeout. */
-FIXTURE_VARIANT_ADD(reset, delay_past_timeout_sync) {
-	RS_SYNC, "fail_delay", -ETIMEDOUT, 0, 500, 450, 750, true };
+#define RS_DELAY_PAST(door) \
+	{ door, "fail_delay", -ETIMEDOUT, 0, 500, 450, 750, true }
 /*
  * Slow jobs, on every kernel: a prefix ran (packets: not checked). The
  * timeout runs from execution, after a validation that takes seconds on
  * the debug kernel: the bound is a sanity check, the hangs measure.
  */
-FIXTURE_VARIANT_ADD(reset, slow_async) {
-	RS_ASYNC, NULL, -ETIMEDOUT, 0, 100, 100, 30000, true };
-FIXTURE_VARIANT_ADD(reset, slow_sync) {
-	RS_SYNC, NULL, -ETIMEDOUT, 0, 100, 100, 30000, true };
+#define RS_SLOW(door)	{ door, NULL, -ETIMEDOUT, 0, 100, 100, 30000, true }
 
-FIXTURE_SETUP(reset)
+/* The fixtures' state: A submits the job, B works meanwhile. */
+struct rs_fix {
+	int a, b;		/* -1: not open */
+	__u32 ha, hb;
+	__u32 *wa, *wb;
+	struct rs_job job;
+	unsigned int old_timeout;
+	bool swapped;		/* old_timeout to put back */
+	bool armable;		/* the case's fault attribute exists */
+	bool skip;		/* not set up: the test must not run */
+};
+
+/*
+ * Set up case @c in @f: the job timeout, the fault attribute disarmed,
+ * A's and B's files and surfaces, A's grid or queue. A case this kernel
+ * cannot run is skipped with f->skip still true, and the test returns at
+ * once: this harness runs a test whose setup skipped. rs_teardown() undoes
+ * what was done, whether the setup finished or skipped part way.
+ */
+static void rs_setup(struct __test_metadata *_metadata, struct rs_fix *f,
+		     const struct rs_case *c)
 {
 	static const struct qp_mode poll = { .flags = QP_POLL, .idle_us = QP_IDLE_MAX };
 	static const struct qp_mode kick;
 	int ret;
 
-	/*
-	 * Skipped, the test must not run (this harness runs a test whose
-	 * setup skipped): self->skip stays true until the end; the teardown
-	 * undoes what was done, whether the setup finished or skipped.
-	 */
-	self->skip = true;
-	self->a = -1;
-	self->b = -1;
-	ret = va_job_timeout_swap(variant->timeout, &self->old_timeout);
+	f->skip = true;
+	f->a = -1;
+	f->b = -1;
+	ret = va_job_timeout_swap(c->timeout, &f->old_timeout);
 	if (ret == -EACCES || ret == -EPERM)
 		SKIP(return, "cannot set job_timeout_ms (not root)");
 	ASSERT_EQ(0, ret);
-	self->swapped = true;
-	if (variant->fault && rs_fault(variant->fault, 0))
+	f->swapped = true;
+	if (c->fault && rs_fault(c->fault, 0))
 		SKIP(return, "no fault injection (CONFIG_FAULT_INJECTION_DEBUG_FS)");
-	self->armable = !!variant->fault;
+	f->armable = !!c->fault;
 
-	self->a = vt_open();
-	self->b = vt_open();
-	ASSERT_LE(0, self->a);
-	ASSERT_LE(0, self->b);
-	if (variant->door == RS_POLL && !qp_supported(self->a))
+	f->a = vt_open();
+	f->b = vt_open();
+	ASSERT_LE(0, f->a);
+	ASSERT_LE(0, f->b);
+	if (c->door == RS_POLL && !qp_supported(f->a))
 		SKIP(return, "no polling queues");
-	VT_BUFFER(self->a, VT_PAGE_SIZE, self->ha, self->wa);
-	VT_BUFFER(self->b, VT_PAGE_SIZE, self->hb, self->wb);
+	VT_BUFFER(f->a, VT_PAGE_SIZE, f->ha, f->wa);
+	VT_BUFFER(f->b, VT_PAGE_SIZE, f->hb, f->wb);
 
-	self->job.fd = self->a;
-	self->job.door = variant->door;
-	self->job.target = self->ha;
-	self->job.slow = !variant->fault;
-	if (self->job.slow)
-		ASSERT_EQ(0, ab_grid_create(self->a, &self->job.grid, NULL));
+	f->job.fd = f->a;
+	f->job.door = c->door;
+	f->job.target = f->ha;
+	f->job.slow = !c->fault;
+	if (f->job.slow)
+		ASSERT_EQ(0, ab_grid_create(f->a, &f->job.grid, NULL));
 	/* The queue's target is A's surface: the words tell what ran. */
-	if (variant->door == RS_KICK)
-		ASSERT_EQ(0, qp_env_init(&self->job.env, self->a, 8, self->ha, &kick));
-	if (variant->door == RS_POLL)
-		ASSERT_EQ(0, qp_env_init(&self->job.env, self->a, 8, self->ha, &poll));
-	if (variant->fault && !strcmp(variant->fault, "fail_delay"))
+	if (c->door == RS_KICK)
+		ASSERT_EQ(0, qp_env_init(&f->job.env, f->a, 8, f->ha, &kick));
+	if (c->door == RS_POLL)
+		ASSERT_EQ(0, qp_env_init(&f->job.env, f->a, 8, f->ha, &poll));
+	if (c->fault && !strcmp(c->fault, "fail_delay"))
 		ASSERT_EQ(0, rs_fault_knob("fail_delay", "delay_ms",
-					   variant->error ? 1000 : 300));
-	self->skip = false;
+					   c->error ? 1000 : 300));
+	f->skip = false;
+}
+
+static void rs_teardown(struct rs_fix *f, const struct rs_case *c)
+{
+	if (f->armable)
+		rs_fault(c->fault, 0);
+	if (f->swapped)
+		vt_job_timeout_set(f->old_timeout);
+	if (f->a >= 0)
+		close(f->a);
+	if (f->b >= 0)
+		close(f->b);
+}
+
+/*
+ * Three fixtures on the same cases, each with the cases its test runs
+ * in, so that no test is generated for a case it would only skip.
+ */
+FIXTURE(reset) {
+	struct rs_fix f;
+};
+
+FIXTURE_VARIANT(reset) {
+	struct rs_case c;
+};
+
+/* Every case: the job's outcome, and both files' status after it. */
+FIXTURE_VARIANT_ADD(reset, hang_async) { RS_HANG(RS_ASYNC) };
+FIXTURE_VARIANT_ADD(reset, hang_sync) { RS_HANG(RS_SYNC) };
+FIXTURE_VARIANT_ADD(reset, hang_kick) { RS_HANG(RS_KICK) };
+FIXTURE_VARIANT_ADD(reset, hang_poll) { RS_HANG(RS_POLL) };
+FIXTURE_VARIANT_ADD(reset, fault_async) { RS_FAULT(RS_ASYNC) };
+FIXTURE_VARIANT_ADD(reset, fault_sync) { RS_FAULT(RS_SYNC) };
+FIXTURE_VARIANT_ADD(reset, fault_kick) { RS_FAULT(RS_KICK) };
+FIXTURE_VARIANT_ADD(reset, fault_poll) { RS_FAULT(RS_POLL) };
+FIXTURE_VARIANT_ADD(reset, delay_async) { RS_DELAY(RS_ASYNC) };
+FIXTURE_VARIANT_ADD(reset, delay_sync) { RS_DELAY(RS_SYNC) };
+FIXTURE_VARIANT_ADD(reset, delay_kick) { RS_DELAY(RS_KICK) };
+FIXTURE_VARIANT_ADD(reset, delay_past_timeout_sync) { RS_DELAY_PAST(RS_SYNC) };
+FIXTURE_VARIANT_ADD(reset, slow_async) { RS_SLOW(RS_ASYNC) };
+FIXTURE_VARIANT_ADD(reset, slow_sync) { RS_SLOW(RS_SYNC) };
+
+FIXTURE_SETUP(reset)
+{
+	rs_setup(_metadata, &self->f, &variant->c);
 }
 
 FIXTURE_TEARDOWN(reset)
 {
-	if (self->armable)
-		rs_fault(variant->fault, 0);
-	if (self->swapped)
-		vt_job_timeout_set(self->old_timeout);
-	if (self->a >= 0)
-		close(self->a);
-	if (self->b >= 0)
-		close(self->b);
+	rs_teardown(&self->f, &variant->c);
 }
 
 /*
  * A's job times out or faults while B submits: B's jobs complete, right
- * and soon; A ends as the variant says and is guilty until it
- * acknowledges (its next submission -EIO, its fdinfo counting the reset),
- * B innocent; after A's acknowledgment both submit again.
+ * and soon; A ends as the case says and is guilty until it acknowledges
+ * (its next submission -EIO, its fdinfo counting the reset), B innocent;
+ * after A's acknowledgment both submit again.
  */
 TEST_F(reset, one_guilty_one_innocent)
 {
+	const struct rs_case *c = &variant->c;
+	struct rs_fix *f = &self->f;
 	struct drm_vatom_reset_status st;
 	long long t0, worst = 0, ms;
 	pthread_t th;
 	int i;
 
-	if (self->skip)
-		return;	/* setup skipped: this harness runs the test anyway */
-	if (variant->fault)
-		ASSERT_EQ(0, rs_fault(variant->fault, 1));
-	ASSERT_EQ(0, pthread_create(&th, NULL, rs_job_thread, &self->job));
+	if (f->skip)
+		return;
+	if (c->fault)
+		ASSERT_EQ(0, rs_fault(c->fault, 1));
+	ASSERT_EQ(0, pthread_create(&th, NULL, rs_job_thread, &f->job));
 	va_sleep_ms(50);
 	for (i = 0; i < 10; i++) {
 		t0 = rs_now_ms();
-		ASSERT_EQ(0, va_add(self->b, self->hb, 8, 1, false, 0, 0));
+		ASSERT_EQ(0, va_add(f->b, f->hb, 8, 1, false, 0, 0));
 		ms = rs_now_ms() - t0;
 		worst = ms > worst ? ms : worst;
 	}
 	ASSERT_EQ(0, pthread_join(th, NULL));
 	TH_LOG("A's job: %d after %lld ms (timeout %u ms); B's 10 jobs meanwhile: worst %lld ms",
-	       self->job.error, self->job.ms, variant->timeout, worst);
+	       f->job.error, f->job.ms, c->timeout, worst);
 
-	if (!variant->fault && !self->job.error)
-		SKIP(return, "the slow job completed within %u ms", variant->timeout);
-	EXPECT_EQ(variant->error, self->job.error);
-	EXPECT_LE(variant->min_ms, self->job.ms);
-	EXPECT_GE(variant->max_ms, self->job.ms);
-	if (variant->fault) {
-		EXPECT_EQ(variant->packets, rs_words(self->wa, 1));
+	if (!c->fault && !f->job.error)
+		SKIP(return, "the slow job completed within %u ms", c->timeout);
+	EXPECT_EQ(c->error, f->job.error);
+	EXPECT_LE(c->min_ms, f->job.ms);
+	EXPECT_GE(c->max_ms, f->job.ms);
+	if (c->fault) {
+		EXPECT_EQ(c->packets, rs_words(f->wa, 1));
 	} else {
-		__u8 *grid = vt_map(self->a, self->job.grid, AB_GRID_SIZE);
+		__u8 *grid = vt_map(f->a, f->job.grid, AB_GRID_SIZE);
 
 		ASSERT_NE(NULL, grid);
 		EXPECT_GT(4096, ab_common_count(grid));	/* a prefix */
 		munmap(grid, AB_GRID_SIZE);
 	}
-	EXPECT_EQ(10, self->wb[8]);	/* B: every job, once */
+	EXPECT_EQ(10, f->wb[8]);	/* B: every job, once */
 
-	ASSERT_EQ(0, rs_reset_status(self->a, 0, &st));
-	EXPECT_EQ(variant->guilty ? DRM_VATOM_RESET_GUILTY : DRM_VATOM_RESET_NONE,
+	ASSERT_EQ(0, rs_reset_status(f->a, 0, &st));
+	EXPECT_EQ(c->guilty ? DRM_VATOM_RESET_GUILTY : DRM_VATOM_RESET_NONE,
 		  st.status);
-	EXPECT_EQ(variant->guilty, st.guilty);
+	EXPECT_EQ(c->guilty, st.guilty);
 	EXPECT_EQ(0, st.innocent);
-	EXPECT_EQ(variant->guilty, vt_fdinfo(self->a, "vatom-resets-guilty"));
-	ASSERT_EQ(0, rs_reset_status(self->b, 0, &st));
-	EXPECT_EQ(variant->guilty ? DRM_VATOM_RESET_INNOCENT : DRM_VATOM_RESET_NONE,
+	EXPECT_EQ(c->guilty, vt_fdinfo(f->a, "vatom-resets-guilty"));
+	ASSERT_EQ(0, rs_reset_status(f->b, 0, &st));
+	EXPECT_EQ(c->guilty ? DRM_VATOM_RESET_INNOCENT : DRM_VATOM_RESET_NONE,
 		  st.status);
 	EXPECT_EQ(0, st.guilty);
-	EXPECT_EQ(variant->guilty, st.innocent);
-	EXPECT_EQ(variant->guilty, vt_fdinfo(self->b, "vatom-resets-innocent"));
+	EXPECT_EQ(c->guilty, st.innocent);
+	EXPECT_EQ(c->guilty, vt_fdinfo(f->b, "vatom-resets-innocent"));
 
 	/* Guilty: refused, nothing changed, until acknowledged. */
-	if (variant->guilty) {
-		EXPECT_EQ(-EIO, va_add(self->a, self->ha, 12, 1, false, 0, 0));
-		EXPECT_EQ(-EIO, va_add(self->a, self->ha, 12, 1, true, 0, 0));
-		EXPECT_EQ(0, self->wa[12]);
+	if (c->guilty) {
+		EXPECT_EQ(-EIO, va_add(f->a, f->ha, 12, 1, false, 0, 0));
+		EXPECT_EQ(-EIO, va_add(f->a, f->ha, 12, 1, true, 0, 0));
+		EXPECT_EQ(0, f->wa[12]);
 	}
-	ASSERT_EQ(0, rs_reset_status(self->a, DRM_VATOM_RESET_ACK, &st));
-	ASSERT_EQ(0, rs_reset_status(self->a, 0, &st));
+	ASSERT_EQ(0, rs_reset_status(f->a, DRM_VATOM_RESET_ACK, &st));
+	ASSERT_EQ(0, rs_reset_status(f->a, 0, &st));
 	EXPECT_EQ(DRM_VATOM_RESET_NONE, st.status);
-	EXPECT_EQ(variant->guilty, st.guilty);	/* the count stays */
-	EXPECT_EQ(0, va_add(self->a, self->ha, 12, 1, false, 0, 0));
-	EXPECT_EQ(1, self->wa[12]);
-	ASSERT_EQ(0, rs_reset_status(self->b, DRM_VATOM_RESET_ACK, &st));
-	ASSERT_EQ(0, rs_reset_status(self->b, 0, &st));
+	EXPECT_EQ(c->guilty, st.guilty);	/* the count stays */
+	EXPECT_EQ(0, va_add(f->a, f->ha, 12, 1, false, 0, 0));
+	EXPECT_EQ(1, f->wa[12]);
+	ASSERT_EQ(0, rs_reset_status(f->b, DRM_VATOM_RESET_ACK, &st));
+	ASSERT_EQ(0, rs_reset_status(f->b, 0, &st));
 	EXPECT_EQ(DRM_VATOM_RESET_NONE, st.status);
-	EXPECT_EQ(0, va_add(self->b, self->hb, 8, 1, false, 0, 0));
-	EXPECT_EQ(11, self->wb[8]);
+	EXPECT_EQ(0, va_add(f->b, f->hb, 8, 1, false, 0, 0));
+	EXPECT_EQ(11, f->wb[8]);
+}
+
+FIXTURE(reset_cancel) {
+	struct rs_fix f;
+};
+
+FIXTURE_VARIANT(reset_cancel) {
+	struct rs_case c;
+};
+
+/*
+ * The cases in which a second job is in before the first fails: an
+ * asynchronous hang (an engine fault fails before the second job is
+ * submitted), and a KICKed batch, whose later jobs are in the ring.
+ */
+FIXTURE_VARIANT_ADD(reset_cancel, hang_async) { RS_HANG(RS_ASYNC) };
+FIXTURE_VARIANT_ADD(reset_cancel, hang_kick) { RS_HANG(RS_KICK) };
+FIXTURE_VARIANT_ADD(reset_cancel, fault_kick) { RS_FAULT(RS_KICK) };
+
+FIXTURE_SETUP(reset_cancel)
+{
+	rs_setup(_metadata, &self->f, &variant->c);
+}
+
+FIXTURE_TEARDOWN(reset_cancel)
+{
+	rs_teardown(&self->f, &variant->c);
 }
 
 /*
@@ -417,46 +467,65 @@ TEST_F(reset, one_guilty_one_innocent)
  * signals -ECANCELED; a queue's jobs after it in the same batch complete
  * -EIO, not executed.
  */
-TEST_F(reset, later_jobs_cancelled)
+TEST_F(reset_cancel, later_jobs_cancelled)
 {
+	const struct rs_case *c = &variant->c;
+	struct rs_fix *f = &self->f;
 	struct vt_stream s;
 	__u32 first, second;
 	int i;
 
-	if (self->skip)
+	if (f->skip)
 		return;
-	/* An asynchronous second job must be in before the first fails. */
-	if (!variant->guilty || !variant->fault || variant->door == RS_SYNC ||
-	    variant->door == RS_POLL ||
-	    (variant->door == RS_ASYNC && strcmp(variant->fault, "fail_hang")))
-		SKIP(return, "for injected hangs (asynchronous) or resets (kicked)");
-	ASSERT_EQ(0, rs_fault(variant->fault, 1));
-	if (variant->door == RS_KICK) {
+	ASSERT_EQ(0, rs_fault(c->fault, 1));
+	if (c->door == RS_KICK) {
 		rs_stream(&s);
 		for (i = 0; i < 4; i++)
-			vq_job(vq_next(&self->job.env.q), self->job.env.streams, i, &s);
-		qp_publish(&self->job.env.q, 4);
-		EXPECT_EQ(0, vq_kick(self->a, self->job.env.q.id));
-		ASSERT_EQ(4, vq_completed(&self->job.env.q));
-		EXPECT_EQ(variant->error, self->job.env.q.ring[0].status);
+			vq_job(vq_next(&f->job.env.q), f->job.env.streams, i, &s);
+		qp_publish(&f->job.env.q, 4);
+		EXPECT_EQ(0, vq_kick(f->a, f->job.env.q.id));
+		ASSERT_EQ(4, vq_completed(&f->job.env.q));
+		EXPECT_EQ(c->error, f->job.env.q.ring[0].status);
 		for (i = 1; i < 4; i++)
-			EXPECT_EQ(-EIO, self->job.env.q.ring[i].status) TH_LOG("job %d", i);
-		EXPECT_EQ(variant->packets, rs_words(self->wa, 1));
+			EXPECT_EQ(-EIO, f->job.env.q.ring[i].status) TH_LOG("job %d", i);
+		EXPECT_EQ(c->packets, rs_words(f->wa, 1));
 		return;
 	}
-	ASSERT_EQ(0, drmSyncobjCreate(self->a, 0, &first));
-	ASSERT_EQ(0, drmSyncobjCreate(self->a, 0, &second));
-	ASSERT_EQ(0, va_add(self->a, self->ha, 0, 1, true, 0, first));
-	ASSERT_EQ(0, va_add(self->a, self->ha, 12, 1, true, 0, second));
-	ASSERT_EQ(0, va_wait_ms(self->a, second, 0, 10000));
-	EXPECT_EQ(variant->error, va_status(self->a, first));
-	EXPECT_EQ(-ECANCELED, va_status(self->a, second));
-	EXPECT_EQ(0, self->wa[12]);
+	ASSERT_EQ(0, drmSyncobjCreate(f->a, 0, &first));
+	ASSERT_EQ(0, drmSyncobjCreate(f->a, 0, &second));
+	ASSERT_EQ(0, va_add(f->a, f->ha, 0, 1, true, 0, first));
+	ASSERT_EQ(0, va_add(f->a, f->ha, 12, 1, true, 0, second));
+	ASSERT_EQ(0, va_wait_ms(f->a, second, 0, 10000));
+	EXPECT_EQ(c->error, va_status(f->a, first));
+	EXPECT_EQ(-ECANCELED, va_status(f->a, second));
+	EXPECT_EQ(0, f->wa[12]);
 	/* Submitted after the reset: refused, the syncobj untouched. */
-	EXPECT_EQ(-EIO, va_add(self->a, self->ha, 12, 1, true, 0, second));
-	EXPECT_EQ(0, self->wa[12]);
-	drmSyncobjDestroy(self->a, first);
-	drmSyncobjDestroy(self->a, second);
+	EXPECT_EQ(-EIO, va_add(f->a, f->ha, 12, 1, true, 0, second));
+	EXPECT_EQ(0, f->wa[12]);
+	drmSyncobjDestroy(f->a, first);
+	drmSyncobjDestroy(f->a, second);
+}
+
+FIXTURE(reset_dependent) {
+	struct rs_fix f;
+};
+
+FIXTURE_VARIANT(reset_dependent) {
+	struct rs_case c;
+};
+
+/* Injected resets of asynchronous jobs, whose fences B can wait for. */
+FIXTURE_VARIANT_ADD(reset_dependent, hang_async) { RS_HANG(RS_ASYNC) };
+FIXTURE_VARIANT_ADD(reset_dependent, fault_async) { RS_FAULT(RS_ASYNC) };
+
+FIXTURE_SETUP(reset_dependent)
+{
+	rs_setup(_metadata, &self->f, &variant->c);
+}
+
+FIXTURE_TEARDOWN(reset_dependent)
+{
+	rs_teardown(&self->f, &variant->c);
 }
 
 /*
@@ -464,40 +533,40 @@ TEST_F(reset, later_jobs_cancelled)
  * execute, its fence gets A's error, and B is innocent (it is not B's
  * fault), A guilty.
  */
-TEST_F(reset, dependent_file_innocent)
+TEST_F(reset_dependent, dependent_file_innocent)
 {
+	const struct rs_case *c = &variant->c;
+	struct rs_fix *f = &self->f;
 	struct drm_vatom_reset_status st;
 	__u32 a_out, b_in, b_out;
 	int sf;
 
-	if (self->skip)
+	if (f->skip)
 		return;
-	if (variant->door != RS_ASYNC || !variant->guilty || !variant->fault)
-		SKIP(return, "for injected resets of asynchronous jobs");
-	ASSERT_EQ(0, rs_fault(variant->fault, 1));
-	ASSERT_EQ(0, drmSyncobjCreate(self->a, 0, &a_out));
-	ASSERT_EQ(0, drmSyncobjCreate(self->b, 0, &b_in));
-	ASSERT_EQ(0, drmSyncobjCreate(self->b, 0, &b_out));
-	ASSERT_EQ(0, va_add(self->a, self->ha, 0, 1, true, 0, a_out));
-	sf = va_export(self->a, a_out);
+	ASSERT_EQ(0, rs_fault(c->fault, 1));
+	ASSERT_EQ(0, drmSyncobjCreate(f->a, 0, &a_out));
+	ASSERT_EQ(0, drmSyncobjCreate(f->b, 0, &b_in));
+	ASSERT_EQ(0, drmSyncobjCreate(f->b, 0, &b_out));
+	ASSERT_EQ(0, va_add(f->a, f->ha, 0, 1, true, 0, a_out));
+	sf = va_export(f->a, a_out);
 	ASSERT_LE(0, sf);
-	ASSERT_EQ(0, drmSyncobjImportSyncFile(self->b, b_in, sf));
+	ASSERT_EQ(0, drmSyncobjImportSyncFile(f->b, b_in, sf));
 	close(sf);
-	ASSERT_EQ(0, va_add(self->b, self->hb, 0, 1, true, b_in, b_out));
-	ASSERT_EQ(0, va_wait_ms(self->b, b_out, 0, 10000));
-	EXPECT_EQ(variant->error, va_status(self->a, a_out));
-	EXPECT_EQ(variant->error, va_status(self->b, b_out));
-	EXPECT_EQ(0, self->wb[0]);	/* B's job did not execute */
-	ASSERT_EQ(0, rs_reset_status(self->b, 0, &st));
+	ASSERT_EQ(0, va_add(f->b, f->hb, 0, 1, true, b_in, b_out));
+	ASSERT_EQ(0, va_wait_ms(f->b, b_out, 0, 10000));
+	EXPECT_EQ(c->error, va_status(f->a, a_out));
+	EXPECT_EQ(c->error, va_status(f->b, b_out));
+	EXPECT_EQ(0, f->wb[0]);	/* B's job did not execute */
+	ASSERT_EQ(0, rs_reset_status(f->b, 0, &st));
 	EXPECT_EQ(DRM_VATOM_RESET_INNOCENT, st.status);
 	EXPECT_EQ(0, st.guilty);
 	EXPECT_EQ(1, st.innocent);
-	ASSERT_EQ(0, rs_reset_status(self->a, 0, &st));
+	ASSERT_EQ(0, rs_reset_status(f->a, 0, &st));
 	EXPECT_EQ(DRM_VATOM_RESET_GUILTY, st.status);
 	EXPECT_EQ(1, st.guilty);
-	drmSyncobjDestroy(self->a, a_out);
-	drmSyncobjDestroy(self->b, b_in);
-	drmSyncobjDestroy(self->b, b_out);
+	drmSyncobjDestroy(f->a, a_out);
+	drmSyncobjDestroy(f->b, b_in);
+	drmSyncobjDestroy(f->b, b_out);
 }
 
 /*
