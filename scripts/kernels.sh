@@ -9,6 +9,11 @@
 #   scripts/kernels.sh module TARGET  and build vatom.ko for it (W=1) in
 #                                     build/kernels/$KVER/ (VATOM_KO=...)
 #   scripts/kernels.sh sparse TARGET  the same build under sparse (C=2)
+#   scripts/kernels.sh source 6.12    linux-source-6.12, the sources of the
+#                                     6.12 debug kernel (scripts/debug-
+#                                     kernel.sh): its tarball, extracted
+#                                     from the package, not installed;
+#                                     prints SRC_VERSION= and SRC_TARBALL=
 #   scripts/kernels.sh mirror         print the machine's Debian mirror (the
 #                                     URI of its bookworm entry)
 #
@@ -89,12 +94,17 @@ our_apt_get() { local o; mapfile -t o < <(apt_opts); apt-get "${o[@]}" "$@"; }
 our_apt_cache() { local o; mapfile -t o < <(apt_opts); apt-cache "${o[@]}" "$@"; }
 
 # Our apt configurations, updated when new (or when their sources change).
+# Under a lock: test.sh's background job fetches 6.12's sources (the debug
+# kernel) while a stage may be fetching a kernel, and two apt-get updates of
+# the same lists fail on apt's own lock.
 apt_setup()
 {
 	local kr=/usr/share/keyrings/debian-archive-keyring.gpg uri s d list
 
 	uri=$(debian_mirror)
 	mkdir -p "$APT_DIR/archives/partial"
+	exec 8>"$APT_DIR/setup.lock"
+	flock 8
 	for APT_SUITE in trixie bookworm; do
 		d=$APT_DIR/$APT_SUITE
 		mkdir -p "$d/lists/partial" "$d/sources.list.d"
@@ -108,6 +118,7 @@ apt_setup()
 			our_apt_get update </dev/null >&2
 		fi
 	done
+	exec 8>&-
 }
 
 # The version of package $1 in suite $2.
@@ -209,6 +220,33 @@ extract_image()
 	mv "$tmp" "$kimg"
 }
 
+# linux-source-6.12, bookworm-backports' version, extracted (not
+# installed: the host's apt sources have no backports) into
+# $VATOM_KERNELS/source/linux-source-6.12_<version>/: the tarball of the 6.12
+# debug kernel's sources. scripts/env.sh finds the newest extracted one.
+prepare_source_612()
+{
+	local ver dest deb tmp tarball=usr/src/linux-source-6.12.tar.xz
+
+	APT_SUITE=bookworm
+	ver=$(suite_version linux-source-6.12 bookworm-backports)
+	[ -n "$ver" ] || die "no linux-source-6.12 in bookworm-backports"
+	dest=$VATOM_KERNELS/source/linux-source-6.12_$ver
+	if [ ! -f "$dest/.complete" ]; then
+		deb=$(download linux-source-6.12 "$ver")
+		rm -rf "$dest"
+		mkdir -p "$(dirname "$dest")"
+		tmp=$(mktemp -d "$dest.XXXXXX")
+		log "extracting $(basename "$deb")"
+		dpkg-deb -x "$deb" "$tmp"
+		[ -f "$tmp/$tarball" ] || die "no $tarball in $(basename "$deb")"
+		touch "$tmp/.complete"
+		mv "$tmp" "$dest"
+	fi
+	echo "SRC_VERSION=$ver"
+	echo "SRC_TARBALL=$dest/$tarball"
+}
+
 # A trixie root with gcc-14 and make, for the newest kernel's headers.
 trixie_root()
 {
@@ -308,6 +346,12 @@ build_module()
 cmd=env
 case "${1:-}" in
 mirror) debian_mirror; exit 0 ;;
+source)
+	[ "${2:-}" = 6.12 ] || die "source: only 6.12 (6.1's is scripts/deps.sh's)"
+	apt_setup
+	prepare_source_612
+	exit 0
+	;;
 env|module|sparse) cmd=$1; shift ;;
 esac
 case "${1:-}" in
