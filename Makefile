@@ -4,12 +4,14 @@
 #
 #   make              module, libvatom, the vatom tool, selftests
 #   make check        every test (host engine tests, VM selftests on the 6.1
-#                     kernel and on the debug kernel, checkpatch)
-#   make check-quick  the same without the debug kernel
+#                     kernel and on the debug kernels, checkpatch)
+#   make check-quick  the same without the debug kernels
 #   make debug-kernel build the debug kernel (KASAN, lockdep, kmemleak, ...)
-#                     once per machine: scripts/debug-kernel.sh
+#                     once per machine: scripts/debug-kernel.sh; the 6.12
+#                     one with KERNEL=debug-6.12
 #   make module KERNEL=debug
 #                     vatom.ko for the debug kernel, in build/debug-module/
+#                     (KERNEL=debug-6.12: build/debug-6.12-module/)
 #   make demo         boot the VM, load vatom.ko, run the demo
 #   make bench        host engine and in-VM device benchmarks: bench/results.md
 #   make install      vatom.ko for KVER (modules_install + depmod), libvatom,
@@ -30,7 +32,9 @@ VERSION := $(shell cat VERSION)
 DKMS_SRC ?= $(DESTDIR)/usr/src/vatom-$(VERSION)
 export PREFIX
 
-ifeq ($(KERNEL),debug)
+DEBUG_KERNEL := $(filter debug debug-6.12,$(KERNEL))
+
+ifneq ($(DEBUG_KERNEL),)
 # scripts/env.sh computes the debug kernel's KVER and KDIR: do not pass ours.
 unexport KVER KDIR
 else
@@ -47,9 +51,9 @@ endif
 
 all: module userlib tools selftests
 
-ifeq ($(KERNEL),debug)
+ifneq ($(DEBUG_KERNEL),)
 module:
-	+KERNEL=debug scripts/debug-kernel.sh module
+	+KERNEL=$(KERNEL) scripts/debug-kernel.sh module
 else
 module:
 	@test -d "$(KDIR)" || { echo "no 6.1 kernel headers: run scripts/deps.sh"; exit 1; }
@@ -60,7 +64,7 @@ sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 C=2 modules
 
 debug-kernel:
-	scripts/debug-kernel.sh build
+	KERNEL=$(or $(DEBUG_KERNEL),debug) scripts/debug-kernel.sh build
 
 userlib:
 	$(MAKE) -C userlib

@@ -1,13 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The debug kernel: Debian's linux-source-6.1 built with KASAN, lockdep,
+# The debug kernels: Debian's linux-source-6.1 (KERNEL=debug, the default)
+# or linux-source-6.12 (KERNEL=debug-6.12) built with KASAN, lockdep,
 # kmemleak, UBSAN, KFENCE, debug objects and fault injection, for running
-# vatom.ko's tests in the VM (KERNEL=debug scripts/vm-run.sh ...).
+# vatom.ko's tests in the VM (KERNEL=debug scripts/vm-run.sh ...). Two
+# kernels because drm_sched runs its jobs from a kthread on 6.1 and from
+# workqueues since 6.8: each path under the same checkers.
 #
-#   scripts/debug-kernel.sh [build]   build it unless already built
+#   [KERNEL=debug-6.12] scripts/debug-kernel.sh [build]
+#                                     build it unless already built
 #   scripts/debug-kernel.sh module    build vatom.ko against it, W=1, in
-#                                     build/debug-module/ (a copy of the
+#                                     build/$KERNEL-module/ (a copy of the
 #                                     sources: ./vatom.ko is left alone)
 #   scripts/debug-kernel.sh dir       print its directory
 #   scripts/debug-kernel.sh status    exit 0 if it is built, 1 if not
@@ -16,36 +20,54 @@
 # scripts/debug-kernel.config merged over it and `make olddefconfig`; every
 # line of the fragment is then checked against the final .config (the build
 # fails listing those that did not hold: a dependency missing, a symbol
-# renamed). No debug info, no module signing or versioning.
+# renamed). No debug info, no module signing or versioning. A series may
+# have lines of its own, scripts/debug-kernel-<series>.config (6.12 has):
+# they replace or drop the fragment's lines for the same symbols, and are
+# merged and checked with the rest (fragment() below).
 #
-# It is built once per machine, outside the repository, in
+# Sources: 6.1's tarball is linux-source-6.1's (scripts/deps.sh installs
+# it); 6.12's, linux-source-6.12 from bookworm-backports, comes through
+# scripts/kernels.sh source 6.12 (the machine's own mirror; root).
+#
+# Each is built once per machine, outside the repository, in
 # VATOM_DEBUG_KERNEL_DIR (scripts/env.sh: /var/cache/vatom/debug-kernel-
-# <linux-source-6.1 version>-<hash of the fragment>), so changing either
+# <linux-source version>-<hash of the fragments>), so changing either
 # builds a new one:
 #
 #   linux/                the built tree: KDIR for `make -C linux M=...`
 #   boot/vmlinuz-$KVER    its bzImage
 #   lib/modules/$KVER/    its modules (modules.dep): the runner's layout,
 #                         with gpu-sched.ko (gpu_sched() below)
-#   kernelrelease         $KVER (6.1.N-vatom-debug)
+#   kernelrelease         $KVER (6.1.N-vatom-debug, 6.12.N-vatom-debug)
+#   debug-kernel.config   the fragment as merged (with the series' lines)
 #   .complete             written last: a build without it is not done and
 #                         is started again from scratch
 #
 # The build runs at low priority (nice 19, idle I/O class), with JOBS
 # (default 2) parallel jobs, under a lock, so that concurrent callers wait
-# for one build. It takes about half an hour on two cores; test.sh starts
-# it in the background.
+# for one build. 6.1's takes about half an hour on two cores, 6.12's
+# (fewer objects: its own lines) less; test.sh builds both in the
+# background, one after the other.
 
 set -euo pipefail
 
 SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-KERNEL=debug
+case "${KERNEL:-}" in
+debug-6.12) ;;
+*) KERNEL=debug ;;
+esac
+# A directory the caller chose; not one env.sh computed for the other
+# debug kernel.
 user_dir=${VATOM_DEBUG_KERNEL_DIR:-}
+case "${VATOM_ENV_KERNEL:-}" in
+debug*) [ "$VATOM_ENV_KERNEL" = "$KERNEL" ] || user_dir= ;;
+esac
 # shellcheck source=scripts/env.sh
 . "$SCRIPTS/env.sh"
 
+SERIES=$(vatom_debug_series "$KERNEL")
 FRAGMENT=$SCRIPTS/debug-kernel.config
-TARBALL=/usr/src/linux-source-6.1.tar.xz
+TARBALL=/usr/src/linux-source-$SERIES.tar.xz
 JOBS=${JOBS:-2}
 DIR=$VATOM_DEBUG_KERNEL_DIR
 
@@ -57,10 +79,34 @@ low() { nice -n 19 ionice -c 3 "$@"; }
 
 built() { [ -f "$DIR/.complete" ]; }
 
-# check_config CONFIG: every line of the fragment holds in CONFIG.
+# The fragment this series merges: scripts/debug-kernel.config less the
+# lines of the symbols the series' own file names (a line of its own, or
+# "# drop: CONFIG_FOO"), then that file. With no file of its own (6.1):
+# scripts/debug-kernel.config as it is.
+fragment()
+{
+	local own=${FRAGMENT%.config}-$SERIES.config syms
+
+	if [ ! -f "$own" ]; then
+		cat "$FRAGMENT"
+		return 0
+	fi
+	syms=$(sed -nE -e 's/^# drop: (CONFIG_[A-Za-z0-9_]+).*/\1/p' \
+		-e 's/^(CONFIG_[A-Za-z0-9_]+)=.*/\1/p' \
+		-e 's/^# (CONFIG_[A-Za-z0-9_]+) is not set$/\1/p' "$own")
+	awk -v syms="$syms" '
+		BEGIN { n = split(syms, s, "\n"); for (i = 1; i <= n; i++) own[s[i]] = 1 }
+		/^CONFIG_/ { sym = $0; sub(/=.*/, "", sym) }
+		/^# CONFIG_.* is not set$/ { sym = $2 }
+		!(sym in own) { print }
+		{ sym = "" }' "$FRAGMENT"
+	cat "$own"
+}
+
+# check_config CONFIG FRAGMENT: every line of FRAGMENT holds in CONFIG.
 check_config()
 {
-	local config=$1 line sym missing=()
+	local config=$1 fragment=$2 line sym missing=()
 
 	while IFS= read -r line; do
 		case "$line" in
@@ -75,9 +121,10 @@ check_config()
 			fi
 			;;
 		esac
-	done <"$FRAGMENT"
+	done <"$fragment"
 	if [ ${#missing[@]} -ne 0 ]; then
-		log "these lines of ${FRAGMENT#"$VATOM_ROOT"/} do not hold in $config:"
+		log "these lines of $(vatom_debug_fragments "$SERIES" |
+			sed "s|^$VATOM_ROOT/||" | paste -sd+) do not hold in $config:"
 		for line in "${missing[@]}"; do
 			sym=${line#\# }
 			sym=${sym%%[= ]*}
@@ -100,8 +147,13 @@ do_build()
 	fi
 
 	# deps.sh installs linux-source-6.1 and the kernel build dependencies;
-	# when it has just installed the former, its version names the dir.
+	# kernels.sh fetches the other series' sources. When either has just
+	# done so, the version names the dir.
 	"$SCRIPTS/deps.sh" >/dev/null
+	if [ "$SERIES" != 6.1 ]; then
+		TARBALL=$("$SCRIPTS/kernels.sh" source "$SERIES" |
+			sed -n 's/^SRC_TARBALL=//p')
+	fi
 	if [ -z "$user_dir" ]; then
 		DIR=$(vatom_debug_kernel_dir)
 	fi
@@ -119,7 +171,7 @@ do_build()
 	fi
 
 	t0=$(date +%s)
-	log "building in $DIR (nice 19, -j$JOBS; about 30 min on 2 cores)"
+	log "building in $DIR (nice 19, -j$JOBS; 6.1: about 30 min on 2 cores)"
 	rm -rf "$DIR"
 	mkdir -p "$DIR/boot"
 	src=$DIR/linux
@@ -127,13 +179,14 @@ do_build()
 	log "extracting $TARBALL"
 	low tar -xJf "$TARBALL" -C "$src" --strip-components=1
 
-	log "configuring: x86_64_defconfig kvm_guest.config + ${FRAGMENT#"$VATOM_ROOT"/}"
+	log "configuring: x86_64_defconfig kvm_guest.config +" \
+	    "$(vatom_debug_fragments "$SERIES" | sed "s|^$VATOM_ROOT/||" | paste -sd+)"
+	fragment >"$DIR/debug-kernel.config"
 	low make -C "$src" -s x86_64_defconfig kvm_guest.config
-	(cd "$src" && low scripts/kconfig/merge_config.sh -m .config "$FRAGMENT") \
-		>"$DIR/merge_config.log"
+	(cd "$src" && low scripts/kconfig/merge_config.sh -m .config \
+		"$DIR/debug-kernel.config") >"$DIR/merge_config.log"
 	low make -C "$src" -s olddefconfig
-	check_config "$src/.config"
-	cp "$FRAGMENT" "$DIR/debug-kernel.config"
+	check_config "$src/.config" "$DIR/debug-kernel.config"
 
 	log "compiling (log: $DIR/build.log)"
 	if ! low make -C "$src" -j"$JOBS" all >"$DIR/build.log" 2>&1; then
@@ -186,7 +239,8 @@ gpu_sched()
 # not be overwritten or mixed with objects of another kernel.
 do_module()
 {
-	built || die "not built: run scripts/debug-kernel.sh (make debug-kernel)"
+	built || die "not built: run KERNEL=$KERNEL scripts/debug-kernel.sh" \
+		"(make debug-kernel KERNEL=$KERNEL)"
 	mkdir -p "$MODULE_DIR"
 	# Objects stay (excluded files are not deleted): rebuilds are
 	# incremental; a source removed from the repository goes away.
@@ -197,8 +251,8 @@ do_module()
 		--exclude='*' "$VATOM_ROOT/" "$MODULE_DIR/"
 	# gpu-sched.ko's symbols: it is an external module too (gpu_sched()).
 	local symbols=$KDIR/drivers/gpu/drm/scheduler/Module.symvers
-	[ -f "$symbols" ] || die "no $symbols: run scripts/debug-kernel.sh build"
-	# Under make (make module KERNEL=debug) the jobserver sets the jobs.
+	[ -f "$symbols" ] || die "no $symbols: run KERNEL=$KERNEL scripts/debug-kernel.sh build"
+	# Under make (make module KERNEL=...) the jobserver sets the jobs.
 	if [[ "${MAKEFLAGS:-}" == *jobserver* ]]; then
 		make -C "$KDIR" M="$MODULE_DIR" W=1 KBUILD_EXTRA_SYMBOLS="$symbols" modules
 	else

@@ -16,18 +16,23 @@
 #   MODULE_DIR   where vatom.ko is built for this kernel (the repository)
 #
 # KERNEL selects the target kernel: unset or "default" is the above; "debug"
-# is the debug kernel scripts/debug-kernel.sh builds from linux-source-6.1
-# (KASAN, lockdep, kmemleak, ...) in VATOM_DEBUG_KERNEL_DIR, outside the
-# repository:
+# and "debug-6.12" are the debug kernels scripts/debug-kernel.sh builds
+# (KASAN, lockdep, kmemleak, ...) from linux-source-6.1 and from
+# linux-source-6.12 (bookworm-backports: scripts/kernels.sh source 6.12), in
+# VATOM_DEBUG_KERNEL_DIR, outside the repository:
 #
-#   VATOM_DEBUG_KERNEL_DIR  /var/cache/vatom/debug-kernel-<linux-source-6.1
-#                version>-<hash of scripts/debug-kernel.config> (as non-root
-#                without write access there: ~/.cache/vatom/...)
-#   KVER         its release (6.1.N-vatom-debug), empty until it is built
+#   VATOM_DEBUG_KERNEL_DIR  /var/cache/vatom/debug-kernel-<version of its
+#                linux-source>-<hash of its fragments: scripts/debug-
+#                kernel.config, then scripts/debug-kernel-6.12.config for
+#                6.12> (as non-root without write access there:
+#                ~/.cache/vatom/...)
+#   KVER         its release (6.1.N-vatom-debug, 6.12.N-vatom-debug), empty
+#                until it is built
 #   KDIR         $VATOM_DEBUG_KERNEL_DIR/linux, the built tree
 #   KIMG         $VATOM_DEBUG_KERNEL_DIR: boot/vmlinuz-$KVER, lib/modules/$KVER/
-#   MODULE_DIR   build/debug-module/: a copy of the module sources, so its
-#                objects never mix with ./vatom.ko's
+#   MODULE_DIR   build/$KERNEL-module/ (build/debug-module/ for 6.1): a copy
+#                of the module sources, so its objects never mix with
+#                ./vatom.ko's
 #
 # Any of them may be set beforehand to override it (values exported by an
 # earlier sourcing for the other KERNEL are recomputed).
@@ -43,16 +48,58 @@ vatom_find_kver()
 	echo "${d#/usr/src/linux-headers-}"
 }
 
-# The debug kernel's directory: named after the linux-source-6.1 version
-# and the config fragment, so either changing gives a new build.
+# The kernel series of debug kernel $1: "debug" is 6.1, "debug-6.12" 6.12.
+vatom_debug_series()
+{
+	case "$1" in
+	debug) echo 6.1 ;;
+	*) echo "${1#debug-}" ;;
+	esac
+}
+
+# The config fragments of the debug kernel of series $1, in merge order:
+# the common one, then the series' own lines if it has any.
+vatom_debug_fragments()
+{
+	local f=$VATOM_ROOT/scripts/debug-kernel
+
+	echo "$f.config"
+	[ ! -f "$f-$1.config" ] || echo "$f-$1.config"
+}
+
+# The version of series $1's linux-source: 6.1's is installed
+# (scripts/deps.sh), 6.12's is extracted by scripts/kernels.sh source 6.12
+# (the newest there); "none" before that.
+vatom_debug_source_version()
+{
+	local ver d
+
+	case "$1" in
+	6.1)
+		ver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
+			ver=
+		;;
+	*)
+		d=$(ls -d "${VATOM_KERNELS:-/var/cache/vatom/kernels}/source/linux-source-$1_"*/.complete \
+			2>/dev/null | sort -V | tail -n 1)
+		d=${d%/.complete}
+		ver=${d##*/linux-source-"$1"_}
+		;;
+	esac
+	echo "${ver:-none}"
+}
+
+# The directory of debug kernel $KERNEL: named after its linux-source
+# version and its fragments, so changing either gives a new build. For 6.1
+# the hash is that of scripts/debug-kernel.config alone, as it always was.
 vatom_debug_kernel_dir()
 {
-	local ver hash base=/var/cache/vatom
+	local series ver hash base=/var/cache/vatom
 
-	ver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
-		ver=none
-	[ -n "$ver" ] || ver=none
-	hash=$(sha256sum <"$VATOM_ROOT/scripts/debug-kernel.config" | cut -c1-12)
+	series=$(vatom_debug_series "$KERNEL")
+	ver=$(vatom_debug_source_version "$series")
+	# shellcheck disable=SC2046
+	hash=$(cat $(vatom_debug_fragments "$series") | sha256sum | cut -c1-12)
 	if { [ -d "$base" ] && [ ! -w "$base" ]; } ||
 	   { [ ! -d "$base" ] && [ ! -w "$(dirname "$base")" ]; }; then
 		base=${XDG_CACHE_HOME:-$HOME/.cache}/vatom
@@ -62,20 +109,24 @@ vatom_debug_kernel_dir()
 
 KERNEL=${KERNEL:-default}
 case "$KERNEL" in
-default|debug) ;;
+default|debug|debug-6.12) ;;
 *)
-	echo "env.sh: KERNEL=$KERNEL: expected 'default' or 'debug'" >&2
+	echo "env.sh: KERNEL=$KERNEL: expected 'default', 'debug' or 'debug-6.12'" >&2
 	return 1
 	;;
 esac
 if [ "${VATOM_ENV_KERNEL:-$KERNEL}" != "$KERNEL" ]; then
+	# The other debug kernel's directory is not this one's.
+	case "$VATOM_ENV_KERNEL" in
+	debug*) unset VATOM_DEBUG_KERNEL_DIR ;;
+	esac
 	unset KVER KDIR KIMG MODULE_DIR
 fi
 VATOM_ENV_KERNEL=$KERNEL
 
 VATOM_CACHE=${VATOM_CACHE:-$VATOM_ROOT/.cache}
 LINUX_SRC=${LINUX_SRC:-$VATOM_CACHE/linux-src}
-if [ "$KERNEL" = debug ]; then
+if [ "$KERNEL" != default ]; then
 	VATOM_DEBUG_KERNEL_DIR=${VATOM_DEBUG_KERNEL_DIR:-$(vatom_debug_kernel_dir)}
 	if [ -z "${KVER:-}" ] && [ -f "$VATOM_DEBUG_KERNEL_DIR/.complete" ]; then
 		KVER=$(cat "$VATOM_DEBUG_KERNEL_DIR/kernelrelease")
@@ -83,7 +134,7 @@ if [ "$KERNEL" = debug ]; then
 	KVER=${KVER:-}
 	KDIR=${KDIR:-$VATOM_DEBUG_KERNEL_DIR/linux}
 	KIMG=${KIMG:-$VATOM_DEBUG_KERNEL_DIR}
-	MODULE_DIR=${MODULE_DIR:-$VATOM_ROOT/build/debug-module}
+	MODULE_DIR=${MODULE_DIR:-$VATOM_ROOT/build/$KERNEL-module}
 	export VATOM_DEBUG_KERNEL_DIR
 else
 	KVER=${KVER:-$(vatom_find_kver)}

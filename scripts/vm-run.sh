@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Run a command in a QEMU guest booting Debian's own 6.1 kernel (or, with
-# KERNEL=debug, the debug kernel of scripts/debug-kernel.sh) with vatom.ko
-# loaded. Never loads anything into the host kernel.
+# KERNEL=debug or debug-6.12, a debug kernel of scripts/debug-kernel.sh) with
+# vatom.ko loaded. Never loads anything into the host kernel.
 #
 #   scripts/vm-run.sh [options] [--] CMD...
 #
@@ -26,6 +26,7 @@
 #   KERNEL=debug     boot the debug kernel (KASAN, lockdep, kmemleak, UBSAN:
 #                    scripts/debug-kernel.sh builds it) with the module that
 #                    `make module KERNEL=debug` built in build/debug-module/
+#   KERNEL=debug-6.12  the same on 6.12 (build/debug-6.12-module/)
 #   VATOM_KO         module to load (default: ./vatom.ko, built by make module;
 #                    KERNEL=debug: build/debug-module/vatom.ko)
 #   VATOM_MODPARAMS  its parameters ("a=1 b=2")
@@ -79,7 +80,7 @@ usage()
 msg() { echo "# vm: $*"; }
 
 debug=
-[ "$KERNEL" = debug ] && debug=1
+[ "$KERNEL" != default ] && debug=1
 timeout_s=${VM_TIMEOUT:-${debug:+900}}
 timeout_s=${timeout_s:-300}
 outdir=
@@ -110,7 +111,7 @@ if [ -n "$interactive" ] && [ -z "${VM_TIMEOUT:-}" ]; then
 fi
 
 if [ -n "$kmemleak" ] && [ -z "$debug" ]; then
-	msg "kmemleak needs the debug kernel (KERNEL=debug)"
+	msg "kmemleak needs a debug kernel (KERNEL=debug or debug-6.12)"
 	exit 1
 fi
 
@@ -118,7 +119,8 @@ vmlinuz=$KIMG/boot/vmlinuz-$KVER
 moddir=$KIMG/lib/modules/$KVER
 if [ -z "$KVER" ] || [ ! -f "$vmlinuz" ] || [ ! -f "$moddir/modules.dep" ]; then
 	if [ -n "$debug" ]; then
-		msg "no debug kernel in $KIMG: run scripts/debug-kernel.sh (make debug-kernel)"
+		msg "no debug kernel in $KIMG: run KERNEL=$KERNEL scripts/debug-kernel.sh" \
+		    "(make debug-kernel KERNEL=$KERNEL)"
 	else
 		msg "no kernel image in $KIMG: run scripts/deps.sh"
 	fi
@@ -130,7 +132,7 @@ module=
 if [ -n "$load_module" ]; then
 	ko=${VATOM_KO:-$MODULE_DIR/vatom.ko}
 	if [ ! -f "$ko" ]; then
-		msg "$ko not found: run 'make module${debug:+ KERNEL=debug}'" \
+		msg "$ko not found: run 'make module${debug:+ KERNEL=$KERNEL}'" \
 		    "(or set VATOM_KO, or -n)"
 		exit 1
 	fi
