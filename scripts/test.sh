@@ -5,9 +5,9 @@
 # .ci/run and `make check` call it):
 #
 #   deps        scripts/deps.sh (apt packages, kernel image, kselftest files);
-#               then the debug kernel's build (scripts/debug-kernel.sh, once
-#               per machine, about half an hour) starts in the background at
-#               low priority while the stages below run
+#               then the debug kernels' builds (scripts/debug-kernel.sh, once
+#               per machine: 6.1's, then 6.12's, in one background job)
+#               start at low priority while the stages below run
 #   build:*     make module (W=1), userlib, tools, selftests, bench: a failure or
 #               a compiler/modpost warning is a failed test
 #   install     scripts/install-check.sh: make install into build/dest/,
@@ -45,12 +45,16 @@
 #               stages vatom_fault-jobs and vatom_fuzz-jobs): 20 s of the
 #               fuzzer, with its own seed: any report, or a leak kmemleak
 #               finds after the module's unload, fails the vm-debug stage
+#   debug-kernel-6.12, build:module-debug-6.12, vm-debug-6.12:*
+#               the same three on the 6.12 debug kernel (KERNEL=debug-6.12:
+#               drm_sched's workqueues, where 6.1 has its kthread), whose
+#               build goes on while vm-debug runs
 #
 # With QUICK=1 or --quick (make check-quick): the 6.1 kernel only, no debug
-# kernel or other kernels' stages.
+# kernels or other kernels' stages.
 #
-# At the end: a table of each stage's seconds and the debug kernel's build
-# time (also in build/test-logs/times.txt), then the counts.
+# At the end: a table of each stage's seconds and the debug kernels' build
+# times (also in build/test-logs/times.txt), then the counts.
 #
 # All TAP is counted by scripts/tap-summary.sh; the last line is exactly
 # "N passed, N failed". Exit status 1 if anything failed. Logs are kept in
@@ -145,14 +149,24 @@ run_check deps "dependencies installed (scripts/deps.sh)" "" scripts/deps.sh
 # shellcheck source=scripts/env.sh
 . "$SCRIPTS/env.sh"
 
-# The debug kernel builds in the background (nice 19, idle I/O) while the
-# other stages run; the vm-debug stages, last, wait for it. Built already:
-# it returns at once.
+# The debug kernels build in the background (nice 19, idle I/O) while the
+# other stages run, one after the other in one job, so that two builds never
+# share the machine with the stages; the vm-debug stages, last, wait for
+# theirs (vm-debug runs while 6.12's builds). Built already: it returns at
+# once. Each kernel's log is debug-kernel[-6.12]-build.log, its exit status
+# beside it (.rc) when its build is over.
+DEBUG_KERNELS=(debug debug-6.12)
 debug_pid=
 if [ -z "$QUICK" ]; then
-	banner "debug-kernel: scripts/debug-kernel.sh build, in the background"
-	echo "# log: ${LOG#"$ROOT"/}/debug-kernel-build.log"
-	scripts/debug-kernel.sh build </dev/null >"$LOG/debug-kernel-build.log" 2>&1 &
+	banner "debug kernels: scripts/debug-kernel.sh build, in the background"
+	for k in "${DEBUG_KERNELS[@]}"; do
+		echo "# log: ${LOG#"$ROOT"/}/debug-kernel${k#debug}-build.log"
+	done
+	for k in "${DEBUG_KERNELS[@]}"; do
+		KERNEL=$k scripts/debug-kernel.sh build </dev/null \
+			>"$LOG/debug-kernel${k#debug}-build.log" 2>&1
+		echo $? >"$LOG/debug-kernel${k#debug}-build.rc"
+	done &
 	debug_pid=$!
 fi
 
@@ -185,10 +199,10 @@ run_check sparse "make sparse (C=2): no warnings in driver/ or uapi/" \
 	make -j"$JOBS" sparse
 
 # --- the VM
-# [KERNEL=debug] run_vm NAME MODPARAMS PROGRAM...: one boot with vatom.ko
-# loaded with MODPARAMS, running each PROGRAM as a stage NAME:PROGRAM; the
-# stage NAME checks the kernel log and the module unload (and, on the debug
-# kernel, kmemleak's scan after it).
+# [KERNEL=debug|debug-6.12] run_vm NAME MODPARAMS PROGRAM...: one boot with
+# vatom.ko loaded with MODPARAMS, running each PROGRAM as a stage
+# NAME:PROGRAM; the stage NAME checks the kernel log and the module unload
+# (and, on a debug kernel, kmemleak's scan after it).
 run_vm()
 {
 	local name=$1 params=$2 out=$LOG/$1 log=$LOG/$1.log t0 secs=0
@@ -196,13 +210,14 @@ run_vm()
 
 	shift 2
 	desc="$name: booted, ran the tests, clean kernel log, module unloaded"
-	if [ "${KERNEL:-default}" = debug ]; then
+	if [ "${KERNEL:-default}" != default ]; then
 		ok=$debug_module_ok
 		timeout=${VM_DEBUG_TIMEOUT:-2400}
 		desc="$desc, no leak"
 	fi
 	banner "$name: $*${params:+ (vatom.ko $params)}"
-	[ "${KERNEL:-default}" = debug ] && echo "# the debug kernel (KERNEL=debug)"
+	[ "${KERNEL:-default}" != default ] &&
+		echo "# a debug kernel (KERNEL=$KERNEL)"
 	mkdir -p "$out"
 	if [ -n "$ok" ]; then
 		t0=$(date +%s)
@@ -296,63 +311,93 @@ if [ -z "$QUICK" ]; then
 	done
 fi
 
-# --- the debug kernel: the vm2 boot again, on KASAN, lockdep, UBSAN, ...
-# finish_debug_build: the background build's log and exit status.
+# --- the debug kernels: the vm2 boot again, on KASAN, lockdep, UBSAN, ...
+# finish_debug_build K: debug kernel K's background build: its log and exit
+# status.
 finish_debug_build()
 {
-	cat "$LOG/debug-kernel-build.log"
+	cat "$LOG/debug-kernel${1#debug}-build.log"
 	return "$debug_rc"
 }
 
-if [ -z "$QUICK" ]; then
-	banner "debug-kernel: waiting for the background build"
+# wait_debug_build K: wait for the background job to be done with K (the
+# job builds the next kernel after it); K's exit status in debug_rc.
+wait_debug_build()
+{
+	local rc=$LOG/debug-kernel${1#debug}-build.rc
+
+	while [ ! -f "$rc" ] && kill -0 "$debug_pid" 2>/dev/null; do
+		sleep 5
+	done
+	debug_rc=$(cat "$rc" 2>/dev/null || echo 1)
+}
+
+# debug_stages K: the stages of debug kernel K (debug: 6.1, debug-6.12):
+# debug-kernel[-6.12], build:module-K and the vm-K boot.
+debug_stages()
+{
+	local k=$1 v=${1#debug} t0
+
+	banner "debug-kernel$v: waiting for the background build"
 	t0=$(date +%s)
-	wait "$debug_pid"
-	debug_rc=$?
-	echo "# waited $(($(date +%s) - t0)) s for the debug kernel"
+	wait_debug_build "$k"
+	echo "# waited $(($(date +%s) - t0)) s for the debug kernel${v:+ ${v#-}}"
 	debug_module_ok=
-	if run_check debug-kernel "debug kernel built (scripts/debug-kernel.sh)" \
-		"" finish_debug_build; then
-		run_check build:module-debug \
-			"make module KERNEL=debug (W=1), no warnings" "$WARN" \
-			make -j"$JOBS" module KERNEL=debug && debug_module_ok=1
+	if run_check "debug-kernel$v" \
+		"debug kernel${v:+ ${v#-}} built (${v:+KERNEL=$k }scripts/debug-kernel.sh)" \
+		"" finish_debug_build "$k"; then
+		run_check "build:module-$k" \
+			"make module KERNEL=$k (W=1), no warnings" "$WARN" \
+			make -j"$JOBS" module KERNEL="$k" && debug_module_ok=1
 	else
-		tap_line "$LOG/build:module-debug.log" "not ok" \
-			"make module KERNEL=debug: not run, no debug kernel"
-		record build:module-debug 1 "$LOG/build:module-debug.log"
+		tap_line "$LOG/build:module-$k.log" "not ok" \
+			"make module KERNEL=$k: not run, no debug kernel"
+		record "build:module-$k" 1 "$LOG/build:module-$k.log"
 	fi
 	# Every allocation failed in turn (fail-nth), and a minute of fuzzing;
 	# then both with faults injected into jobs (-F jobs: files reset, the
 	# job timeout short), which adds about 50 s.
-	KERNEL=debug run_vm vm-debug "$vm2_params" "${vm_progs[@]}" \
+	KERNEL=$k run_vm "vm-$k" "$vm2_params" "${vm_progs[@]}" \
 		selftests/vatom_fault "selftests/vatom_fuzz -t 60 -s 1" \
 		"selftests/vatom_fault -F jobs" \
 		"selftests/vatom_fuzz -t 20 -s 2 -F jobs"
+}
+
+if [ -z "$QUICK" ]; then
+	for k in "${DEBUG_KERNELS[@]}"; do
+		debug_stages "$k"
+	done
+	wait "$debug_pid"
 fi
 
 # time_table: seconds per stage (those with a time: the builds, checks and
 # VM boots; the programs inside a boot share its time), then the debug
-# kernel's build, which runs in the background beside the stages.
+# kernels' builds, which run in the background beside the stages.
 time_table()
 {
-	local name secs total=$(($(date +%s) - t_start)) dir build
+	local name secs total=$(($(date +%s) - t_start)) dir build k what
 
 	echo "# ---- time per stage (s) ----"
 	while IFS=$'\t' read -r name secs; do
 		printf '# %-24s %5d\n' "$name" "$secs"
 	done <"$TIMES"
 	if [ -z "$QUICK" ]; then
-		dir=$("$SCRIPTS/debug-kernel.sh" dir)
-		build=$(sed -n 's/^build_seconds //p' "$dir/.complete" 2>/dev/null)
-		if grep -q '^debug-kernel: built ' "$LOG/debug-kernel-build.log" 2>/dev/null; then
-			printf '# %-24s %5d (in the background, this run)\n' \
-				"debug kernel build" "${build:-0}"
-		elif [ -n "$build" ]; then
-			printf '# %-24s %5s (built before this run, in %s s)\n' \
-				"debug kernel build" - "$build"
-		else
-			printf '# %-24s %5s (not built)\n' "debug kernel build" -
-		fi
+		for k in "${DEBUG_KERNELS[@]}"; do
+			what=${k#debug}
+			what="debug kernel${what:+ ${what#-}} build"
+			dir=$(KERNEL=$k "$SCRIPTS/debug-kernel.sh" dir)
+			build=$(sed -n 's/^build_seconds //p' "$dir/.complete" 2>/dev/null)
+			if grep -q '^debug-kernel: built ' \
+				"$LOG/debug-kernel${k#debug}-build.log" 2>/dev/null; then
+				printf '# %-24s %5d (in the background, this run)\n' \
+					"$what" "${build:-0}"
+			elif [ -n "$build" ]; then
+				printf '# %-24s %5s (built before this run, in %s s)\n' \
+					"$what" - "$build"
+			else
+				printf '# %-24s %5s (not built)\n' "$what" -
+			fi
+		done
 	fi
 	printf '# %-24s %5d\n' total "$total"
 }
