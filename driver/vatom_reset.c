@@ -59,7 +59,8 @@ static u64 vatom_file_innocent(struct vatom_file *vfile, u64 guilty)
  * @data: struct drm_vatom_reset_status
  * @file: the file asking
  *
- * Return: 0, or -EINVAL for unknown flags or non-zero padding.
+ * Return: 0, -EINVAL for unknown flags or non-zero padding, or
+ * -ERESTARTSYS when interrupted waiting for the file's synchronous job.
  */
 int vatom_ioctl_reset_status(struct drm_device *dev, void *data,
 			     struct drm_file *file)
@@ -72,8 +73,13 @@ int vatom_ioctl_reset_status(struct drm_device *dev, void *data,
 	if (args->flags & ~DRM_VATOM_RESET_ACK || args->pad)
 		return -EINVAL;
 
-	/* Orders acknowledgements with the submissions that check them. */
-	mutex_lock(&vfile->lock);
+	/*
+	 * Orders acknowledgements with the submissions that check them. A
+	 * synchronous job holds the lock while it executes (up to the job
+	 * timeout): wait for it interruptibly.
+	 */
+	if (mutex_lock_interruptible(&vfile->lock))
+		return -ERESTARTSYS;
 	guilty = atomic_read(&vfile->resets);
 	innocent = vatom_file_innocent(vfile, guilty);
 	if (guilty != atomic_read(&vfile->resets_acked))

@@ -1301,7 +1301,9 @@ struct drm_vatom_queue_kick {
  * %DRM_VATOM_RESET_ACK it then acknowledges: the file is no longer guilty,
  * and the next call reports %DRM_VATOM_RESET_NONE until another reset.
  *
- * Returns 0; -EINVAL for unknown @flags or non-zero @pad.
+ * Returns 0; -EINVAL for unknown @flags or non-zero @pad; -EINTR/-ERESTARTSYS
+ * when interrupted waiting for a synchronous job of the file that is
+ * executing (it holds the file up to the job timeout).
  */
 struct drm_vatom_reset_status {
 	/** @flags: In. DRM_VATOM_RESET_ACK or 0. */
