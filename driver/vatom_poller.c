@@ -49,24 +49,29 @@ static bool vatom_queue_has_work(struct vatom_queue *q, u32 *tail)
  * Copy @p->queues to @p->polled if a queue came or went since the last
  * copy, and say so to a detach waiting for it. Only between two batches:
  * from here on, the thread does not touch a queue that went.
+ * Return: true when a queue came: its idle time starts now.
  */
-static void vatom_poller_refresh(struct vatom_poller *p)
+static bool vatom_poller_refresh(struct vatom_poller *p)
 {
 	struct vatom_queue *q;
 	unsigned int n = 0;
+	bool attached;
 
 	if (READ_ONCE(p->gen) == p->seen)
-		return;
+		return false;
 	mutex_lock(&p->lock);
 	list_for_each_entry(q, &p->queues, poll_node)
 		p->polled[n++] = q;
 	p->npolled = n;
 	p->next = 0;
 	WRITE_ONCE(p->seen, p->gen);
+	attached = p->attached;
+	p->attached = false;
 	mutex_unlock(&p->lock);
 	/* The store before the waiter's check of the wait queue. */
 	smp_mb();
 	wake_up_var(&p->seen);
+	return attached;
 }
 
 /*
@@ -133,11 +138,6 @@ static void vatom_poller_sleep(struct vatom_poller *p)
 	u32 tail;
 
 	mutex_lock(&p->lock);
-	if (p->attached) {
-		p->attached = false;
-		mutex_unlock(&p->lock);
-		return;
-	}
 	WRITE_ONCE(p->asleep, true);
 	list_for_each_entry(q, &p->queues, poll_node)
 		WRITE_ONCE(q->ctl->flags, DRM_VATOM_QUEUE_CTL_NEED_WAKEUP);
@@ -272,7 +272,10 @@ int vatom_poller_thread(void *data)
 	if (cpu >= 0)
 		set_cpus_allowed_ptr(current, cpumask_of(cpu));
 	while (!kthread_should_stop()) {
-		vatom_poller_refresh(p);
+		if (vatom_poller_refresh(p)) {
+			empty = 0;	/* a new queue: a whole idle time */
+			idle_since = 0;
+		}
 		kicked = READ_ONCE(p->kicked);
 		q = kicked ? NULL : vatom_poller_next(p);
 		if (q) {

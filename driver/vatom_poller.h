@@ -41,8 +41,10 @@ struct vatom_queue;
  *	drained, once @seen reaches g
  * @idle_ns: the longest idle time of @queues
  * @asleep: the poller has published NEED_WAKEUP and sleeps, or is about to
- * @attached: a queue came since the poller last went to sleep: it polls a
- *	whole idle time more first, so a new queue starts with it awake
+ * @attached: a queue came since the poller last copied @queues: its idle
+ *	time starts again when it copies them, so a new queue starts with
+ *	it awake for a whole idle time (and no more: the UAPI's poll_idle_us
+ *	after the last job)
  * @kicked: a KICK consumed jobs of one of @queues while the poller was
  *	awake: their producers do their own work, and the poller steps aside
  * @step_aside_ns: how long the poller last stepped aside (doubled next
