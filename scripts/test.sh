@@ -57,7 +57,9 @@
 # times (also in build/test-logs/times.txt), then the counts.
 #
 # All TAP is counted by scripts/tap-summary.sh; the last line is exactly
-# "N passed, N failed". Exit status 1 if anything failed. Logs are kept in
+# "N passed, N failed, N skipped" (a skip is not a pass; a test that
+# scripts/must-run.txt says must run in a stage fails it by skipping).
+# Exit status 1 if anything failed. Logs are kept in
 # build/test-logs/. Environment: JOBS (make -j, default 2), VM_TIMEOUT
 # (seconds for a VM run, default 1200), VM_DEBUG_TIMEOUT (for the debug
 # kernel's, default 2400), FUZZ_RUNS (tests/Makefile), QUICK.
