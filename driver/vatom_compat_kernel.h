@@ -350,36 +350,26 @@ static inline void vatom_sched_thread_normal(void)
 }
 
 /*
- * &drm_sched_backend_ops.timedout_job for a job that is not hung, only
- * slow, and keeps running. 6.17 has DRM_GPU_SCHED_STAT_NO_HANG for it:
- * the core puts the job back on the pending list it took it off and
- * re-arms the timer. Before, the driver puts it back itself (only
- * drm_sched_stop() did, which also detaches every job from its hardware
- * fence for a resubmission), and wakes the scheduler: a job that completed
- * meanwhile was missed by the cleanup that ran while it was off the list.
+ * What &drm_sched_backend_ops.timedout_job returns for a job that is not
+ * hung and keeps running: 6.17 named it DRM_GPU_SCHED_STAT_NO_HANG (the
+ * core puts the job back on its pending list) and renamed NOMINAL.
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
-static inline enum drm_gpu_sched_stat
-vatom_sched_job_not_hung(struct drm_sched_job *job)
-{
-	return DRM_GPU_SCHED_STAT_NO_HANG;
-}
+#define VATOM_SCHED_STAT_NOT_HUNG	DRM_GPU_SCHED_STAT_NO_HANG
 #else
-static inline enum drm_gpu_sched_stat
-vatom_sched_job_not_hung(struct drm_sched_job *job)
-{
-	struct drm_gpu_scheduler *sched = job->sched;
-
-	spin_lock(&sched->job_list_lock);
-	list_add(&job->list, &sched->pending_list);
-	spin_unlock(&sched->job_list_lock);
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
-	wake_up_interruptible(&sched->wake_up_worker);	/* its kthread */
-#else
-	drm_sched_wqueue_start(sched);	/* queues the free and the run work */
+#define VATOM_SCHED_STAT_NOT_HUNG	DRM_GPU_SCHED_STAT_NOMINAL
 #endif
-	return DRM_GPU_SCHED_STAT_NOMINAL;
-}
+
+/*
+ * Before 6.8 each GPU scheduler runs a kernel thread of its own, which
+ * no memory cgroup or process count is charged for: vatom charges its
+ * stack and task to the file's memory cap (vatom_sched.c). From 6.8 a
+ * scheduler's work runs on a workqueue, vatom's device one.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 8, 0)
+#define VATOM_SCHED_THREAD_BYTES	(THREAD_SIZE + sizeof(struct task_struct))
+#else
+#define VATOM_SCHED_THREAD_BYTES	0
 #endif
 
 /*

@@ -130,9 +130,11 @@ static int vatom_limits_show(struct seq_file *m, void *unused)
 	seq_printf(m, "max_queues %u\n", VATOM_MAX_QUEUES);
 	seq_printf(m, "max_queue_entries %u\n", DRM_VATOM_QUEUE_MAX_ENTRIES);
 	seq_printf(m, "max_poll_queues %u\n", vatom_max_poll_queues());
+	seq_printf(m, "max_schedulers %u\n", vatom_max_schedulers());
 	seq_printf(m, "job_timeout_ms %u\n", vatom_job_timeout_ms());
 	seq_printf(m, "poll_queues %d\n", atomic_read(&vdev->poll_queues));
 	seq_printf(m, "pollers %u\n", vatom_pollers(vdev));
+	seq_printf(m, "schedulers %d\n", atomic_read(&vdev->schedulers));
 	return 0;
 }
 

@@ -79,6 +79,8 @@ struct vatom_stats_pcpu {
  *	(vatom_sched.c)
  * @poll_queues: polling queues of all files (their pollers are one per
  *	process: vatom_queue_poll.c)
+ * @schedulers: GPU schedulers of all files, one per file that has had an
+ *	asynchronous job (vatom_sched.c)
  */
 struct vatom_device {
 	struct drm_device drm;
@@ -88,6 +90,7 @@ struct vatom_device {
 	atomic64_t *live_fences;
 	struct workqueue_struct *wq;
 	atomic_t poll_queues;
+	atomic_t schedulers;
 };
 
 static inline struct vatom_device *to_vatom_device(struct drm_device *drm)

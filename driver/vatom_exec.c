@@ -23,22 +23,10 @@
 #include "vatom_file.h"
 #include "vatom_trace.h"
 
-/*
- * Whether the job's device was unbound. The job executes inside
- * drm_dev_enter() (vatom_exec_run()), and drm_dev_unplug() sets the flag
- * before it waits for that section to end: read it, as the engine's
- * checkpoints and the queue's loop do, without another SRCU section.
- */
-static bool vatom_exec_gone(const struct vatom_exec *x)
-{
-	return READ_ONCE(x->drm->unplugged);
-}
-
 /* Whether the job ran past the job timeout. */
 static bool vatom_exec_expired(const struct vatom_exec *x)
 {
-	return READ_ONCE(x->timed_out) ||
-	       (x->deadline && time_after_eq(jiffies, x->deadline));
+	return x->deadline && time_after_eq(jiffies, x->deadline);
 }
 
 /**

@@ -41,28 +41,30 @@ static inline u64 vatom_busy_clock(void)
  * execution, whatever door the job came through
  * @ctl: the engine's: the device's limit of element operations, and
  *	vatom_exec_stop()
- * @drm: the device: a job stops when it is unplugged (unbound)
+ * @vfile: the file whose job it is: its resets
+ * @drm: its device: a job stops when it is unplugged (unbound)
  * @cancel: the job stops when this becomes true (its file closing, its
  *	queue destroyed), or NULL
  * @killable: the job runs in its submitter's thread, and stops when that
  *	is killed
- * @scheduled: a scheduler times the job (its timeout handler calls
- *	vatom_exec_time_out()); else vatom_exec_run() gives it a deadline
- * @timed_out: the job ran past the job timeout (vatom_exec_time_out())
- * @timeout: the job timeout, in jiffies, as it was at vatom_exec_init()
- * @deadline: jiffies by which the executing job must be done, or 0
+ * @deadline: jiffies by which the executing job must be done, or 0: the
+ *	job timeout, the same for every door (vatom_exec_run())
  * @fault: the fault injected into the job (vatom_fault.h)
+ * @resets: the file's resets when the job was admitted
+ *	(vatom_exec_admit()): another cancels the job if it has not begun
+ * @id: the job's number in its file, for the reset's log line (0: a
+ *	queue job)
  */
 struct vatom_exec {
 	struct vatom_exec_ctl ctl;
+	struct vatom_file *vfile;
 	struct drm_device *drm;
 	const bool *cancel;
 	bool killable;
-	bool scheduled;
-	bool timed_out;
-	unsigned long timeout;
 	unsigned long deadline;
 	enum vatom_fault fault;
+	unsigned int resets;
+	u64 id;
 };
 
 /* The sum of @st's element operations, over the families. */
@@ -78,38 +80,85 @@ static inline u64 vatom_stats_elements(const struct vatom_stats *st)
 
 bool vatom_exec_stop(const struct vatom_exec_ctl *ctl);
 
+/*
+ * Whether the job's device was unbound. The job executes inside
+ * drm_dev_enter() (vatom_exec_run()), and drm_dev_unplug() sets the flag
+ * before it waits for that section to end: read it, as the engine's
+ * checkpoints and the queue's loop do, without another SRCU section.
+ */
+static inline bool vatom_exec_gone(const struct vatom_exec *x)
+{
+	return READ_ONCE(x->drm->unplugged);
+}
+
 /**
  * vatom_exec_init() - set up a job's control block
  * @x: the control block
- * @vdev: the device the job runs on
+ * @vfile: the file whose job it is
  * @cancel: the job stops when this becomes true, or NULL
  * @killable: the job runs in its submitter's thread: it stops when that
  *	is killed
  */
 static inline void vatom_exec_init(struct vatom_exec *x,
-				   struct vatom_device *vdev, const bool *cancel,
+				   struct vatom_file *vfile, const bool *cancel,
 				   bool killable)
 {
 	x->ctl.max_ops = vatom_max_submit_ops();
 	x->ctl.stop = vatom_exec_stop;
-	x->drm = &vdev->drm;
+	x->vfile = vfile;
+	x->drm = &vfile->vdev->drm;
 	x->cancel = cancel;
 	x->killable = killable;
-	x->scheduled = false;
-	x->timed_out = false;
-	x->timeout = READ_ONCE(vatom_job_timeout_jiffies);
 	x->deadline = 0;
 	x->fault = VATOM_FAULT_NONE;
+	x->id = 0;
+}
+
+/*
+ * The steps every job takes, whatever door it came through, in this
+ * order: vatom_exec_admit() (the guilty check), vatom_exec_accept() at its
+ * point of no return (its number, the fault injected into it), then
+ * vatom_exec_run() (the job timeout, the stop rule, the fault, and the
+ * reset of its file when it timed out or faulted), and vatom_exec_account()
+ * of what ran (per job, or per queue batch).
+ */
+
+/**
+ * vatom_exec_admit() - refuse a job while its file has a reset to
+ * acknowledge, else note the resets it comes after
+ * @x: the job's control block
+ *
+ * Return: 0, or -EIO: the file is guilty.
+ */
+static inline int vatom_exec_admit(struct vatom_exec *x)
+{
+	/* Read first: a reset from here on cancels a job not yet begun. */
+	x->resets = atomic_read(&x->vfile->resets);
+	return vatom_file_guilty(x->vfile) ? -EIO : 0;
 }
 
 /**
- * vatom_exec_time_out() - the job timeout expired: stop the job at its
- * next checkpoint, with -ETIMEDOUT
- * @x: its control block; the job may be executing on another CPU
+ * vatom_exec_reset_since() - whether the job's file was reset after the
+ * job was admitted: a job that has not begun is then cancelled
+ * @x: the job's control block
  */
-static inline void vatom_exec_time_out(struct vatom_exec *x)
+static inline bool vatom_exec_reset_since(const struct vatom_exec *x)
 {
-	WRITE_ONCE(x->timed_out, true);
+	return x->resets != atomic_read(&x->vfile->resets);
+}
+
+/**
+ * vatom_exec_accept() - the job passes its point of no return
+ * @x: the job's control block
+ * @id: its number in its file (0 for a queue job)
+ *
+ * Picks the fault injected into it, in the thread that accepts it (fault
+ * injection's task filter): the submitter's, or a queue's consumer's.
+ */
+static inline void vatom_exec_accept(struct vatom_exec *x, u64 id)
+{
+	x->id = id;
+	x->fault = vatom_fault_pick();
 }
 
 /**
@@ -177,6 +226,33 @@ static inline int vatom_exec_results_fit(u64 needed, u64 size,
 }
 
 /**
+ * vatom_exec_validate() - validate a job's stream, stopping as its
+ * execution would
+ * @x: the job's control block
+ * @stream: the kernel copy of the stream
+ * @size: bytes of @stream, a multiple of 8
+ * @b: the bindings
+ * @needed: out, bytes of results the stream produces
+ * @ops: out, element operations it costs
+ * @err: out, on failure: the packet and reason
+ *
+ * Return: as vatom_stream_validate_ctl(), but -ENODEV when the stop rule
+ * stopped it because the device is gone: every door reports a device's
+ * loss so, and -EINTR only when its submitter was killed (or what it
+ * belongs to is going away).
+ */
+static inline int vatom_exec_validate(struct vatom_exec *x, const void *stream,
+				      u32 size, const struct vatom_bindings *b,
+				      u64 *needed, u64 *ops,
+				      struct vatom_stream_error *err)
+{
+	int ret = vatom_stream_validate_ctl(stream, size, b, &x->ctl, needed,
+					    ops, err);
+
+	return ret == -EINTR && vatom_exec_gone(x) ? -ENODEV : ret;
+}
+
+/**
  * vatom_exec_stream() - execute a validated stream
  * @stream: the kernel copy of the stream, validated with @b
  * @size: bytes of @stream
@@ -205,8 +281,8 @@ int vatom_exec_faulty(struct vatom_exec *x, const void *stream, u32 size,
 /**
  * vatom_exec_run() - execute a job's validated stream, within the job
  * timeout, with the fault injected into it if there is one
- * @x: the job's control block; a job no scheduler times (&vatom_exec.scheduled)
- *	gets the job timeout from now (as it was when @x was set up)
+ * @x: the job's control block; the job gets the job timeout from now,
+ *	as it is set now, whatever door it came through: the one timeout
  * @stream: the kernel copy of the stream, validated with @b
  * @size: bytes of @stream
  * @b: the bindings it was validated with
@@ -218,6 +294,9 @@ int vatom_exec_faulty(struct vatom_exec *x, const void *stream, u32 size,
  * stops at their next checkpoint: the job's (vatom_job.c) or the
  * queue batch's (vatom_queue.c). Inline: every job of every door comes
  * here, and a small one's cost is mostly calls (docs/driver.md).
+ *
+ * A job that timed out or faulted resets its file here, before its
+ * submitter or any waiter can see its outcome (vatom_reset.c).
  *
  * Return: 0 when the whole stream ran. Else a prefix of whole packets
  * ran: -ETIMEDOUT when the job ran past the job timeout (an injected hang
@@ -236,14 +315,14 @@ static inline int vatom_exec_run(struct vatom_exec *x, const void *stream,
 	 * the whole timeout, not up to a jiffy less (a test saw 499 ms of 500).
 	 * Never 0, which means none.
 	 */
-	if (!x->scheduled)
-		x->deadline = (jiffies + x->timeout + 1) | 1;
+	x->deadline = (jiffies + READ_ONCE(vatom_job_timeout_jiffies) + 1) | 1;
 	if (unlikely(x->fault != VATOM_FAULT_NONE))
 		ret = vatom_exec_faulty(x, stream, size, b, results, stats);
 	else if (vatom_exec_stream(stream, size, b, results, stats, &x->ctl))
 		ret = vatom_exec_stop_error(x);
 	x->deadline = 0;
-	x->timed_out = false;
+	if (unlikely(vatom_error_resets(ret)))
+		vatom_file_reset(x->vfile, x->id, ret);
 	return ret;
 }
 

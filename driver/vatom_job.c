@@ -112,9 +112,7 @@ struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 	job->inflight = true;
 	job->async = async;
 	/* A synchronous job runs in its submitter; an asynchronous one stops on close. */
-	vatom_exec_init(&job->exec, vfile->vdev, async ? &vfile->cancel : NULL,
-			!async);
-	job->exec.scheduled = async;	/* its scheduler's timeout handler */
+	vatom_exec_init(&job->exec, vfile, async ? &vfile->cancel : NULL, !async);
 	INIT_LIST_HEAD(&job->link);
 	atomic_inc(&vfile->live);
 	this_cpu_inc(vfile->vdev->pcpu->jobs);
@@ -270,13 +268,12 @@ static u64 vatom_job_seqno(const struct vatom_job *job)
 }
 
 /*
- * Execute the job, inside drm_dev_enter() (vatom_exec_run()); if it timed
- * out or faulted, reset its file, before its
- * fence signals, so a waiter that sees the fence's error finds the file
- * guilty. (A job that did not execute because an in-fence failed, with
- * whatever error, resets nothing: it is not its file's fault.) Inlined
- * into its two callers: a call is a good part of a small job's cost
- * under TCG (docs/driver.md).
+ * Execute the job, inside drm_dev_enter() (vatom_exec_run(), which resets
+ * its file if it timed out or faulted, before its fence signals, so a
+ * waiter that sees the fence's error finds the file guilty; a job that
+ * did not execute because an in-fence failed resets nothing), and count
+ * it. Inlined into its two callers: a call is a good part of a small
+ * job's cost under TCG (docs/driver.md).
  * Return: what vatom_exec_run() returns.
  */
 static __always_inline int vatom_job_execute(struct vatom_job *job)
@@ -293,8 +290,6 @@ static __always_inline int vatom_job_execute(struct vatom_job *job)
 			     &job->table.bindings, job->results, &stats);
 	ns = vatom_busy_clock() - t0;
 	vatom_exec_account(vfile, &stats, 1, ns);
-	if (vatom_error_resets(ret))
-		vatom_file_reset(vfile, job->id, ret);
 	if (trace_vatom_job_end_enabled())
 		trace_vatom_job_end(vfile->client_id, job->id,
 				    vatom_job_seqno(job),
@@ -383,7 +378,7 @@ void vatom_job_run(struct vatom_job *job)
 	}
 	/* Closing, or reset since the job was submitted. */
 	if (job->cancelled || READ_ONCE(job->vfile->cancel) ||
-	    job->resets != atomic_read(&job->vfile->resets))
+	    vatom_exec_reset_since(&job->exec))
 		error = -ECANCELED;
 	if (!error)
 		error = vatom_job_execute(job);
@@ -400,12 +395,8 @@ void vatom_job_run(struct vatom_job *job)
  */
 int vatom_job_admit(struct vatom_job *job)
 {
-	struct vatom_file *vfile = job->vfile;
-
-	lockdep_assert_held(&vfile->lock);
-	/* Read first: a reset from here on cancels the job. */
-	job->resets = atomic_read(&vfile->resets);
-	return job->resets != atomic_read(&vfile->resets_acked) ? -EIO : 0;
+	lockdep_assert_held(&job->vfile->lock);
+	return vatom_exec_admit(&job->exec);
 }
 
 /**
@@ -420,9 +411,8 @@ void vatom_job_accept(struct vatom_job *job, struct dma_fence *fence)
 	struct vatom_file *vfile = job->vfile;
 	u32 packets[VATOM_FAMILY_COUNT], offset;
 
-	/* In the submitter's thread: fault injection's task filter. */
-	job->exec.fault = vatom_fault_pick();
 	job->id = atomic64_inc_return(&vfile->submitted);
+	vatom_exec_accept(&job->exec, job->id);	/* in the submitter's thread */
 	if (trace_vatom_submit_enabled()) {
 		vatom_stream_census(job->stream.buf, job->stream_size, packets, 0,
 				    &offset);

@@ -64,7 +64,6 @@ struct vatom_out_sync {
  * @dep_error: error of the first in-syncobj fence that failed
  * @exec: the job's control block: when its execution stops early
  * @id: the job's number in its file (tracepoints), once accepted
- * @resets: its file's resets when it was admitted; another cancels it
  * @ops: element operations the stream costs, as validated
  * @async: returns before execution
  * @cancelled: the file was closed while an in-syncobj was unsignalled
@@ -106,7 +105,6 @@ struct vatom_job {
 	struct vatom_exec exec;
 	u64 id;
 	u64 ops;
-	unsigned int resets;
 	bool async;
 	bool cancelled;
 	bool inflight;

@@ -38,10 +38,46 @@ MODULE_PARM_DESC(max_poll_queues,
 		 "Polling queues a device has at once, all processes together (0-1024, default: 4)");
 
 /*
+ * Files of a device that may have a GPU scheduler (asynchronous jobs) at
+ * once, clamped as it is set: writable, so that an administrator can
+ * raise it without unloading (files keep the schedulers they have).
+ */
+static unsigned int max_schedulers = 256;
+
+static int vatom_max_schedulers_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int ret = kstrtouint(val, 0, &n);
+
+	if (ret)
+		return ret;
+	WRITE_ONCE(max_schedulers, clamp(n, 1u, 4096u));
+	return 0;
+}
+
+static const struct kernel_param_ops vatom_max_schedulers_ops = {
+	.set = vatom_max_schedulers_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(max_schedulers, &vatom_max_schedulers_ops, &max_schedulers, 0644);
+MODULE_PARM_DESC(max_schedulers,
+		 "Files of a device that may have asynchronous jobs at once, each with a GPU scheduler: a kernel thread before 6.8 (1-4096, default 256; writable)");
+
+/**
+ * vatom_max_schedulers() - files of a device that may have a GPU scheduler
+ *
+ * Return: the value last set, clamped.
+ */
+unsigned int vatom_max_schedulers(void)
+{
+	return READ_ONCE(max_schedulers);
+}
+
+/*
  * The job timeout, clamped as it is set: at load, or at run time by the
  * administrator (tests shorten it). It applies to jobs that begin
- * executing afterwards, and to a file's asynchronous jobs from the file's
- * first one on (its scheduler's timeout is fixed when it is created).
+ * executing afterwards, whatever door they came through.
  */
 static unsigned int job_timeout_ms = 10000;
 unsigned long vatom_job_timeout_jiffies;

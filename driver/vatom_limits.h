@@ -21,7 +21,8 @@
  * @max_submit_ops: element operations one submission may cost
  * @max_poll_queues: polling queues a device has at once
  *
- * The job timeout, writable, is apart: vatom_job_timeout_ms().
+ * The writable ones are apart: vatom_job_timeout_ms(),
+ * vatom_max_schedulers().
  */
 struct vatom_limits {
 	u64 file_mem_cap;
@@ -34,6 +35,7 @@ extern struct vatom_limits vatom_limits;
 
 void vatom_limits_init(void);
 unsigned int vatom_job_timeout_ms(void);
+unsigned int vatom_max_schedulers(void);
 
 /* The job timeout in jiffies, as last set (vatom_limits.c). */
 extern unsigned long vatom_job_timeout_jiffies;

@@ -97,6 +97,9 @@ int vatom_ioctl_get_param(struct drm_device *dev, void *data,
 	case DRM_VATOM_PARAM_JOB_TIMEOUT_MS:
 		args->value = vatom_job_timeout_ms();
 		break;
+	case DRM_VATOM_PARAM_MAX_SCHEDULERS:
+		args->value = vatom_max_schedulers();
+		break;
 	default:
 		return -EINVAL;
 	}

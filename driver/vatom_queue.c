@@ -40,6 +40,7 @@
 #include "vatom_exec.h"
 #include "vatom_file.h"
 #include "vatom_queue.h"
+#include "vatom_queue_poll.h"
 #include "vatom_trace.h"
 
 static_assert(sizeof(struct drm_vatom_queue_job) == 64);
@@ -64,7 +65,6 @@ static int vatom_queue_job(struct vatom_queue *q,
 			   struct vatom_exec *x, struct vatom_stats *stats,
 			   struct vatom_stream_error *err, bool *ran)
 {
-	const struct vatom_exec_ctl *ctl = &x->ctl;
 	const struct vatom_surface_view *sv = NULL, *rv = NULL;
 	u64 needed = 0, ops;
 	int ret;
@@ -97,9 +97,8 @@ static int vatom_queue_job(struct vatom_queue *q,
 			return ret;
 		/* Our copy: the surface may change under us from here on. */
 		memcpy(q->stream.buf, sv->vaddr + d->stream_offset, d->stream_size);
-		ret = vatom_stream_validate_ctl(q->stream.buf, d->stream_size,
-						&q->table.bindings, ctl, &needed,
-						&ops, err);
+		ret = vatom_exec_validate(x, q->stream.buf, d->stream_size,
+					  &q->table.bindings, &needed, &ops, err);
 		if (ret)
 			return ret;
 	}
@@ -137,19 +136,19 @@ static bool vatom_queue_consume(struct vatom_queue *q, struct vatom_exec *x,
 	barrier();
 	if (gone) {
 		ret = -ENODEV;
-	} else if (vatom_file_guilty(q->vfile)) {
-		ret = -EIO;
 	} else {
-		/* The consumer's thread: the kicker's, or the poller's. */
-		x->fault = vatom_fault_pick();
-		ret = vatom_queue_job(q, &d, x, stats, &err, &ran);
+		ret = vatom_exec_admit(x);
+		if (!ret) {
+			/* The consumer's thread: the kicker's, or the poller's. */
+			vatom_exec_accept(x, 0);
+			ret = vatom_queue_job(q, &d, x, stats, &err, &ran);
+		}
 	}
+	/* A job that ran and reset its file did so before its status shows. */
 	if (ret && !ran)
 		vatom_exec_rejected(q->vfile, ret,
 				    err.reason && err.reason != DRM_VATOM_ERR_DESCRIPTOR ?
 				    q->stream.buf : NULL, d.stream_size, &err);
-	else if (vatom_error_resets(ret))
-		vatom_file_reset(q->vfile, 0, ret);	/* before the status shows */
 
 	WRITE_ONCE(slot->error_index, err.index);
 	WRITE_ONCE(slot->error_reason, err.reason);
@@ -187,12 +186,16 @@ static void vatom_queue_signal(struct vatom_queue *q)
  *
  * Then adds the syncobj point and signals the eventfd, if anything was
  * consumed. Stops early when the queue is destroyed (the poller: at the
- * next checkpoint of the job it runs; a KICK: after it) or the kicker is
- * killed.
+ * next checkpoint of the job it runs; a KICK: after it), the kicker is
+ * killed, or (the poller) between two jobs when another queue of its
+ * poller is being detached, which waits for it (vatom_queue_poll_stop()).
+ * When the device goes away mid-batch, the job executing stops at its
+ * next checkpoint and the rest of the batch completes with -ENODEV.
  *
- * Return: 0 once the batch is consumed; -ENOMEM when the syncobj point
- * cannot be allocated (nothing consumed); -EINTR when told to stop with
- * jobs left.
+ * Return: 0 once the batch is consumed, or left for the poller's next
+ * turn; -ENODEV once consumed on a device that is gone; -ENOMEM when the
+ * syncobj point cannot be allocated (nothing consumed); -EINTR when told
+ * to stop with jobs left.
  */
 int vatom_queue_drain(struct vatom_queue *q, u32 tail, bool polled)
 {
@@ -210,7 +213,7 @@ int vatom_queue_drain(struct vatom_queue *q, u32 tail, bool polled)
 	if (q->head == tail)
 		return 0;
 	/* The poller stops when the queue is destroyed, a KICK when killed. */
-	vatom_exec_init(&x, q->vfile->vdev, polled ? &q->dead : NULL, !polled);
+	vatom_exec_init(&x, q->vfile, polled ? &q->dead : NULL, !polled);
 	if (q->syncobj && !q->chain) {
 		q->chain = dma_fence_chain_alloc();
 		if (!q->chain)
@@ -226,14 +229,22 @@ int vatom_queue_drain(struct vatom_queue *q, u32 tail, bool polled)
 		executed += vatom_queue_consume(q, &x, &stats, gone);
 		if (q->head == tail)
 			break;	/* the batch is done: nothing left to stop */
-		if (!gone && vatom_exec_stopped(&x)) {
+		if (!gone && vatom_exec_gone(&x)) {
+			/* Unbound: leave the section, complete the rest. */
+			drm_dev_exit(idx);
+			gone = true;
+		} else if (!gone && vatom_exec_stopped(&x)) {
 			ret = -EINTR;
 			break;
 		}
+		if (polled && vatom_queue_poll_detaching(q))
+			break;	/* the poller comes back to it */
 		cond_resched();
 	}
 	if (!gone)
 		drm_dev_exit(idx);
+	else if (!ret)
+		ret = -ENODEV;
 	if (q->completed == completed)
 		return ret;
 	ns = vatom_busy_clock() - t0;

@@ -33,10 +33,18 @@
  * scheduler waits for a fence of its own only until that job is handed
  * over, but another file's fence is another scheduler's.
  *
- * The job timeout is the scheduler's: its handler stops the job at its
- * next checkpoint, and the job completes with -ETIMEDOUT, resetting its
- * file (vatom_reset.c). A CPU-executed job cannot wedge the device, so
- * there is nothing to recover: no stop, no resubmission.
+ * The scheduler times nothing (MAX_SCHEDULE_TIMEOUT, as Xe's firmware
+ * scheduling does): the job timeout is the execution core's one deadline,
+ * the same for every door (vatom_exec_run()), which stops the job at its
+ * next checkpoint with -ETIMEDOUT, resetting its file (vatom_reset.c). A
+ * CPU-executed job cannot wedge the device, so there is nothing for the
+ * scheduler to recover: no stop, no resubmission, no timeout handler that
+ * would have to put a job back on the scheduler's lists.
+ *
+ * Each scheduler is a kernel thread before 6.8: a device has at most
+ * max_schedulers of them, all files together (-EBUSY past it), and each
+ * is charged to its file's memory cap (VATOM_SCHED_BYTES) until the file
+ * closes.
  *
  * Copyright (C) 2026 The vatom developers
  */
@@ -44,6 +52,7 @@
 #include <linux/dma-fence.h>
 #include <linux/slab.h>
 
+#include <drm/drm_drv.h>
 #include <drm/drm_print.h>
 
 #include "vatom_compat_kernel.h"
@@ -132,21 +141,14 @@ static struct dma_fence *vatom_sched_run_job(struct drm_sched_job *sj)
 }
 
 /*
- * The job has run for the job timeout: stop it at its next checkpoint,
- * with -ETIMEDOUT, which resets its file (vatom_job_signal()). Nothing
- * else needs stopping or resubmitting: the device is not wedged, and the
- * job completes and is freed in its turn, as if it had not timed out.
+ * Never called: the scheduler's timeout is MAX_SCHEDULE_TIMEOUT and vatom
+ * reports no fault to it (drm_sched_fault()). The job timeout is the
+ * execution core's (vatom_exec_run()).
  */
 static enum drm_gpu_sched_stat vatom_sched_timedout_job(struct drm_sched_job *sj)
 {
-	struct vatom_job *job = to_vatom_job(sj);
-
-	drm_dbg_driver(&job->vfile->vdev->drm,
-		       "client %llu: job %llu not done after %u ms: stopping it\n",
-		       job->vfile->client_id, job->id,
-		       jiffies_to_msecs(sj->sched->timeout));
-	vatom_exec_time_out(&job->exec);
-	return vatom_sched_job_not_hung(sj);
+	WARN_ON_ONCE(1);
+	return VATOM_SCHED_STAT_NOT_HUNG;
 }
 
 static void vatom_sched_free_job(struct drm_sched_job *sj)
@@ -167,7 +169,20 @@ static void vatom_sched_release(struct kref *ref)
 	kfree(container_of(ref, struct vatom_sched, hold.ref));
 }
 
-/* The file's scheduler, created at its first asynchronous job. */
+/* What a file's scheduler makes the kernel hold: charged to the file. */
+#define VATOM_SCHED_BYTES	(sizeof(struct vatom_sched) + VATOM_SCHED_THREAD_BYTES)
+
+/* Give back a scheduler's place in the device and its charge. */
+static void vatom_sched_unaccount(struct vatom_file *vfile)
+{
+	vatom_account_uncharge(vfile->acct, VATOM_SCHED_BYTES);
+	atomic_dec(&vfile->vdev->schedulers);
+}
+
+/*
+ * The file's scheduler, created at its first asynchronous job, within the
+ * device's max_schedulers (-EBUSY) and the file's memory cap (-ENOSPC).
+ */
 static struct vatom_sched *vatom_file_sched(struct vatom_file *vfile)
 {
 	struct vatom_device *vdev = vfile->vdev;
@@ -178,9 +193,20 @@ static struct vatom_sched *vatom_file_sched(struct vatom_file *vfile)
 	if (vfile->sched)
 		return vfile->sched;
 
+	if (atomic_inc_return(&vdev->schedulers) > vatom_max_schedulers()) {
+		atomic_dec(&vdev->schedulers);
+		return ERR_PTR(-EBUSY);
+	}
+	ret = vatom_account_charge(vfile->acct, VATOM_SCHED_BYTES);
+	if (ret) {
+		atomic_dec(&vdev->schedulers);
+		return ERR_PTR(ret);
+	}
 	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
-	if (!s)
-		return ERR_PTR(-ENOMEM);
+	if (!s) {
+		ret = -ENOMEM;
+		goto out_unaccount;
+	}
 	kref_init(&s->hold.ref);
 	s->hold.release = vatom_sched_release;
 	s->vfile = vfile;
@@ -190,10 +216,10 @@ static struct vatom_sched *vatom_file_sched(struct vatom_file *vfile)
 	INIT_WORK(&s->work, vatom_sched_work);
 	snprintf(s->name, sizeof(s->name), "vatom-client-%llu", vfile->client_id);
 
+	/* No timeout: the job timeout is the execution core's. */
 	ret = vatom_sched_init(&s->base, &vatom_sched_ops, vdev->wq,
-			       VATOM_SCHED_CREDITS,
-			       READ_ONCE(vatom_job_timeout_jiffies), s->name,
-			       vdev->drm.dev);
+			       VATOM_SCHED_CREDITS, MAX_SCHEDULE_TIMEOUT,
+			       s->name, vdev->drm.dev);
 	if (ret)
 		goto out_free;
 	s->list[0] = &s->base;
@@ -208,6 +234,8 @@ out_fini:
 	drm_sched_fini(&s->base);
 out_free:
 	kfree(s);
+out_unaccount:
+	vatom_sched_unaccount(vfile);
 	return ERR_PTR(ret);
 }
 
@@ -256,6 +284,31 @@ static void vatom_sched_arm_deps(struct vatom_job *job)
 	vatom_sched_dep_done(job);
 }
 
+/*
+ * The file is closing, or its device is gone: stop waiting for the job's
+ * in-syncobj fences that have not signalled, and cancel the job if there
+ * was one. It completes in its turn, after the file's earlier jobs
+ * (-ENODEV once the device is gone: vatom_job_run()).
+ */
+static void vatom_sched_cancel_waits(struct vatom_job *job)
+{
+	struct vatom_dep *dep;
+	unsigned int i;
+
+	/* Holding it keeps the job in the file's list, and alive. */
+	lockdep_assert_held(&job->vfile->jobs_lock);
+	for (i = 0; i < job->ndeps; i++) {
+		dep = &job->deps[i];
+		if (!dep->armed)
+			continue;
+		if (!dma_fence_remove_callback(dep->fence, &dep->cb))
+			continue;	/* its callback has run */
+		dep->armed = false;
+		job->cancelled = true;
+		vatom_sched_dep_done(job);
+	}
+}
+
 /**
  * vatom_sched_push() - submit a prepared asynchronous job to its file's
  * scheduler
@@ -263,8 +316,10 @@ static void vatom_sched_arm_deps(struct vatom_job *job)
  *	in @job->deps and out-syncobjs in @job->outs
  *
  * Return: 0, and the job belongs to the scheduler (the caller must not
- * touch it); -ERESTARTSYS, -EIO (the file is guilty) or -ENOMEM, and
- * nothing changed (the caller frees the job).
+ * touch it); -ERESTARTSYS, -EIO (the file is guilty), -EBUSY (the file's
+ * first asynchronous job, with the device's max_schedulers files already
+ * running them), -ENOSPC or -ENOMEM, and nothing changed (the caller
+ * frees the job).
  */
 int vatom_sched_push(struct vatom_job *job)
 {
@@ -305,40 +360,24 @@ int vatom_sched_push(struct vatom_job *job)
 	vfile->last_fence = dma_fence_get(finished);
 	vatom_job_install_outs(job, finished);
 	if (job->deps_fence) {
-		/* For a closing file, which calls off the waits. */
+		/*
+		 * Listed and armed in one section of the lock a closing file
+		 * and an unbind take to call off the waits: they see the job
+		 * with its callbacks armed, or not at all. An unbind that
+		 * walked the list before it (the device flag is set first)
+		 * is seen here, and the waits are called off at once.
+		 */
 		spin_lock(&vfile->jobs_lock);
 		list_add_tail(&job->link, &vfile->jobs);
-		spin_unlock(&vfile->jobs_lock);
 		vatom_sched_arm_deps(job);
+		if (drm_dev_is_unplugged(&vfile->vdev->drm))
+			vatom_sched_cancel_waits(job);
+		spin_unlock(&vfile->jobs_lock);
 	}
 	drm_sched_entity_push_job(&job->base);
 unlock:
 	mutex_unlock(&vfile->lock);
 	return ret;
-}
-
-/*
- * The file is closing: stop waiting for the job's in-syncobj fences that
- * have not signalled, and cancel the job if there was one. It completes
- * in its turn, after the file's earlier jobs.
- */
-static void vatom_sched_cancel_waits(struct vatom_job *job)
-{
-	struct vatom_dep *dep;
-	unsigned int i;
-
-	/* Holding it keeps the job in the file's list, and alive. */
-	lockdep_assert_held(&job->vfile->jobs_lock);
-	for (i = 0; i < job->ndeps; i++) {
-		dep = &job->deps[i];
-		if (!dep->armed)
-			continue;
-		if (!dma_fence_remove_callback(dep->fence, &dep->cb))
-			continue;	/* its callback has run */
-		dep->armed = false;
-		job->cancelled = true;
-		vatom_sched_dep_done(job);
-	}
 }
 
 /**
@@ -387,5 +426,6 @@ void vatom_file_jobs_release(struct vatom_file *vfile)
 	flush_work(&s->work);
 	s->vfile = NULL;
 	vfile->sched = NULL;
+	vatom_sched_unaccount(vfile);
 	vatom_fence_hold_put(&s->hold);
 }

@@ -279,10 +279,10 @@ static int vatom_job_prepare(struct vatom_job *job, struct drm_file *file,
 		return ret;
 
 	/* In the submitter's thread, whatever the job's own rule. */
-	vatom_exec_init(&x, job->vfile->vdev, NULL, true);
-	ret = vatom_stream_validate_ctl(job->stream.buf, args->stream_size,
-					&job->table.bindings, &x.ctl,
-					&args->results_needed, &job->ops, &err);
+	vatom_exec_init(&x, job->vfile, NULL, true);
+	ret = vatom_exec_validate(&x, job->stream.buf, args->stream_size,
+				  &job->table.bindings, &args->results_needed,
+				  &job->ops, &err);
 	if (ret) {
 		args->error_index = err.index;
 		args->error_reason = err.reason;

@@ -143,7 +143,7 @@ TEST(get_param_all)
 
 TEST(get_param_unknown)
 {
-	const __u32 bad[] = { DRM_VATOM_PARAM_JOB_TIMEOUT_MS + 1, 64, 0x80000000,
+	const __u32 bad[] = { DRM_VATOM_PARAM_MAX_SCHEDULERS + 1, 64, 0x80000000,
 			      0xffffffff };
 	__u64 v;
 	size_t i;
@@ -166,6 +166,7 @@ TEST(get_param_bad_index)
 		DRM_VATOM_PARAM_MAX_SYNCS, DRM_VATOM_PARAM_MAX_SUBMIT_OPS,
 		DRM_VATOM_PARAM_FILE_MEM_CHARGED, DRM_VATOM_PARAM_MAX_QUEUE_ENTRIES,
 		DRM_VATOM_PARAM_MAX_QUEUES, DRM_VATOM_PARAM_JOB_TIMEOUT_MS,
+		DRM_VATOM_PARAM_MAX_SCHEDULERS,
 	};
 	__u64 v;
 	size_t i;

@@ -100,6 +100,7 @@ static const struct {
 	{ DRM_VATOM_PARAM_MAX_POLL_QUEUES, "MAX_POLL_QUEUES", " queues" },
 	{ DRM_VATOM_PARAM_MAX_POLL_IDLE_US, "MAX_POLL_IDLE_US", " us" },
 	{ DRM_VATOM_PARAM_JOB_TIMEOUT_MS, "JOB_TIMEOUT_MS", " ms" },
+	{ DRM_VATOM_PARAM_MAX_SCHEDULERS, "MAX_SCHEDULERS", " files" },
 };
 
 static void print_param(struct vatom_device *dev, uint32_t param,

@@ -72,7 +72,7 @@ extern "C" {
 		 struct drm_vatom_reset_status)
 
 /** DRM_VATOM_UAPI_VERSION: bumped with every addition to this header. */
-#define DRM_VATOM_UAPI_VERSION		9
+#define DRM_VATOM_UAPI_VERSION		10
 
 /* ------------------------------------------------------------------------ */
 /* GET_PARAM                                                                 */
@@ -105,6 +105,12 @@ extern "C" {
 #define DRM_VATOM_PARAM_MAX_POLL_IDLE_US	17
 /* ms a job may execute before it is stopped with -ETIMEDOUT (see resets) */
 #define DRM_VATOM_PARAM_JOB_TIMEOUT_MS		18
+/*
+ * files of the device that may have asynchronous jobs at once: each has a
+ * GPU scheduler (a kernel thread on kernels before 6.8); a file's first
+ * asynchronous SUBMIT past it fails with -EBUSY (UAPI version 10)
+ */
+#define DRM_VATOM_PARAM_MAX_SCHEDULERS		19
 
 /* Capability bits reported by DRM_VATOM_PARAM_CAPS. */
 #define DRM_VATOM_CAP_VISA_DWORD_ATOMIC	(1ull << 0)
@@ -915,7 +921,9 @@ struct drm_vatom_sync {
  * @in_sync_count or @out_sync_count exceed the device limits, or the
  * stream costs more than %DRM_VATOM_PARAM_MAX_SUBMIT_OPS
  * (%DRM_VATOM_ERR_OPS_LIMIT at @error_index); -EBUSY when
- * the file has %DRM_VATOM_PARAM_MAX_JOBS jobs in flight; -ENOSPC past the
+ * the file has %DRM_VATOM_PARAM_MAX_JOBS jobs in flight, or for a file's
+ * first asynchronous job while %DRM_VATOM_PARAM_MAX_SCHEDULERS files of
+ * the device have had theirs and are open; -ENOSPC past the
  * file's memory cap; -ECANCELED (synchronous only) when an in-syncobj fence
  * failed, nothing executed; -EFAULT for bad pointers, @results included
  * (checked writable before execution), nothing executed, except with
@@ -1060,7 +1068,9 @@ struct drm_vatom_queue_job {
 	 * executed: a prefix of it ran); -ETIMEDOUT or -EIO when the job
 	 * timed out or faulted (a prefix ran, and the file is guilty), -EIO
 	 * without executing while the file is guilty (see "job timeouts and
-	 * resets").
+	 * resets"); -ENODEV when the device went away (unbound) before or
+	 * while the job ran (a prefix of it may have run): every job of a
+	 * batch under way then completes so.
 	 */
 	__s32 status;
 	/** @error_index: Out. Index of the packet that failed validation. */
@@ -1226,10 +1236,12 @@ struct drm_vatom_queue_destroy {
  * non-zero @pad, or when @tail is more than the ring's entries ahead of
  * @head (nothing is consumed, and the poller passes the queue by);
  * -ENOENT for an unknown @queue_id; -ENOMEM (when it consumes, with a
- * @syncobj, nothing consumed); -EINTR when the caller was killed (the jobs
- * completed so far are in @completed; one cut short has @status
- * -ECANCELED) or interrupted waiting for another kick of the queue, or
- * its poller.
+ * @syncobj, nothing consumed); -ENODEV when the device is gone: before
+ * the call, or during it, once every job of the batch has completed
+ * (those it did not execute with @status -ENODEV); -EINTR when the
+ * caller was killed (the jobs completed so far are in @completed; one
+ * cut short has @status -ECANCELED) or interrupted waiting for another
+ * kick of the queue, or its poller.
  */
 struct drm_vatom_queue_kick {
 	/** @queue_id: In. The queue. */
