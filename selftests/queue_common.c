@@ -406,6 +406,15 @@ void ab_submit_args(struct drm_vatom_submit *args,
 }
 
 /*
+ * Tile (0, 0)'s word 0: the broadcasts executed so far, read while a job
+ * may be running (the other tiles may be a broadcast behind).
+ */
+__u32 ab_first_count(const __u8 *map)
+{
+	return __atomic_load_n((const __u32 *)(map + AB_L1_BASE), __ATOMIC_RELAXED);
+}
+
+/*
  * Every tile's word 0 holds the same count (a prefix of whole broadcasts
  * ran): return it, or -1 if two tiles differ.
  */

@@ -118,6 +118,7 @@ void ab_submit_args(struct drm_vatom_submit *args,
 		    struct drm_vatom_binding *bind, __u32 grid,
 		    const struct drm_vatom_noc *p, unsigned int n);
 long ab_common_count(const __u8 *map);
+__u32 ab_first_count(const __u8 *map);
 
 /* ------------------------------------------------------------------------ */
 /* Queues                                                                    */

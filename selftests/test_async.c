@@ -23,6 +23,7 @@
 #include <linux/dma-buf.h>
 #include <linux/sync_file.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -1417,4 +1418,270 @@ TEST(limit_file_memory)
 	close(dmabuf);
 	close(f2);
 	close(fd);
+}
+
+/* ------------------------------------------------------------------------ */
+/* One scheduler per file: isolation, its limit, timeouts racing close       */
+/* ------------------------------------------------------------------------ */
+
+/* A 2^24-operation asynchronous job of @fd on @grid, signalling @out. */
+static int va_long_async(int fd, __u32 grid, const struct drm_vatom_noc *p,
+			 __u32 out)
+{
+	struct drm_vatom_binding bind;
+	struct drm_vatom_submit args;
+	struct drm_vatom_sync sync = { .handle = out };
+
+	ab_submit_args(&args, &bind, grid, p, 4096);
+	args.flags = DRM_VATOM_SUBMIT_ASYNC;
+	args.out_syncs = vt_u64_ptr(&sync);
+	args.out_sync_count = 1;
+	return vt_submit(fd, &args) ? -errno : 0;
+}
+
+/*
+ * What another file's asynchronous job may take, from SUBMIT to its fence,
+ * while a long job of this file executes (docs/robustness.md): the few
+ * milliseconds it takes alone, and the scheduling delays of a loaded
+ * host. On one scheduler for both, it would wait for the long job (over a
+ * second under TCG).
+ */
+#define VA_ISOLATION_MS		100
+
+/*
+ * Each file's asynchronous jobs have a scheduler of their own: while file
+ * A's 2^24-operation job executes, file B's ten 1-packet asynchronous
+ * jobs each complete within VA_ISOLATION_MS, and A's is still executing
+ * when B's last has completed.
+ */
+TEST(async_isolation_between_files)
+{
+	struct drm_vatom_noc *p = ab_broadcasts(4096);
+	long long t0, ns, worst = 0;
+	__u32 grid, a_out, b_out, h, *m;
+	int fa, fb, i, ran;
+	__u64 gsize;
+	__u8 *gmap;
+
+	ASSERT_NE(NULL, p);
+	VT_OPEN(fa);
+	VT_OPEN(fb);
+	ASSERT_EQ(0, ab_grid_create(fa, &grid, &gsize));
+	gmap = vt_map(fa, grid, gsize);
+	ASSERT_NE(NULL, gmap);
+	VT_BUFFER(fb, 4096, h, m);
+	ASSERT_EQ(0, drmSyncobjCreate(fa, 0, &a_out));
+	ASSERT_EQ(0, drmSyncobjCreate(fb, 0, &b_out));
+	ASSERT_EQ(0, va_long_async(fa, grid, p, a_out));
+	t0 = va_now_ns();
+	while (!ab_first_count(gmap) && va_now_ns() - t0 < 10000 * VA_NS_PER_MS)
+		usleep(500);
+	ASSERT_LT(0, ab_first_count(gmap)) TH_LOG("A's job never started");
+
+	for (i = 0; i < 10; i++) {
+		t0 = va_now_ns();
+		ASSERT_EQ(0, va_add(fb, h, 0, 1, true, 0, b_out));
+		ASSERT_EQ(0, va_wait_ms(fb, b_out, 0, 5000));
+		ns = va_now_ns() - t0;
+		worst = ns > worst ? ns : worst;
+	}
+	ran = ab_first_count(gmap);
+	TH_LOG("B's worst job: %lld us; A's job at %d of 4096 broadcasts",
+	       worst / 1000, ran);
+	EXPECT_EQ(10, m[0]);
+	EXPECT_GE(VA_ISOLATION_MS * VA_NS_PER_MS, worst);
+	EXPECT_GT(4096, ran) TH_LOG("A's job ended: the test proves nothing");
+	munmap(gmap, gsize);
+	close(fb);
+	close(fa);
+	free(p);
+}
+
+/*
+ * A device has at most max_schedulers files with asynchronous jobs: a
+ * file's first asynchronous SUBMIT past it fails with -EBUSY and changes
+ * nothing (no job, no charge); a file that closes gives its place back. A
+ * scheduler is charged to its file: its state and, before Linux 6.8, its
+ * kernel thread's stack (THREAD_SIZE, 16 KiB or more on x86-64).
+ */
+TEST(limit_schedulers)
+{
+	long long old = va_modparam("max_schedulers"), have, before;
+	__u64 charged[3], param;
+	char lim[256], v[24];
+	struct utsname u;
+	int fd[3], i, maj = 0, min = 0;
+	__u32 h[3];
+	void *m[3];
+
+	VT_OPEN(fd[0]);
+	ASSERT_EQ(0, vt_get_param(fd[0], DRM_VATOM_PARAM_MAX_SCHEDULERS, 0, &param));
+	EXPECT_LE(1, param);
+	EXPECT_GE(4096, param);
+	if (old < 0 || !vt_debugfs_limits_path(vt_render_path, lim, sizeof(lim)) ||
+	    vt_debugfs_stat(lim, "schedulers") < 0)
+		SKIP(close(fd[0]); return, "no max_schedulers parameter or debugfs (not root?)");
+	EXPECT_EQ(old, param);
+	for (i = 1; i < 3; i++)
+		VT_OPEN(fd[i]);
+	for (i = 0; i < 3; i++) {
+		/* A synchronous job first: the job and stream the file keeps. */
+		VT_BUFFER(fd[i], 4096, h[i], m[i]);
+		ASSERT_EQ(0, va_add(fd[i], h[i], 0, 1, false, 0, 0));
+		charged[i] = vq_charged(fd[i]);
+	}
+	have = vt_debugfs_stat(lim, "schedulers");
+	snprintf(v, sizeof(v), "%lld", have + 2);
+	ASSERT_EQ(0, vt_write_file("/sys/module/vatom/parameters/max_schedulers", v));
+
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, va_add(fd[i], h[i], 0, 1, true, 0, 0));
+		EXPECT_EQ(have + i + 1, vt_debugfs_stat(lim, "schedulers"));
+	}
+	before = vt_debugfs_stat(lim, "schedulers");
+	EXPECT_EQ(-EBUSY, va_add(fd[2], h[2], 0, 1, true, 0, 0));
+	EXPECT_EQ(before, vt_debugfs_stat(lim, "schedulers"));
+	EXPECT_EQ(charged[2], vq_charged(fd[2]));
+
+	/* What a scheduler costs its file, once its job is done and freed. */
+	ASSERT_EQ(0, va_add(fd[0], h[0], 0, 1, false, 0, 0));
+	EXPECT_EQ(3, ((__u32 *)m[0])[0]);
+	ASSERT_EQ(0, uname(&u));
+	sscanf(u.release, "%d.%d", &maj, &min);
+	TH_LOG("a scheduler on %s: %llu bytes charged", u.release,
+	       (unsigned long long)(vq_charged(fd[0]) - charged[0]));
+	EXPECT_LE(charged[0] + 1024, vq_charged(fd[0]));
+	if (maj < 6 || (maj == 6 && min < 8))
+		EXPECT_LE(charged[0] + 16384 + 1024, vq_charged(fd[0]));
+
+	/* A closed file gives its place back (its mapping holds it too). */
+	munmap(m[0], 4096);
+	close(fd[0]);
+	EXPECT_EQ(have + 1, va_stat_settle(lim, "schedulers", have + 1));
+	EXPECT_EQ(0, va_add(fd[2], h[2], 0, 1, true, 0, 0));
+	snprintf(v, sizeof(v), "%lld", old);
+	EXPECT_EQ(0, vt_write_file("/sys/module/vatom/parameters/max_schedulers", v));
+	for (i = 1; i < 3; i++) {
+		munmap(m[i], 4096);
+		close(fd[i]);
+	}
+}
+
+/*
+ * Job timeouts racing close: sixteen files, each closing while its long
+ * asynchronous job is about to time out (job_timeout_ms 100; the close
+ * moves from 80 to 155 ms after the SUBMIT). Each job ends timed out, or
+ * cancelled by the close, and each close returns within the close's
+ * bound. The kernel log check and, on the debug kernels, KASAN and
+ * lockdep catch the rest (issue 36: a scheduler's timeout handler could
+ * restart a scheduler being finished, and its work then run after it
+ * was freed).
+ */
+TEST(timeout_close_race)
+{
+	struct drm_vatom_noc *p = ab_broadcasts(4096);
+	unsigned int old;
+	long long t0, ms;
+	int fd, sf, st, i, ret;
+	__u32 grid, out;
+
+	ASSERT_NE(NULL, p);
+	ret = va_job_timeout_swap(100, &old);
+	if (ret == -EACCES || ret == -EPERM)
+		SKIP(free(p); return, "cannot set job_timeout_ms (not root)");
+	ASSERT_EQ(0, ret);
+	for (i = 0; i < 16; i++) {
+		fd = vt_open();
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, ab_grid_create(fd, &grid, NULL));
+		ASSERT_EQ(0, drmSyncobjCreate(fd, 0, &out));
+		ASSERT_EQ(0, va_long_async(fd, grid, p, out));
+		sf = va_export(fd, out);
+		ASSERT_LE(0, sf);
+		va_sleep_ms(80 + 5 * i);
+		t0 = va_now_ns();
+		close(fd);
+		ms = (va_now_ns() - t0) / VA_NS_PER_MS;
+		st = va_sync_file_status(sf);
+		close(sf);
+		EXPECT_TRUE(st == -ETIMEDOUT || st == -ECANCELED)
+			TH_LOG("file %d: status %d", i, st);
+		EXPECT_GE(1000, ms) TH_LOG("file %d: close took %lld ms", i, ms);
+	}
+	EXPECT_EQ(0, vt_job_timeout_set(old));
+	free(p);
+}
+
+/*
+ * RESET_STATUS waits for its file's lock, which a synchronous job holds
+ * while it executes (up to the job timeout): a signal interrupts the wait,
+ * -EINTR without SA_RESTART, before the job is done.
+ */
+struct va_long_sync {
+	int fd;
+	__u32 grid;
+	const struct drm_vatom_noc *p;
+	int ret;
+};
+
+static void *va_long_sync_thread(void *arg)
+{
+	struct va_long_sync *l = arg;
+	struct drm_vatom_binding bind;
+	struct drm_vatom_submit args;
+
+	ab_submit_args(&args, &bind, l->grid, l->p, 4096);
+	l->ret = vt_submit(l->fd, &args) ? -errno : 0;
+	return NULL;
+}
+
+TEST(reset_status_interrupted)
+{
+	struct drm_vatom_reset_status rs = { 0 };
+	struct va_long_sync l = { 0 };
+	long long t0, ns;
+	pthread_t tid;
+	__u64 gsize;
+	__u8 *gmap;
+	int ret, ran;
+
+	l.p = ab_broadcasts(4096);
+	ASSERT_NE(NULL, l.p);
+	VT_OPEN(l.fd);
+	ASSERT_EQ(0, ab_grid_create(l.fd, &l.grid, &gsize));
+	gmap = vt_map(l.fd, l.grid, gsize);
+	ASSERT_NE(NULL, gmap);
+	ASSERT_EQ(0, pthread_create(&tid, NULL, va_long_sync_thread, &l));
+	t0 = va_now_ns();
+	while (!ab_first_count(gmap) && va_now_ns() - t0 < 10000 * VA_NS_PER_MS)
+		usleep(500);
+	ASSERT_LT(0, ab_first_count(gmap)) TH_LOG("the job never started");
+
+	va_alarm_ms(50, false);
+	t0 = va_now_ns();
+	ret = ioctl(l.fd, DRM_IOCTL_VATOM_RESET_STATUS, &rs);
+	ns = va_now_ns() - t0;
+	ran = ab_first_count(gmap);
+	signal(SIGALRM, SIG_DFL);
+	TH_LOG("RESET_STATUS: %d after %lld ms, the job at %d of 4096", ret,
+	       ns / VA_NS_PER_MS, ran);
+	EXPECT_EQ(-1, ret);
+	EXPECT_EQ(EINTR, errno);
+	EXPECT_GT(4096, ran) TH_LOG("the job ended first: the test proves nothing");
+	pthread_join(tid, NULL);
+	/*
+	 * Nothing was acknowledged: the call, not interrupted, reports the
+	 * job's outcome (on a loaded host it may outlast the job timeout).
+	 */
+	ASSERT_EQ(0, ioctl(l.fd, DRM_IOCTL_VATOM_RESET_STATUS, &rs));
+	if (l.ret == -ETIMEDOUT) {
+		EXPECT_EQ(DRM_VATOM_RESET_GUILTY, rs.status);
+	} else {
+		EXPECT_EQ(0, l.ret);
+		EXPECT_EQ(4096, ab_common_count(gmap));
+		EXPECT_EQ(DRM_VATOM_RESET_NONE, rs.status);
+	}
+	munmap(gmap, gsize);
+	close(l.fd);
+	free((void *)l.p);
 }

@@ -191,9 +191,10 @@ TEST_F(unbind, device_lost_and_back)
 	int sf_blocked = -1, sf_slow = -1, status, st;
 	bool have_queue = false;
 	struct qp_env env;
-	long long t0, ms;
+	long long t0, ms, ran = -1;
 	__u32 in, out, slow, grid, h, *w = NULL;
-	__u64 v;
+	__u8 *gmap = NULL;
+	__u64 v, gsize;
 
 	if (self->skip)
 		return;	/* setup skipped: this harness runs the test anyway */
@@ -208,19 +209,15 @@ TEST_F(unbind, device_lost_and_back)
 		VA_BLOCKER(&self->blocker, self->fd);
 		VT_BUFFER(self->fd, VT_PAGE_SIZE, h, w);
 		w[0] = 7;
-		/* A job that waits for a fence nobody signals. */
-		in = va_blocker_syncobj(self->fd, &self->blocker);
-		ASSERT_NE(0, in);
-		ASSERT_EQ(0, drmSyncobjCreate(self->fd, 0, &out));
-		ASSERT_EQ(0, va_add(self->fd, h, 1, 1, true, in, out));
-		sf_blocked = va_export(self->fd, out);
-		ASSERT_LE(0, sf_blocked);
-		/* A polling queue, and a long job, executing as we unbind. */
-		have_queue = qp_supported(self->fd);
-		if (have_queue)
-			ASSERT_EQ(0, qp_env_init(&env, self->fd, 8, 0, &poll));
+		/*
+		 * A long job first, then one that waits for a fence nobody
+		 * signals (behind the long one, in the file's order), and a
+		 * polling queue; the long job executes as we unbind.
+		 */
 		ASSERT_NE(NULL, p);
-		ASSERT_EQ(0, ab_grid_create(self->fd, &grid, NULL));
+		ASSERT_EQ(0, ab_grid_create(self->fd, &grid, &gsize));
+		gmap = vt_map(self->fd, grid, gsize);
+		ASSERT_NE(NULL, gmap);
 		ASSERT_EQ(0, drmSyncobjCreate(self->fd, 0, &slow));
 		ab_submit_args(&args, &bind, grid, p, 4096);
 		args.flags = DRM_VATOM_SUBMIT_ASYNC;
@@ -231,6 +228,22 @@ TEST_F(unbind, device_lost_and_back)
 		sf_slow = va_export(self->fd, slow);
 		ASSERT_LE(0, sf_slow);
 		free(p);
+		in = va_blocker_syncobj(self->fd, &self->blocker);
+		ASSERT_NE(0, in);
+		ASSERT_EQ(0, drmSyncobjCreate(self->fd, 0, &out));
+		ASSERT_EQ(0, va_add(self->fd, h, 1, 1, true, in, out));
+		sf_blocked = va_export(self->fd, out);
+		ASSERT_LE(0, sf_blocked);
+		have_queue = qp_supported(self->fd);
+		if (have_queue)
+			ASSERT_EQ(0, qp_env_init(&env, self->fd, 8, 0, &poll));
+		/* Unbind while it executes: its first broadcasts have run. */
+		t0 = va_now_ns();
+		while ((ran = ab_first_count(gmap)) <= 0 &&
+		       va_now_ns() - t0 < 10000 * VA_NS_PER_MS)
+			sched_yield();
+		ASSERT_LT(0, ran) TH_LOG("the long job never started");
+		ASSERT_GT(4096, ran) TH_LOG("the long job ended before the unbind");
 	}
 
 	t0 = va_now_ns();
@@ -249,8 +262,10 @@ TEST_F(unbind, device_lost_and_back)
 		EXPECT_EQ(-1, drmSyncobjCreate(self->fd, 0, &in));
 		/* Fences signal with an error: the waiting job's -ENODEV. */
 		EXPECT_EQ(-ENODEV, ub_fence_status(sf_blocked));
+		/* The job executing stops at its next checkpoint: -ENODEV. */
 		st = ub_fence_status(sf_slow);
-		EXPECT_TRUE(st == 1 || st == -ENODEV) TH_LOG("slow job: %d", st);
+		EXPECT_EQ(-ENODEV, st) TH_LOG("long job, %lld of 4096 broadcasts run at the unbind",
+					     ran);
 		/* The mapping is revoked: an access raises SIGBUS. */
 		status = ub_touch_status(w);
 		EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS)
@@ -259,6 +274,7 @@ TEST_F(unbind, device_lost_and_back)
 		close(sf_slow);
 		/* Mappings hold the file: only the fd is left. */
 		munmap(w, VT_PAGE_SIZE);
+		munmap(gmap, gsize);
 		if (have_queue)
 			qp_env_unmap(&env);
 		if (!variant->rebind_open) {
@@ -284,4 +300,158 @@ TEST_F(unbind, device_lost_and_back)
 			self->fd = -1;
 		}
 	}
+}
+
+/*
+ * Every door of a file, busy as its device goes: each returns, or
+ * completes with, -ENODEV from then on, never -EINTR (no signal is sent)
+ * and never 0 for work that did not run whole. One thread per door,
+ * each looping until the device's loss reaches it.
+ */
+enum ub_door { UB_SYNC, UB_ASYNC, UB_KICK, UB_DOORS };
+
+static const char *const ub_door_name[UB_DOORS] = {
+	[UB_SYNC] = "synchronous SUBMIT",
+	[UB_ASYNC] = "asynchronous SUBMIT's fence",
+	[UB_KICK] = "KICK",
+};
+
+/*
+ * A KICK's batch: UB_KICK_JOBS jobs of UB_KICK_PACKETS broadcasts (2^22
+ * element operations) each, all the same stream in qp_env_init()'s 64 KiB
+ * of streams: seconds of work under TCG.
+ */
+#define UB_KICK_JOBS		32
+#define UB_KICK_PACKETS		1024
+
+struct ub_door_thread {
+	enum ub_door door;
+	int fd;
+	__u32 grid;
+	struct qp_env *env;
+	volatile bool *stop;
+	int bad;		/* the first result other than 0 and -ENODEV */
+	bool lost;		/* saw -ENODEV */
+	unsigned int calls;
+};
+
+/* One call of the door: 0, or -errno (a fence's error for ASYNC). */
+static int ub_door_call(struct ub_door_thread *t, const struct drm_vatom_noc *p)
+{
+	struct drm_vatom_binding bind;
+	struct drm_vatom_submit args;
+	struct drm_vatom_sync out = { 0 };
+	__u32 syncobj;
+	int sf, st;
+
+	switch (t->door) {
+	case UB_SYNC:
+		ab_submit_args(&args, &bind, t->grid, p, 4096);
+		return vt_submit(t->fd, &args) ? -errno : 0;
+	case UB_ASYNC:
+		if (drmSyncobjCreate(t->fd, 0, &syncobj))
+			return -errno;
+		ab_submit_args(&args, &bind, t->grid, p, 4096);
+		args.flags = DRM_VATOM_SUBMIT_ASYNC;
+		out.handle = syncobj;
+		args.out_syncs = vt_u64_ptr(&out);
+		args.out_sync_count = 1;
+		if (vt_submit(t->fd, &args))
+			return -errno;
+		sf = va_export(t->fd, syncobj);
+		if (sf < 0)
+			return sf;
+		drmSyncobjDestroy(t->fd, syncobj);
+		st = ub_fence_status(sf);
+		close(sf);
+		return st == 1 ? 0 : st;
+	default:
+		/* The whole batch, published before: one KICK consumes it. */
+		return vq_kick(t->fd, t->env->q.id) ? -errno : 0;
+	}
+}
+
+static void *ub_door_thread(void *arg)
+{
+	struct ub_door_thread *t = arg;
+	struct drm_vatom_noc *p = ab_broadcasts(4096);
+	int ret;
+
+	while (p && !*t->stop && !t->lost) {
+		ret = ub_door_call(t, p);
+		t->calls++;
+		if (ret == -ENODEV)
+			t->lost = true;
+		else if (ret && !t->bad)
+			t->bad = ret;
+		if (t->door == UB_KICK)
+			break;
+	}
+	free(p);
+	return NULL;
+}
+
+TEST(unbind_every_door_enodev)
+{
+	static const struct qp_mode kick;
+	struct ub_door_thread t[UB_DOORS];
+	pthread_t tid[UB_DOORS];
+	volatile bool stop = false;
+	char name[32];
+	struct qp_env env;
+	__u32 grid;
+	__u8 *gmap;
+	__u64 gsize;
+	long long t0;
+	int fd, d;
+
+	ub_platform_name(name, sizeof(name));
+	if (!name[0] && !access("/sys/devices/platform/vatom.0/drm", F_OK))
+		snprintf(name, sizeof(name), "vatom.0");
+	if (!name[0] || ub_find_node(name))
+		SKIP(return, "no vatom platform device behind %s", vt_render_path);
+	if (access(UB_DRIVER "/unbind", W_OK))
+		SKIP(return, "cannot unbind (not root?)");
+	VT_OPEN(fd);
+	ASSERT_EQ(0, ab_grid_create(fd, &grid, &gsize));
+	gmap = vt_map(fd, grid, gsize);
+	ASSERT_NE(NULL, gmap);
+	/* A kick-mode queue whose jobs broadcast on the grid. */
+	ASSERT_EQ(0, qp_env_init(&env, fd, UB_KICK_JOBS, grid, &kick));
+	ASSERT_LE(UB_KICK_PACKETS * sizeof(struct drm_vatom_noc), env.slen);
+	qp_broadcast_jobs(&env, 0, UB_KICK_JOBS, UB_KICK_PACKETS, 0);
+	env.q.tail += UB_KICK_JOBS;
+	__atomic_store_n(&env.q.ctl->tail, env.q.tail, __ATOMIC_RELEASE);
+
+	for (d = 0; d < UB_DOORS; d++) {
+		t[d] = (struct ub_door_thread){
+			.door = d, .fd = fd, .grid = grid, .env = &env,
+			.stop = &stop,
+		};
+		ASSERT_EQ(0, pthread_create(&tid[d], NULL, ub_door_thread, &t[d]));
+	}
+	/* Unbind once every door is at work: jobs have run on the grid. */
+	t0 = va_now_ns();
+	while (ab_first_count(gmap) < 64 && va_now_ns() - t0 < 10000 * VA_NS_PER_MS)
+		va_sleep_ms(1);
+	va_sleep_ms(50);
+	ASSERT_EQ(0, ub_write("unbind", name));
+	for (d = 0; d < UB_DOORS; d++) {
+		pthread_join(tid[d], NULL);
+		TH_LOG("%s: %u calls", ub_door_name[d], t[d].calls);
+		EXPECT_EQ(0, t[d].bad) TH_LOG("%s: %d (%s)", ub_door_name[d],
+					     t[d].bad, strerror(-t[d].bad));
+		EXPECT_TRUE(t[d].lost) TH_LOG("%s: never saw -ENODEV",
+					     ub_door_name[d]);
+	}
+	stop = true;
+	/* Another KICK: the door itself is gone. */
+	EXPECT_EQ(-1, vq_kick(fd, env.q.id));
+	EXPECT_EQ(ENODEV, errno);
+	munmap(gmap, gsize);
+	qp_env_unmap(&env);
+	close(fd);
+	ASSERT_EQ(0, ub_write("bind", name));
+	ASSERT_EQ(0, ub_find_node(name));
+	EXPECT_EQ(0, ub_device_works());
 }
