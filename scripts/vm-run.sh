@@ -33,6 +33,10 @@
 #   VM_SMP, VM_MEM   vCPUs and memory (2, 1G; debug kernel 1, 2G: with two
 #                    vCPUs it hangs bringing up the second under TCG)
 #   VM_CPU           QEMU's -cpu (default max,la57=off)
+#   VM_ICOUNT=1      count instead of time: QEMU's -icount shift=0,sleep=off
+#                    (the guest clock advances 1 ns per guest instruction,
+#                    whatever the host does: per-call costs stable to the
+#                    digit at any load); one vCPU unless VM_SMP says more
 #   VM_MODULES       more modules of the kernel image to load (names)
 #   VM_APPEND        more kernel command line
 #   VM_FILES         more host programs or files to copy into the guest at
@@ -284,6 +288,7 @@ cpu=${VM_CPU:-max,la57=off}
 # with one vCPU (the debug kernel's): nothing runs beside the patching,
 # and there it made the early-boot stall in the RCU-tasks self tests
 # frequent (2 boots of 3).
+[ -n "${VM_ICOUNT:-}" ] && smp=${VM_SMP:-1}
 [ "$smp" -gt 1 ] && append="$append tsc=reliable"
 qemu=(qemu-system-x86_64
 	-accel tcg -cpu "$cpu" -smp "$smp" -m "$mem"
@@ -294,6 +299,7 @@ qemu=(qemu-system-x86_64
 	-chardev stdio,id=guest,signal=off -serial chardev:guest
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
 	-virtfs "local,path=$VATOM_ROOT,mount_tag=vatom,security_model=none,readonly=on")
+[ -n "${VM_ICOUNT:-}" ] && qemu+=(-icount shift=0,sleep=off)
 if [ -n "$outdir" ]; then
 	mkdir -p "$outdir"
 	qemu+=(-virtfs "local,path=$(cd "$outdir" && pwd),mount_tag=out,security_model=none")
