@@ -78,7 +78,7 @@ summary=$(while IFS=$'\t' read -r name rc log; do
 		return 0
 	}
 	# result(SKIPPED, TEXT): a test result; TEXT is the line past "ok".
-	function result(skipped, text,    desc, reason, at) {
+	function result(skipped, text,    desc, reason) {
 		sub(/^[ \t]+[0-9]+/, "", text)
 		sub(/^[ \t]*(-[ \t]+)?/, "", text)
 		desc = text
