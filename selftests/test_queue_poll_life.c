@@ -121,13 +121,53 @@ static int qp_reap(pid_t pid, int ms, int *status)
 	return -1;
 }
 
-FIXTURE(qpoll_busy) {
+/**
+ * struct qp_grid - a test's own grid, mapped and exported, for the busy
+ * queues of other files (qp_busy_start()) to import
+ * @skip: no device, or no polling queues
+ * @fd: the test's file
+ * @grid: ab_grid_create()'s 64 x 64 grid, @size bytes mapped at @map
+ * @dmabuf: its export
+ */
+struct qp_grid {
 	bool skip;
 	int fd;
 	__u32 grid;
 	__u8 *map;
 	__u64 size;
 	int dmabuf;
+};
+
+/* Open @g (or find it must be skipped): 0, or -errno. */
+static int qp_grid_open(struct qp_grid *g)
+{
+	g->dmabuf = -1;
+	g->map = NULL;
+	g->fd = qp_fixture_open(&g->skip);
+	if (g->skip)
+		return 0;
+	if (g->fd < 0)
+		return g->fd;
+	if (ab_grid_create(g->fd, &g->grid, &g->size))
+		return -errno;
+	g->map = vt_map(g->fd, g->grid, g->size);
+	if (!g->map)
+		return -ENOMEM;
+	return vt_prime_export(g->fd, g->grid, &g->dmabuf) ? -errno : 0;
+}
+
+static void qp_grid_close(struct qp_grid *g)
+{
+	if (g->map)
+		munmap(g->map, g->size);
+	if (g->dmabuf >= 0)
+		close(g->dmabuf);
+	if (g->fd >= 0)
+		close(g->fd);
+}
+
+FIXTURE(qpoll_busy) {
+	struct qp_grid g;
 };
 
 FIXTURE_VARIANT(qpoll_busy) {
@@ -152,26 +192,14 @@ FIXTURE_VARIANT_ADD(qpoll_busy, sigkill) {
 
 FIXTURE_SETUP(qpoll_busy)
 {
-	self->dmabuf = -1;
-	self->map = NULL;
-	self->fd = qp_fixture_open(&self->skip);
-	if (self->skip)
+	ASSERT_EQ(0, qp_grid_open(&self->g));
+	if (self->g.skip)
 		SKIP(return, "no vatom device, or no polling queues");
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ab_grid_create(self->fd, &self->grid, &self->size));
-	self->map = vt_map(self->fd, self->grid, self->size);
-	ASSERT_NE(NULL, self->map);
-	ASSERT_EQ(0, vt_prime_export(self->fd, self->grid, &self->dmabuf));
 }
 
 FIXTURE_TEARDOWN(qpoll_busy)
 {
-	if (self->map)
-		munmap(self->map, self->size);
-	if (self->dmabuf >= 0)
-		close(self->dmabuf);
-	if (self->fd >= 0)
-		close(self->fd);
+	qp_grid_close(&self->g);
 }
 
 /*
@@ -195,13 +223,13 @@ TEST_F_TIMEOUT(qpoll_busy, stops_promptly, 120)
 	char c = 0;
 	pid_t pid = -1;
 
-	if (self->skip)
+	if (self->g.skip)
 		SKIP(return, "no vatom device, or no polling queues");
 	qp_live(&base);
 	if (variant->end == QP_END_DESTROY || variant->end == QP_END_CLOSE) {
-		ret = qp_busy_start(self->dmabuf, &b);
+		ret = qp_busy_start(self->g.dmabuf, &b);
 		ASSERT_EQ(0, ret) TH_LOG("busy queue: %s", strerror(-ret));
-		ASSERT_TRUE(qp_grid_started(self->map, 6 * QP_DONE_MS));
+		ASSERT_TRUE(qp_grid_started(self->g.map, 6 * QP_DONE_MS));
 		t0 = va_now_ns();
 		if (variant->end == QP_END_DESTROY) {
 			EXPECT_EQ(0, vq_destroy(b.fd, b.q.id));
@@ -218,7 +246,7 @@ TEST_F_TIMEOUT(qpoll_busy, stops_promptly, 120)
 		if (!pid) {
 			close(up[0]);
 			close(down[1]);
-			ret = qp_busy_start(self->dmabuf, &b);
+			ret = qp_busy_start(self->g.dmabuf, &b);
 			c = ret ? 'E' : 'R';
 			if (write(up[1], &c, 1) != 1 || ret)
 				_exit(2);
@@ -234,7 +262,7 @@ TEST_F_TIMEOUT(qpoll_busy, stops_promptly, 120)
 		if (c != 'R')
 			qp_reap(pid, QP_STOP_MS, &st);
 		ASSERT_EQ('R', c) TH_LOG("the child could not start its queue");
-		ASSERT_TRUE(qp_grid_started(self->map, 6 * QP_DONE_MS));
+		ASSERT_TRUE(qp_grid_started(self->g.map, 6 * QP_DONE_MS));
 		t0 = va_now_ns();
 		/* SIGKILL, or a byte that tells the child to exit. */
 		ret = variant->end == QP_END_SIGKILL ? kill(pid, SIGKILL) :
@@ -252,12 +280,12 @@ TEST_F_TIMEOUT(qpoll_busy, stops_promptly, 120)
 	EXPECT_GT(QP_STOP_MS * VA_NS_PER_MS, stop_ns);
 
 	/* A prefix of whole broadcasts ran, and nothing runs any more. */
-	count = ab_common_count(self->map);
+	count = ab_common_count(self->g.map);
 	TH_LOG("%lld broadcasts of %u ran", count, QP_BUSY_JOBS * QP_BUSY_PACKETS);
 	ASSERT_LE(1, count) TH_LOG("not the same count on every tile");
 	EXPECT_GT(QP_BUSY_JOBS * QP_BUSY_PACKETS, count) TH_LOG("every job ran");
 	va_sleep_ms(100);
-	EXPECT_EQ(count, ab_common_count(self->map));
+	EXPECT_EQ(count, ab_common_count(self->g.map));
 
 	if (variant->end == QP_END_DESTROY) {
 		/* The queue's own view: statuses, the count, the id gone. */
@@ -288,7 +316,7 @@ TEST_F_TIMEOUT(qpoll_busy, stops_promptly, 120)
 			ASSERT_NE(NULL, p);
 			ab_submit_args(&args, &bind, b.grid, p, 1);
 			EXPECT_EQ(0, vt_submit(b.fd, &args));
-			seen = ab_common_count(self->map);
+			seen = ab_common_count(self->g.map);
 			EXPECT_EQ(count + 1, seen);
 			free(p);
 		}
@@ -307,40 +335,23 @@ TEST_F_TIMEOUT(qpoll_busy, stops_promptly, 120)
  * such jobs, minutes under TCG.)
  */
 FIXTURE(qpoll_detach) {
-	bool skip;
+	struct qp_grid g;
 	unsigned int timeout;	/* the job timeout to restore, or 0 */
-	int fd;
-	__u32 grid;
-	__u8 *map;
-	__u64 size;
-	int dmabuf;
 };
 
 FIXTURE_SETUP(qpoll_detach)
 {
 	self->timeout = 0;
-	self->dmabuf = -1;
-	self->map = NULL;
-	self->fd = qp_fixture_open(&self->skip);
-	if (self->skip)
+	ASSERT_EQ(0, qp_grid_open(&self->g));
+	if (self->g.skip)
 		SKIP(return, "no vatom device, or no polling queues");
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ab_grid_create(self->fd, &self->grid, &self->size));
-	self->map = vt_map(self->fd, self->grid, self->size);
-	ASSERT_NE(NULL, self->map);
-	ASSERT_EQ(0, vt_prime_export(self->fd, self->grid, &self->dmabuf));
 }
 
 FIXTURE_TEARDOWN(qpoll_detach)
 {
 	if (self->timeout)
 		vt_job_timeout_set(self->timeout);
-	if (self->map)
-		munmap(self->map, self->size);
-	if (self->dmabuf >= 0)
-		close(self->dmabuf);
-	if (self->fd >= 0)
-		close(self->fd);
+	qp_grid_close(&self->g);
 }
 
 TEST_F_TIMEOUT(qpoll_detach, other_queue_between_jobs, 120)
@@ -352,7 +363,7 @@ TEST_F_TIMEOUT(qpoll_detach, other_queue_between_jobs, 120)
 	long long t0, ms;
 	int ret;
 
-	if (self->skip)
+	if (self->g.skip)
 		SKIP(return, "no vatom device, or no polling queues");
 	/* A busy job must not time out: under TCG on a loaded host it takes seconds. */
 	ret = va_job_timeout_swap(600000, &self->timeout);
@@ -360,13 +371,13 @@ TEST_F_TIMEOUT(qpoll_detach, other_queue_between_jobs, 120)
 		SKIP(return, "cannot set job_timeout_ms (not root)");
 	ASSERT_EQ(0, ret);
 	/* The other queue first: the busy one's poller is the process's. */
-	ASSERT_EQ(0, qp_queue_create(self->fd, 1, NULL, 0, &m, &other));
-	ret = qp_busy_start(self->dmabuf, &b);
+	ASSERT_EQ(0, qp_queue_create(self->g.fd, 1, NULL, 0, &m, &other));
+	ret = qp_busy_start(self->g.dmabuf, &b);
 	ASSERT_EQ(0, ret) TH_LOG("busy queue: %s", strerror(-ret));
-	ASSERT_TRUE(qp_grid_started(self->map, 6 * QP_DONE_MS));
+	ASSERT_TRUE(qp_grid_started(self->g.map, 6 * QP_DONE_MS));
 	before = vq_completed(&b.q);
 	t0 = va_now_ns();
-	EXPECT_EQ(0, vq_destroy(self->fd, other.id));
+	EXPECT_EQ(0, vq_destroy(self->g.fd, other.id));
 	ms = (va_now_ns() - t0) / VA_NS_PER_MS;
 	after = vq_completed(&b.q);
 	TH_LOG("DESTROY of another queue: %lld ms, %llu busy jobs done meanwhile",
@@ -398,9 +409,9 @@ TEST_F_TIMEOUT(qpoll_detach, idle_once_after_first_job, 60)
 	struct qp_env v;
 	struct vt_stream s;
 
-	if (self->skip)
+	if (self->g.skip)
 		SKIP(return, "no vatom device, or no polling queues");
-	ASSERT_EQ(0, qp_env_init(&v, self->fd, 8, 0, &m));
+	ASSERT_EQ(0, qp_env_init(&v, self->g.fd, 8, 0, &m));
 	vt_stream_init(&s);
 	vq_add16(&s, 3, false);
 	vq_job(vq_next(&v.q), v.streams, 0, &s);
