@@ -266,6 +266,6 @@ build) do_build ;;
 module) do_module ;;
 dir) echo "$DIR" ;;
 status) built ;;
--h|--help) sed -n '/^#   scripts/,/^# Config/s/^# \{0,1\}//p' "$0" | sed '$d' ;;
+-h|--help) sed -n '/^#   \[KERNEL/,/^# Config/s/^# \{0,1\}//p' "$0" | sed '$d' ;;
 *) die "unknown command '$1' (build, module, dir, status)" ;;
 esac
