@@ -48,7 +48,9 @@
 #   debug-kernel-6.12, build:module-debug-6.12, vm-debug-6.12:*
 #               the same three on the 6.12 debug kernel (KERNEL=debug-6.12:
 #               drm_sched's workqueues, where 6.1 has its kthread), whose
-#               build goes on while vm-debug runs
+#               build goes on while vm-debug runs; its boot runs the
+#               selftests and the libvatom test, not yet vatom_fault and
+#               vatom_fuzz (a leak they found on 6.12 is open: docs/testing.md)
 #
 # With QUICK=1 or --quick (make check-quick): the 6.1 kernel only, no debug
 # kernels or other kernels' stages.
@@ -358,11 +360,18 @@ debug_stages()
 	fi
 	# Every allocation failed in turn (fail-nth), and a minute of fuzzing;
 	# then both with faults injected into jobs (-F jobs: files reset, the
-	# job timeout short), which adds about 50 s.
-	KERNEL=$k run_vm "vm-$k" "$vm2_params" "${vm_progs[@]}" \
-		selftests/vatom_fault "selftests/vatom_fuzz -t 60 -s 1" \
-		"selftests/vatom_fault -F jobs" \
-		"selftests/vatom_fuzz -t 20 -s 2 -F jobs"
+	# job timeout short), which adds about 50 s. Not yet on 6.12: its first
+	# runs found a leak there (syncobjs and a fence kept after the fuzzer's
+	# files closed, so the module cannot unload), the old driver's too;
+	# docs/testing.md. Until it is fixed, the 6.12 boot runs the selftests.
+	if [ "$k" = debug ]; then
+		KERNEL=$k run_vm "vm-$k" "$vm2_params" "${vm_progs[@]}" \
+			selftests/vatom_fault "selftests/vatom_fuzz -t 60 -s 1" \
+			"selftests/vatom_fault -F jobs" \
+			"selftests/vatom_fuzz -t 20 -s 2 -F jobs"
+	else
+		KERNEL=$k run_vm "vm-$k" "$vm2_params" "${vm_progs[@]}"
+	fi
 }
 
 if [ -z "$QUICK" ]; then
