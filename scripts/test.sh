@@ -360,18 +360,11 @@ debug_stages()
 	fi
 	# Every allocation failed in turn (fail-nth), and a minute of fuzzing;
 	# then both with faults injected into jobs (-F jobs: files reset, the
-	# job timeout short), which adds about 50 s. Not yet on 6.12: its first
-	# runs found a leak there (syncobjs and a fence kept after the fuzzer's
-	# files closed, so the module cannot unload), the old driver's too;
-	# docs/testing.md. Until it is fixed, the 6.12 boot runs the selftests.
-	if [ "$k" = debug ]; then
-		KERNEL=$k run_vm "vm-$k" "$vm2_params" "${vm_progs[@]}" \
-			selftests/vatom_fault "selftests/vatom_fuzz -t 60 -s 1" \
-			"selftests/vatom_fault -F jobs" \
-			"selftests/vatom_fuzz -t 20 -s 2 -F jobs"
-	else
-		KERNEL=$k run_vm "vm-$k" "$vm2_params" "${vm_progs[@]}"
-	fi
+	# job timeout short), which adds about 50 s.
+	KERNEL=$k run_vm "vm-$k" "$vm2_params" "${vm_progs[@]}" \
+		selftests/vatom_fault "selftests/vatom_fuzz -t 60 -s 1" \
+		"selftests/vatom_fault -F jobs" \
+		"selftests/vatom_fuzz -t 20 -s 2 -F jobs"
 }
 
 if [ -z "$QUICK" ]; then

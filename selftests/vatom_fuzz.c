@@ -1136,6 +1136,15 @@ static void vz_op_syncobj(struct vz_worker *w)
 				   ~DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT;
 		if (!vz_below(&w->rng, 500))
 			u.transfer.flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT;
+		/*
+		 * Unknown flags only with a source nobody has: Debian's 6.12
+		 * rejects them in drm_syncobj_find_fence() after taking the
+		 * source's reference, which it then never drops (a DRM core
+		 * leak, not vatom's; kmemleak shows the syncobj and its
+		 * fences once the file is closed).
+		 */
+		if (u.transfer.flags & ~DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT)
+			u.transfer.src_handle = 0;
 		vz_ioctl(w, w->fd, DRM_IOCTL_SYNCOBJ_TRANSFER, &u.transfer, true);
 		break;
 	default:
