@@ -95,6 +95,15 @@ die()
 	vm_exit 1
 }
 
+# Booted with maxcpus=1 (vm-run.sh: instruction counting): the other
+# vCPUs now, before anything is loaded or run.
+if [ -n "$ONLINE_CPUS" ]; then
+	for c in /sys/devices/system/cpu/cpu[1-9]*/online; do
+		[ -e "$c" ] || continue
+		echo 1 >"$c" || die "could not online ${c%/online}"
+	done
+fi
+
 for m in $(cat /modules/order); do
 	insmod "/modules/$m" || die "insmod $m failed"
 done
