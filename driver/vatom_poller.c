@@ -290,6 +290,14 @@ int vatom_poller_thread(void *data)
 		} else if (vatom_poller_idle(p, &idle_since, &empty)) {
 			vatom_poller_sleep(p);
 			idle_since = 0;
+		} else {
+			/*
+			 * An empty turn: PAUSE, as any spin-wait should. An
+			 * SMT sibling (the producer, maybe) gets the core's
+			 * resources meanwhile, and under QEMU's TCG the
+			 * vCPU gives way to the next one.
+			 */
+			cpu_relax();
 		}
 		cond_resched();
 	}
