@@ -14,6 +14,7 @@
 #                     (KERNEL=debug-6.12: build/debug-6.12-module/)
 #   make demo         boot the VM, load vatom.ko, run the demo
 #   make bench        host engine and in-VM device benchmarks: bench/results.md
+#   make bench-icount the per-job costs counted in guest instructions
 #   make install      vatom.ko for KVER (modules_install + depmod), libvatom,
 #                     the vatom tool and the man pages; DESTDIR, PREFIX
 #   make uninstall    the same files removed
@@ -46,7 +47,7 @@ export KVER KDIR
 endif
 
 .PHONY: all module userlib tools selftests host-tests sparse checkpatch \
-	check check-quick debug-kernel demo bench clean install uninstall \
+	check check-quick debug-kernel demo bench bench-icount clean install uninstall \
 	dkms-source deb
 
 all: module userlib tools selftests
@@ -92,6 +93,9 @@ demo:
 
 bench: module
 	$(MAKE) -C bench bench
+
+bench-icount: module
+	$(MAKE) -C bench vm-icount
 
 # The module goes to lib/modules/$(KVER)/updates (DESTDIR first); depmod
 # then indexes that tree (-b DESTDIR, when there is one).

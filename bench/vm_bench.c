@@ -54,6 +54,7 @@
 #include <xmmintrin.h>
 
 #include "drm/vatom_drm.h"
+#include "vm_uring.h"
 #include "vt_host.h"
 
 typedef uint8_t u8;
@@ -70,9 +71,20 @@ typedef uint64_t u64;
 #define MXCSR_FTZ_DAZ	0x8040
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
+/* Median, minimum and maximum of a measurement's samples. */
+struct summary {
+	double med, min, max;
+};
+
 static int reps = 7;
 static double min_time = 0.1;	/* seconds per sweep measurement */
 static FILE *md;		/* DIR/vm.md */
+/*
+ * -c: the guest counts instructions (QEMU -icount shift=0: its clock
+ * advances 1 ns per instruction), so a per-call cost is a number of
+ * instructions, the same from run to run at any host load.
+ */
+static bool counted;
 static u64 max_stream;
 
 /* ---- output: every table goes to stdout and to vm.md ---- */
@@ -90,6 +102,31 @@ static void out(const char *fmt, ...)
 		va_end(ap);
 	}
 	fflush(stdout);
+}
+
+/* The unit of a per-call cost column: microseconds, or instructions. */
+static const char *cost_unit(void)
+{
+	return counted ? "instructions" : "us";
+}
+
+/*
+ * A per-call cost of @s seconds as its column shows it: "median
+ * (min-max)" for a summary. Four buffers in turn: a row uses at most two.
+ */
+static const char *cost(struct summary s)
+{
+	static char buf[4][64];
+	static int next;
+	char *b = buf[next++ % 4];
+
+	if (counted)
+		snprintf(b, sizeof(buf[0]), "%.0f (%.0f-%.0f)", s.med * 1e9,
+			 s.min * 1e9, s.max * 1e9);
+	else
+		snprintf(b, sizeof(buf[0]), "%.2f (%.2f-%.2f)", s.med * 1e6,
+			 s.min * 1e6, s.max * 1e6);
+	return b;
 }
 
 static void die(const char *what, int err)
@@ -115,10 +152,6 @@ static void *xmalloc(size_t n)
 	memset(p, 0, n);
 	return p;
 }
-
-struct summary {
-	double med, min, max;
-};
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -834,6 +867,34 @@ static double null_ioctl_s(int fd, int per)
 	return (vt_now_s() - t0) / per;
 }
 
+/*
+ * The per-job targets, as ratios to the null ioctl (judged in the counted
+ * mode, where they are exact): a 1-packet PTX SUBMIT, a 1-packet vISA
+ * SIMD16 SUBMIT, an empty SUBMIT; a kick-mode round trip, and at most
+ * io_uring's NOP io_uring_enter() round trip plus Q1S_OVER_URING; a
+ * polling round trip, and at most io_uring's SQPOLL NOP round trip; one
+ * 1-packet job's execution.
+ */
+#define P2_TARGET	2.0
+#define P2V_TARGET	2.8
+#define P2E_TARGET	1.4
+#define Q1S_TARGET	1.5
+#define Q1S_OVER_URING	0.3
+#define QP1S_TARGET	1.0
+#define QX_TARGET	0.3
+
+/* "<= T met" or "<= T **missed**" for ratio @v against target @t. */
+static const char *verdict(double v, double t)
+{
+	static char buf[4][48];
+	static int next;
+	char *b = buf[next++ % 4];
+
+	snprintf(b, sizeof(buf[0]), "<= %.1f%s", t,
+		 v <= t ? " met" : " **missed**");
+	return b;
+}
+
 static void p2_latency(int fd)
 {
 	struct surface s = buffer_create(fd, BUF_BYTES);
@@ -895,24 +956,24 @@ static void p2_latency(int fd)
 	out("\n### P2: latency of one synchronous submission\n\n"
 	    "%d blocks of %d calls each, alternating; per call, median "
 	    "(min-max) over the blocks.\n\n"
-	    "| call | us per call | ratio to GET_PARAM | target |\n"
-	    "|---|---|---|---|\n", blocks, per);
-	out("| GET_PARAM UAPI_VERSION (null ioctl) | %.2f (%.2f-%.2f) | 1 | |\n",
-	    g.med * 1e6, g.min * 1e6, g.max * 1e6);
+	    "| call | %s per call | ratio to GET_PARAM | target |\n"
+	    "|---|---|---|---|\n", blocks, per, cost_unit());
+	out("| GET_PARAM UAPI_VERSION (null ioctl) | %s | 1 | |\n", cost(g));
 	out("| SUBMIT, 1 PTX atom.global.add.u32 packet, 8 bytes of results "
-	    "| %.2f (%.2f-%.2f) | **%.2f** (paired %.2f, %.2f-%.2f) | <= 1.5%s |\n",
-	    sp.med * 1e6, sp.min * 1e6, sp.max * 1e6, sp.med / g.med, r.med,
-	    r.min, r.max, sp.med / g.med <= 1.5 ? " met" : " **missed**");
+	    "| %s | **%.2f** (paired %.2f, %.2f-%.2f) | %s |\n",
+	    cost(sp), sp.med / g.med, r.med, r.min, r.max,
+	    verdict(sp.med / g.med, P2_TARGET));
 	out("| SUBMIT, 1 vISA DWORD_ATOMIC.ADD SIMD16 packet, 64 bytes of "
-	    "results | %.2f (%.2f-%.2f) | %.2f | |\n", sv.med * 1e6,
-	    sv.min * 1e6, sv.max * 1e6, sv.med / g.med);
+	    "results | %s | **%.2f** | %s |\n", cost(sv), sv.med / g.med,
+	    verdict(sv.med / g.med, P2V_TARGET));
 	out("| SUBMIT, the PTX packet, its 8 bytes of results to a result "
-	    "surface | %.2f (%.2f-%.2f) | %.2f | |\n", sx.med * 1e6,
-	    sx.min * 1e6, sx.max * 1e6, sx.med / g.med);
-	out("| SUBMIT, empty: no packet, no binding, no results | "
-	    "%.2f (%.2f-%.2f) | %.2f | |\n", se.med * 1e6, se.min * 1e6,
-	    se.max * 1e6, se.med / g.med);
+	    "surface | %s | %.2f | |\n", cost(sx), sx.med / g.med);
+	out("| SUBMIT, empty: no packet, no binding, no results | %s | **%.2f** "
+	    "| %s |\n", cost(se), se.med / g.med,
+	    verdict(se.med / g.med, P2E_TARGET));
 	printf("P2 %.3f\n", sp.med / g.med);
+	printf("P2V %.3f\n", sv.med / g.med);
+	printf("P2E %.3f\n", se.med / g.med);
 	work_free(&w);
 	munmap(rs.map, rs.size);
 	munmap(s.map, s.size);
@@ -1048,9 +1109,11 @@ static void qb_spin_wait(int fd, const struct qb *q, u32 seq)
 	unsigned int spins = 0;
 
 	while ((int)((u32)__atomic_load_n(&q->ctl->completed,
-					   __ATOMIC_ACQUIRE) - seq) < 0)
+					   __ATOMIC_ACQUIRE) - seq) < 0) {
+		__builtin_ia32_pause();
 		if (++spins % 4096 == 0)
 			sched_yield();
+	}
 }
 
 /*
@@ -1113,10 +1176,12 @@ static void qb_run(int fd, struct qb *q, u32 n)
 
 /*
  * One call a single-call latency times: a null ioctl, a 1-job round trip,
- * a KICK with no job to consume (what a KICK costs before its job), or a
- * polling round trip of a job with no stream (what the queue costs a job).
+ * a KICK with no job to consume (what a KICK costs before its job), a
+ * polling round trip of a job with no stream (what the queue costs a job),
+ * or io_uring's NOP, through io_uring_enter() or an SQPOLL ring.
  */
-enum one_call { ONE_NULL, ONE_KICK, ONE_POLL, ONE_KICK_EMPTY, ONE_POLL_EMPTY };
+enum one_call { ONE_NULL, ONE_KICK, ONE_POLL, ONE_KICK_EMPTY, ONE_POLL_EMPTY,
+		ONE_URING_ENTER, ONE_URING_SQPOLL };
 
 /*
  * Median seconds of @per calls of @what (at most QB_PER_MAX), each timed
@@ -1146,6 +1211,12 @@ static double one_call_med_s(int fd, struct qb *q, enum one_call what, int per)
 			break;
 		case ONE_KICK_EMPTY:
 			qb_run(fd, q, 0);
+			break;
+		case ONE_URING_ENTER:
+			uring_nop_enter();
+			break;
+		case ONE_URING_SQPOLL:
+			uring_nop_sqpoll();
 			break;
 		}
 		t1 = vt_now_s();
@@ -1310,19 +1381,14 @@ static void queue_throughput(int fd, struct surface *s, u32 pkts,
 static void q_row(const char *call, struct summary us, double headline,
 		  struct summary ratio, double target)
 {
-	out("| %s | %.2f (%.2f-%.2f) | ", call, us.med * 1e6, us.min * 1e6,
-	    us.max * 1e6);
+	out("| %s | %s | ", call, cost(us));
 	if (headline >= 0)
 		out("**%.2f** (paired %.2f, %.2f-%.2f)", headline, ratio.med,
 		    ratio.min, ratio.max);
 	else
 		out(target ? "**%.2f** (%.2f-%.2f)" : "%.2f (%.2f-%.2f)",
 		    ratio.med, ratio.min, ratio.max);
-	if (target)
-		out(" | <= %.1f%s |\n", target,
-		    ratio.med <= target ? " met" : " **missed**");
-	else
-		out(" | |\n");
+	out(" | %s |\n", target ? verdict(ratio.med, target) : "");
 }
 
 static void queue_bench(int fd)
@@ -1339,13 +1405,15 @@ static void queue_bench(int fd)
 	double t1g[MAX_REPS * 3], t1q[MAX_REPS * 3], t1p[MAX_REPS * 3];
 	double t1e[MAX_REPS * 3], r1q[MAX_REPS * 3], r1p[MAX_REPS * 3];
 	double r1e[MAX_REPS * 3], t1pe[MAX_REPS * 3], r1pe[MAX_REPS * 3];
+	double t1u[MAX_REPS * 3], r1u[MAX_REPS * 3];
+	double t1up[MAX_REPS * 3], r1up[MAX_REPS * 3];
 	double xq[MAX_REPS * 3], xp[MAX_REPS * 3];
 	double rxq[MAX_REPS * 3], rxp[MAX_REPS * 3];
 	double tgp[MAX_REPS * 3], tpp[MAX_REPS * 3], trpp[MAX_REPS * 3];
 	static const u32 sizes[] = { 1, 16 };
 	struct summary g, sq, r, sp, rp, thr[4], gp = { 0 }, spp = { 0 }, rpp = { 0 };
 	struct summary g1, q1, p1, e1, rq1, rp1, re1, pe1, rpe1, sxq, sxp;
-	struct summary srxq, srxp;
+	struct summary srxq, srxp, u1, ru1, up1, rup1;
 	u64 x0, x1, x2;
 	char call[128];
 	bool pinned;
@@ -1354,7 +1422,19 @@ static void queue_bench(int fd)
 	size_t k;
 
 	qb_init(fd, &q, s.handle, &x, sizeof(x), 8, false);
-	qb_init(fd, &qp, s.handle, &x, sizeof(x), 8, true);
+	/*
+	 * Counted, the poller on vCPU 1 and this thread on vCPU 0, always:
+	 * QEMU runs the two vCPUs in turn, each until it PAUSEs, halts or
+	 * takes an interrupt, so the count is the same from run to run only
+	 * when the guest scheduler cannot move the two onto one vCPU.
+	 */
+	if (counted) {
+		qb_init_on(fd, &qp, s.handle, &x, sizeof(x), 8, true, 1);
+		pin_cpu(0);
+	} else {
+		qb_init(fd, &qp, s.handle, &x, sizeof(x), 8, true);
+	}
+	uring_init();
 	for (b = 0; b < blocks; b++) {
 		tg[b] = null_ioctl_s(fd, per);
 		t0 = vt_now_s();
@@ -1372,6 +1452,16 @@ static void queue_bench(int fd)
 		x2 = engine_ns(fd);
 		t1e[b] = one_call_med_s(fd, &q, ONE_KICK_EMPTY, per);
 		t1pe[b] = one_call_med_s(fd, &qp, ONE_POLL_EMPTY, per);
+		t1u[b] = one_call_med_s(fd, NULL, ONE_URING_ENTER, per);
+		/*
+		 * Not counted: the SQPOLL thread spins without PAUSE, so
+		 * QEMU runs its vCPU until the next tick (4000000
+		 * instructions at the guest's 250 Hz), whatever it costs.
+		 */
+		t1up[b] = counted ? 0 :
+			  one_call_med_s(fd, NULL, ONE_URING_SQPOLL, per);
+		r1u[b] = t1u[b] / t1g[b];
+		r1up[b] = t1up[b] / t1g[b];
 		xq[b] = (x1 - x0) * 1e-9 / per;
 		xp[b] = (x2 - x1) * 1e-9 / per;
 		r1q[b] = t1q[b] / t1g[b];
@@ -1382,14 +1472,17 @@ static void queue_bench(int fd)
 		rxp[b] = xp[b] / t1g[b];
 	}
 	qb_fini(fd, &qp);
+	uring_fini();
+	if (counted)
+		unpin_cpu();
 	/*
 	 * The polling round trip again, with the poller pinned to vCPU 1
 	 * (DRM_VATOM_QUEUE_CREATE_POLL_CPU: the queue above is gone, and
 	 * its poller with it) and this thread to vCPU 0: the two never share
 	 * a CPU, the configuration polling mode is meant for.
 	 */
-	pinned = (get_param(fd, DRM_VATOM_PARAM_CAPS) &
-		  DRM_VATOM_CAP_QUEUE_POLL_CPU) &&
+	pinned = !counted && (get_param(fd, DRM_VATOM_PARAM_CAPS) &
+			      DRM_VATOM_CAP_QUEUE_POLL_CPU) &&
 		 sysconf(_SC_NPROCESSORS_ONLN) >= 2;
 	if (pinned) {
 		/* Pinned after: a CPU the caller may not run on is refused. */
@@ -1425,6 +1518,10 @@ static void queue_bench(int fd)
 	sxp = summarize(xp, blocks);
 	srxq = summarize(rxq, blocks);
 	srxp = summarize(rxp, blocks);
+	u1 = summarize(t1u, blocks);
+	ru1 = summarize(r1u, blocks);
+	up1 = summarize(t1up, blocks);
+	rup1 = summarize(r1up, blocks);
 	out("\n### Q: user-mode queues\n\n"
 	    "Round trip of one 1-packet job (PTX atom.global.add.u32, 8 bytes "
 	    "of results to the queue's results surface): kick mode writes the "
@@ -1432,35 +1529,50 @@ static void queue_bench(int fd)
 	    "mode writes the tail and spins on the completed count while the "
 	    "queue's kernel thread consumes (no system call). %d blocks of %d, "
 	    "alternating with the null ioctl; median (min-max).\n\n"
-	    "| call | us per job | ratio to GET_PARAM | target |\n"
-	    "|---|---|---|---|\n", blocks, per);
-	out("| GET_PARAM UAPI_VERSION (null ioctl) | %.2f (%.2f-%.2f) | 1 | |\n",
-	    g.med * 1e6, g.min * 1e6, g.max * 1e6);
+	    "| call | %s per job | ratio to GET_PARAM | target |\n"
+	    "|---|---|---|---|\n", blocks, per, cost_unit());
+	out("| GET_PARAM UAPI_VERSION (null ioctl) | %s | 1 | |\n", cost(g));
 	q_row("kick mode, 1 job per KICK", sq, sq.med / g.med, r, 1.5);
 	q_row("polling mode, 1 job, no system call", sp, sp.med / g.med, rp,
 	      1.0);
 	if (pinned) {
 		snprintf(call, sizeof(call), "polling mode, the poller pinned "
 			 "to vCPU 1 (POLL_CPU), this thread to vCPU 0 (its own "
-			 "null ioctl %.2f us)", gp.med * 1e6);
+			 "null ioctl %s %s)", cost(gp), cost_unit());
 		q_row(call, spp, spp.med / gp.med, rpp, 1.0);
 	}
 	out("\nThe same calls each timed on its own (one_call_med_s()): per "
 	    "block, the median of %d single calls; median (min-max) of the "
 	    "%d blocks: a block's rare slow calls do not move it as they move "
 	    "the block's mean.\n\n"
-	    "| call | us, median single call | ratio to GET_PARAM's | target |\n"
-	    "|---|---|---|---|\n", per, blocks);
-	out("| GET_PARAM UAPI_VERSION (null ioctl) | %.2f (%.2f-%.2f) | 1 | |\n",
-	    g1.med * 1e6, g1.min * 1e6, g1.max * 1e6);
-	q_row("kick mode, 1 job per KICK", q1, -1, rq1, 1.5);
-	q_row("polling mode, 1 job, no system call", p1, -1, rp1, 1.0);
+	    "| call | %s, median single call | ratio to GET_PARAM's | target |\n"
+	    "|---|---|---|---|\n", per, blocks, cost_unit());
+	out("| GET_PARAM UAPI_VERSION (null ioctl) | %s | 1 | |\n", cost(g1));
+	q_row("kick mode, 1 job per KICK", q1, -1, rq1, Q1S_TARGET);
+	q_row("polling mode, 1 job, no system call", p1, -1, rp1, QP1S_TARGET);
 	q_row("kick mode, a KICK with no job to consume", e1, -1, re1, 0);
 	q_row("polling mode, a job with no stream (what the queue costs a "
 	      "job)", pe1, -1, rpe1, 0);
 	q_row("the 1-packet job's execution, kick mode (fdinfo drm-engine, "
-	      "mean per job)", sxq, -1, srxq, 0);
+	      "mean per job)", sxq, -1, srxq, QX_TARGET);
 	q_row("the same, polling mode (the poller's)", sxp, -1, srxp, 0);
+	q_row("io_uring: a NOP submitted and waited for with one "
+	      "io_uring_enter()", u1, -1, ru1, 0);
+	if (counted)
+		out("| io_uring: a NOP round trip through an SQPOLL ring, no "
+		    "system call | not counted: its thread spins without PAUSE, "
+		    "so QEMU runs its vCPU to the next tick | | |\n");
+	else
+		q_row("io_uring: a NOP round trip through an SQPOLL ring, no "
+		      "system call", up1, -1, rup1, 0);
+	out("\nBeside io_uring: kick mode %.2f against its NOP round trip %.2f "
+	    "+ %.1f (%s)", rq1.med, ru1.med, Q1S_OVER_URING,
+	    rq1.med <= ru1.med + Q1S_OVER_URING ? "met" : "**missed**");
+	if (!counted)
+		out("; polling mode %.2f against its SQPOLL NOP %.2f (%s)",
+		    rp1.med, rup1.med,
+		    rp1.med <= rup1.med ? "met" : "**missed**");
+	out(".\n");
 	out("\nA polling round trip is what the queue costs a job plus the "
 	    "job's execution, which no mode avoids; a null ioctl executes "
 	    "nothing.\n");
@@ -1474,6 +1586,9 @@ static void queue_bench(int fd)
 	printf("QP0S %.3f\n", rpe1.med);
 	printf("QXK %.3f\n", srxq.med);
 	printf("QXP %.3f\n", srxp.med);
+	printf("U1S %.3f\n", ru1.med);
+	if (!counted)
+		printf("UP1S %.3f\n", rup1.med);
 
 	out("\nSmall jobs, jobs per second (thousands): the kick-mode queue "
 	    "with 32 jobs per KICK; the polling queue with up to its 64 "
@@ -2089,8 +2204,11 @@ static void read_line(const char *path, char *buf, size_t len)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: vm_bench [-o DIR] [-r reps (1-64)] [-t seconds] "
-		"[-s sections]\n  sections: any of 1234qamwt (default all)\n");
+	fprintf(stderr, "usage: vm_bench [-c] [-o DIR] [-r reps (1-64)] "
+		"[-t seconds] [-s sections]\n"
+		"  sections: any of 1234qamwt (default all)\n"
+		"  -c: the guest counts instructions (make bench-icount): "
+		"costs in instructions\n");
 	exit(2);
 }
 
@@ -2104,8 +2222,11 @@ int main(int argc, char **argv)
 	int fd, opt;
 	bool ok = true;
 
-	while ((opt = getopt(argc, argv, "o:r:t:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "co:r:t:s:")) != -1) {
 		switch (opt) {
+		case 'c':
+			counted = true;
+			break;
 		case 'o':
 			dir = optarg;
 			break;
@@ -2153,6 +2274,13 @@ int main(int argc, char **argv)
 	    "Guest kernel command line: `%s`; clocksource %s.\n",
 	    sysconf(_SC_NPROCESSORS_ONLN), u.release, when, reps, cmdline,
 	    clksrc);
+	if (counted)
+		out("\n**Counted mode** (`make bench-icount`): QEMU counts "
+		    "guest instructions (`-icount shift=0,sleep=off`), the "
+		    "guest clock advancing 1 ns per instruction whatever the "
+		    "host does, so every cost below is a number of guest "
+		    "instructions, the same from run to run; with two vCPUs, "
+		    "the instructions of both (QEMU runs them in turn).\n");
 
 	if (strchr(sections, '1')) {
 		out("\n### P1: batch throughput\n\n"

@@ -33,6 +33,7 @@ PACKAGES=(
 	clang			# libFuzzer targets in tests/
 	libclang-rt-dev		# libFuzzer runtime (clang only recommends it)
 	gnuplot-nox		# benchmark plots
+	liburing-dev		# the io_uring rows of the bench (static liburing.a)
 	perl			# checkpatch.pl
 	xz-utils		# unpacking linux-source-6.1.tar.xz
 	flex bison bc		# building the debug kernel (debug-kernel.sh)
