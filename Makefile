@@ -15,6 +15,7 @@
 #   make demo         boot the VM, load vatom.ko, run the demo
 #   make bench        host engine and in-VM device benchmarks: bench/results.md
 #   make bench-icount the per-job costs counted in guest instructions
+#   make coverage     the engine's line and branch coverage by the host tests
 #   make install      vatom.ko for KVER (modules_install + depmod), libvatom,
 #                     the vatom tool and the man pages; DESTDIR, PREFIX
 #   make uninstall    the same files removed
@@ -47,7 +48,7 @@ export KVER KDIR
 endif
 
 .PHONY: all module userlib tools selftests host-tests sparse checkpatch \
-	check check-quick debug-kernel demo bench bench-icount clean install uninstall \
+	check check-quick debug-kernel demo bench bench-icount coverage clean install uninstall \
 	dkms-source deb
 
 all: module userlib tools selftests
@@ -96,6 +97,9 @@ bench: module
 
 bench-icount: module
 	$(MAKE) -C bench vm-icount
+
+coverage:
+	$(MAKE) -C tests coverage
 
 # The module goes to lib/modules/$(KVER)/updates (DESTDIR first); depmod
 # then indexes that tree (-b DESTDIR, when there is one).

@@ -34,6 +34,7 @@ PACKAGES=(
 	libclang-rt-dev		# libFuzzer runtime (clang only recommends it)
 	gnuplot-nox		# benchmark plots
 	liburing-dev		# the io_uring rows of the bench (static liburing.a)
+	gcovr			# make coverage: the engine's coverage by the host tests
 	perl			# checkpatch.pl
 	xz-utils		# unpacking linux-source-6.1.tar.xz
 	flex bison bc		# building the debug kernel (debug-kernel.sh)
