@@ -65,13 +65,16 @@ void vatom_file_spare_job_free(struct vatom_file *vfile)
 /*
  * A released job becomes the file's spare, for its next submission (its
  * head cleared; fence_mem, if unused, its stream buffer and the emptied
- * slot tables kept), unless the file has one already.
+ * slot tables kept), unless the file has one already. A synchronous job
+ * never touched its scheduler job (&vatom_job.base), which is still as
+ * clear as the last asynchronous use or the allocation left it.
  */
 static void vatom_job_keep(struct vatom_job *job)
 {
 	struct vatom_file *vfile = job->vfile;
+	size_t from = job->async ? 0 : offsetofend(struct vatom_job, base);
 
-	memset(job, 0, offsetof(struct vatom_job, fence_mem));
+	memset((u8 *)job + from, 0, offsetof(struct vatom_job, fence_mem) - from);
 	/* Full barrier: the cleared head before the job is seen as spare. */
 	if (cmpxchg(&vfile->spare_job, NULL, job))
 		vatom_job_destroy(job, vfile->acct);
