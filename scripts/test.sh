@@ -48,9 +48,8 @@
 #   debug-kernel-6.12, build:module-debug-6.12, vm-debug-6.12:*
 #               the same three on the 6.12 debug kernel (KERNEL=debug-6.12:
 #               drm_sched's workqueues, where 6.1 has its kthread), whose
-#               build goes on while vm-debug runs; its boot runs the
-#               selftests and the libvatom test, not yet vatom_fault and
-#               vatom_fuzz (a leak they found on 6.12 is open: docs/testing.md)
+#               build goes on while vm-debug runs; its boot runs the same
+#               programs as vm-debug's
 #
 # With QUICK=1 or --quick (make check-quick): the 6.1 kernel only, no debug
 # kernels or other kernels' stages.
