@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "vm_uring.h"
 
 static struct io_uring enter_ring, sqpoll_ring;
+static bool have_sqpoll;
 
 static void uring_die(const char *what, int ret)
 {
@@ -26,7 +28,7 @@ static void uring_die(const char *what, int ret)
 	exit(1);
 }
 
-void uring_init(void)
+void uring_init(bool sqpoll)
 {
 	struct io_uring_params p = { 0 };
 	int ret;
@@ -34,6 +36,9 @@ void uring_init(void)
 	ret = io_uring_queue_init(8, &enter_ring, 0);
 	if (ret)
 		uring_die("setup", ret);
+	have_sqpoll = sqpoll;
+	if (!sqpoll)
+		return;
 	/*
 	 * The SQPOLL thread idles a second before it sleeps: like the vatom
 	 * pollers beside it (QB_POLL_IDLE_US), never between two requests.
@@ -47,7 +52,8 @@ void uring_init(void)
 
 void uring_fini(void)
 {
-	io_uring_queue_exit(&sqpoll_ring);
+	if (have_sqpoll)
+		io_uring_queue_exit(&sqpoll_ring);
 	io_uring_queue_exit(&enter_ring);
 }
 

@@ -3,8 +3,13 @@
 #ifndef VM_URING_H
 #define VM_URING_H
 
-/* Set up the two rings (one plain, one SQPOLL); exits on failure. */
-void uring_init(void);
+#include <stdbool.h>
+
+/*
+ * Set up the plain ring and, with @sqpoll, the SQPOLL one, whose kernel
+ * thread spins from then on; exits on failure.
+ */
+void uring_init(bool sqpoll);
 void uring_fini(void);
 /* A NOP submitted and waited for with one io_uring_enter(). */
 void uring_nop_enter(void);
