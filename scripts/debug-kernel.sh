@@ -32,7 +32,10 @@
 # Each is built once per machine, outside the repository, in
 # VATOM_DEBUG_KERNEL_DIR (scripts/env.sh: /var/cache/vatom/debug-kernel-
 # <linux-source version>-<hash of the fragments>), so changing either
-# builds a new one:
+# builds a new one. A finished build of the same sources with other
+# fragments is taken over rather than started from scratch: its tree is
+# renamed to the new directory, and kbuild compiles again only what the
+# changed lines touch (take_over_tree() below):
 #
 #   linux/                the built tree: KDIR for `make -C linux M=...`
 #   boot/vmlinuz-$KVER    its bzImage
@@ -41,7 +44,8 @@
 #   kernelrelease         $KVER (6.1.N-vatom-debug, 6.12.N-vatom-debug)
 #   debug-kernel.config   the fragment as merged (with the series' lines)
 #   .complete             written last: a build without it is not done and
-#                         is started again from scratch
+#                         is started again (from scratch, or a tree taken
+#                         over)
 #
 # The build runs at low priority (nice 19, idle I/O class), with JOBS
 # (default 2) parallel jobs, under a lock, so that concurrent callers wait
@@ -135,6 +139,33 @@ check_config()
 	fi
 }
 
+# A finished build of the same sources with other fragments (a line of
+# them changed) is taken over: renamed to $DIR, its image and modules
+# dropped, so that kbuild compiles again only what the changed lines
+# touch (minutes, where a whole build takes half an hour). Under that
+# build's lock, which is kept (fd 8) so no run starts using it meanwhile.
+# Return: 0 if taken over.
+take_over_tree()
+{
+	local old
+
+	for old in $(ls -dt "${DIR%-*}"-* 2>/dev/null); do
+		case "$old" in
+		*.lock|"$DIR") continue ;;
+		esac
+		[ -f "$old/.complete" ] && [ -d "$old/linux" ] || continue
+		exec 8>"$old.lock"
+		flock -n 8 || continue
+		log "taking over $old's tree: only what the fragments' changes touch is compiled"
+		mv "$old" "$DIR"
+		rm -rf "$DIR/.complete" "$DIR/boot" "$DIR/lib" "$DIR/kernelrelease"
+		mkdir -p "$DIR/boot"
+		rm -f "$old.lock"
+		return 0
+	done
+	return 1
+}
+
 do_build()
 {
 	local t0 t1 src kver
@@ -173,11 +204,13 @@ do_build()
 	t0=$(date +%s)
 	log "building in $DIR (nice 19, -j$JOBS; 6.1: about 30 min on 2 cores)"
 	rm -rf "$DIR"
-	mkdir -p "$DIR/boot"
 	src=$DIR/linux
-	mkdir "$src"
-	log "extracting $TARBALL"
-	low tar -xJf "$TARBALL" -C "$src" --strip-components=1
+	if [ -n "$user_dir" ] || ! take_over_tree; then
+		mkdir -p "$DIR/boot"
+		mkdir "$src"
+		log "extracting $TARBALL"
+		low tar -xJf "$TARBALL" -C "$src" --strip-components=1
+	fi
 
 	log "configuring: x86_64_defconfig kvm_guest.config +" \
 	    "$(vatom_debug_fragments "$SERIES" | sed "s|^$VATOM_ROOT/||" | paste -sd+)"
