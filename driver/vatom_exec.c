@@ -19,6 +19,7 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_print.h>
 
+#include "vatom_coredump.h"
 #include "vatom_exec.h"
 #include "vatom_file.h"
 #include "vatom_trace.h"
@@ -97,8 +98,10 @@ int vatom_exec_faulty(struct vatom_exec *x, const void *stream, u32 size,
 		      const struct vatom_bindings *b, u8 *results,
 		      struct vatom_stats *stats)
 {
-	int ret;
+	int ret, f;
 
+	/* What ran, if it stops before the engine runs or after it is done. */
+	memset(&x->ran, 0, sizeof(x->ran));
 	switch (x->fault) {
 	case VATOM_FAULT_HANG:
 		return vatom_exec_sleep(x, MAX_SCHEDULE_TIMEOUT);
@@ -109,13 +112,38 @@ int vatom_exec_faulty(struct vatom_exec *x, const void *stream, u32 size,
 		break;
 	case VATOM_FAULT_ENGINE:
 		size = vatom_fault_prefix(stream, size);
-		ret = vatom_exec_stream(stream, size, b, results, stats, &x->ctl);
+		ret = vatom_exec_stream(stream, size, b, results, &x->ran, &x->ctl);
+		for (f = 0; f < VATOM_FAMILY_COUNT; f++) {
+			stats->packets[f] += x->ran.packets[f];
+			stats->elements[f] += x->ran.elements[f];
+		}
 		return ret ? vatom_exec_stop_error(x) : -EIO;
 	default:
 		break;
 	}
 	ret = vatom_exec_stream(stream, size, b, results, stats, &x->ctl);
 	return ret ? vatom_exec_stop_error(x) : 0;
+}
+
+/**
+ * vatom_exec_reset() - a job timed out or faulted: reset its file, and
+ * leave the devcoredump of where it stopped
+ * @x: its control block, &vatom_exec.ran written
+ * @error: -ETIMEDOUT or -EIO
+ * @stream: the kernel copy of its stream
+ * @size: bytes of @stream
+ * @b: its bindings
+ * @results: where its results went, or NULL
+ *
+ * Out of line, with the arguments vatom_exec_run() has in hand: the jobs
+ * that run whole pay nothing for it.
+ */
+void vatom_exec_reset(struct vatom_exec *x, int error, const void *stream,
+		      u32 size, const struct vatom_bindings *b,
+		      const u8 *results)
+{
+	vatom_file_reset(x->vfile, x->id, error);
+	vatom_coredump(x, error, stream, size, b, results);
 }
 
 /**

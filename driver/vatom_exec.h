@@ -37,6 +37,21 @@ static inline u64 vatom_busy_clock(void)
 }
 
 /**
+ * enum vatom_door - the ways a job comes in, as devcoredumps name them
+ * @VATOM_DOOR_SYNC: a synchronous SUBMIT, executed in its submitter
+ * @VATOM_DOOR_ASYNC: an asynchronous SUBMIT, executed by its file's
+ *	scheduler (vatom_sched.c)
+ * @VATOM_DOOR_KICK: a queue's job, consumed by a KICK in the kicker
+ * @VATOM_DOOR_POLL: a polling queue's job, consumed by its poller
+ */
+enum vatom_door {
+	VATOM_DOOR_SYNC,
+	VATOM_DOOR_ASYNC,
+	VATOM_DOOR_KICK,
+	VATOM_DOOR_POLL,
+};
+
+/**
  * struct vatom_exec - the control block of one job's validation and
  * execution, whatever door the job came through
  * @ctl: the engine's: the device's limit of element operations, and
@@ -47,6 +62,7 @@ static inline u64 vatom_busy_clock(void)
  *	queue destroyed), or NULL
  * @killable: the job runs in its submitter's thread, and stops when that
  *	is killed
+ * @door: how the job came in (enum vatom_door)
  * @deadline: jiffies by which the executing job must be done, or 0: the
  *	job timeout, the same for every door (vatom_exec_run())
  * @fault: the fault injected into the job (vatom_fault.h)
@@ -54,6 +70,12 @@ static inline u64 vatom_busy_clock(void)
  *	(vatom_exec_admit()): another cancels the job if it has not begun
  * @id: the job's number in its file, for the reset's log line (0: a
  *	queue job)
+ * @results_size: bytes of results the job's validated stream writes
+ *	(devcoredumps)
+ * @ran: what a job that timed out or faulted ran (packets and element
+ *	operations per family): written by the engine where it stopped
+ *	(&vatom_exec_ctl.stopped), or by vatom_exec_faulty(); its devcoredump
+ *	reads it
  */
 struct vatom_exec {
 	struct vatom_exec_ctl ctl;
@@ -61,10 +83,13 @@ struct vatom_exec {
 	struct drm_device *drm;
 	const bool *cancel;
 	bool killable;
+	u8 door;
 	unsigned long deadline;
 	enum vatom_fault fault;
 	unsigned int resets;
 	u64 id;
+	u64 results_size;
+	struct vatom_stats ran;
 };
 
 /* The sum of @st's element operations, over the families. */
@@ -95,20 +120,22 @@ static inline bool vatom_exec_gone(const struct vatom_exec *x)
  * vatom_exec_init() - set up a job's control block
  * @x: the control block
  * @vfile: the file whose job it is
+ * @door: how it came in: a synchronous job and a KICK's run in their
+ *	submitter's thread, and stop when that is killed
  * @cancel: the job stops when this becomes true, or NULL
- * @killable: the job runs in its submitter's thread: it stops when that
- *	is killed
  */
 static inline void vatom_exec_init(struct vatom_exec *x,
-				   struct vatom_file *vfile, const bool *cancel,
-				   bool killable)
+				   struct vatom_file *vfile,
+				   enum vatom_door door, const bool *cancel)
 {
 	x->ctl.max_ops = vatom_max_submit_ops();
 	x->ctl.stop = vatom_exec_stop;
+	x->ctl.stopped = &x->ran;
 	x->vfile = vfile;
 	x->drm = &vfile->vdev->drm;
 	x->cancel = cancel;
-	x->killable = killable;
+	x->killable = door == VATOM_DOOR_SYNC || door == VATOM_DOOR_KICK;
+	x->door = door;
 	x->deadline = 0;
 	x->fault = VATOM_FAULT_NONE;
 	x->id = 0;
@@ -274,6 +301,9 @@ static inline int vatom_exec_stream(const void *stream, u32 size,
 }
 
 int vatom_exec_stop_error(const struct vatom_exec *x);
+void __cold vatom_exec_reset(struct vatom_exec *x, int error,
+			     const void *stream, u32 size,
+			     const struct vatom_bindings *b, const u8 *results);
 int vatom_exec_faulty(struct vatom_exec *x, const void *stream, u32 size,
 		      const struct vatom_bindings *b, u8 *results,
 		      struct vatom_stats *stats);
@@ -296,7 +326,8 @@ int vatom_exec_faulty(struct vatom_exec *x, const void *stream, u32 size,
  * here, and a small one's cost is mostly calls (docs/driver.md).
  *
  * A job that timed out or faulted resets its file here, before its
- * submitter or any waiter can see its outcome (vatom_reset.c).
+ * submitter or any waiter can see its outcome (vatom_reset.c), and
+ * leaves a devcoredump of where it stopped (vatom_coredump.c).
  *
  * Return: 0 when the whole stream ran. Else a prefix of whole packets
  * ran: -ETIMEDOUT when the job ran past the job timeout (an injected hang
@@ -322,7 +353,7 @@ static inline int vatom_exec_run(struct vatom_exec *x, const void *stream,
 		ret = vatom_exec_stop_error(x);
 	x->deadline = 0;
 	if (unlikely(vatom_error_resets(ret)))
-		vatom_file_reset(x->vfile, x->id, ret);
+		vatom_exec_reset(x, ret, stream, size, b, results);
 	return ret;
 }
 

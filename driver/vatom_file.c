@@ -39,6 +39,8 @@ struct vatom_file *vatom_file_create(struct drm_device *dev,
 	}
 	vfile->vdev = to_vatom_device(dev);
 	vfile->client_id = vatom_client_id(file);
+	vfile->pid = task_tgid_nr(current);
+	get_task_comm(vfile->comm, current);
 	mutex_init(&vfile->lock);
 	spin_lock_init(&vfile->jobs_lock);
 	INIT_LIST_HEAD(&vfile->jobs);

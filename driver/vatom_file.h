@@ -14,6 +14,7 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/xarray.h>
 
@@ -62,6 +63,9 @@ struct vatom_stream_buf {
  * @queues: the file's user-mode queues by id (vatom_queue.c)
  * @client_id: the file's number, as fdinfo's drm-client-id and tracepoints
  *	show it
+ * @pid: the thread group that opened the file (devcoredumps of the jobs
+ *	that run outside their submitter: asynchronous ones, the poller's)
+ * @comm: that thread's name when it opened the file
  * @submitted: submissions accepted; a job's number is the count with it
  * @completed: jobs completed (executed, failed or cancelled)
  * @rejected: submissions that failed before execution
@@ -78,6 +82,8 @@ struct vatom_file {
 	struct vatom_device *vdev;
 	struct vatom_account *acct;
 	u64 client_id;
+	pid_t pid;
+	char comm[TASK_COMM_LEN];
 	atomic64_t submitted;
 	atomic64_t completed;
 	atomic64_t rejected;

@@ -332,6 +332,7 @@ int vatom_binding_table_read(struct vatom_binding_table *t,
 		if (!surf)
 			return -ENOENT;
 		t->bound[bind.slot] = surf;
+		t->bound_handle[t->nbound] = bind.handle;
 		t->bound_slot[t->nbound++] = bind.slot;
 
 		ret = vatom_surface_view(surf, &view);

@@ -58,6 +58,8 @@ static inline struct vatom_surface *to_vatom_surface(struct drm_gem_object *obj)
  * submission or a queue names them, each referenced
  * @nbound: slots bound, listed in @bound_slot
  * @bound_slot: the slots bound, in binding-table order
+ * @bound_handle: the handles they were bound with, in the same order
+ *	(devcoredumps)
  * @bindings: slot table handed to the engine
  * @bound: surfaces referenced by the binding table, by slot
  *
@@ -67,6 +69,7 @@ static inline struct vatom_surface *to_vatom_surface(struct drm_gem_object *obj)
 struct vatom_binding_table {
 	unsigned int nbound;
 	u8 bound_slot[DRM_VATOM_MAX_SLOTS];
+	u32 bound_handle[DRM_VATOM_MAX_SLOTS];
 	struct vatom_bindings bindings;
 	struct vatom_surface *bound[DRM_VATOM_MAX_SLOTS];
 };

@@ -74,7 +74,7 @@ static void vatom_job_keep(struct vatom_job *job)
 	struct vatom_file *vfile = job->vfile;
 	size_t from = job->async ? 0 : offsetofend(struct vatom_job, base);
 
-	memset((u8 *)job + from, 0, offsetof(struct vatom_job, fence_mem) - from);
+	memset((u8 *)job + from, 0, offsetof(struct vatom_job, exec) - from);
 	/* Full barrier: the cleared head before the job is seen as spare. */
 	if (cmpxchg(&vfile->spare_job, NULL, job))
 		vatom_job_destroy(job, vfile->acct);
@@ -115,7 +115,9 @@ struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 	job->inflight = true;
 	job->async = async;
 	/* A synchronous job runs in its submitter; an asynchronous one stops on close. */
-	vatom_exec_init(&job->exec, vfile, async ? &vfile->cancel : NULL, !async);
+	vatom_exec_init(&job->exec, vfile,
+			async ? VATOM_DOOR_ASYNC : VATOM_DOOR_SYNC,
+			async ? &vfile->cancel : NULL);
 	INIT_LIST_HEAD(&job->link);
 	atomic_inc(&vfile->live);
 	this_cpu_inc(vfile->vdev->pcpu->jobs);

@@ -89,11 +89,12 @@ struct vatom_out_sync {
  * @bounce_small: @bounce of small result regions
  *
  * A freed job is kept by its file for the next submission: the members
- * from @fence_mem on are then not cleared but left clean (unused
- * @fence_mem, no slot bound), which saves clearing two 2 KiB slot tables
- * per submission; @stream keeps its buffer, still charged, for the next
- * stream that fits (under TCG a fresh vmalloc'ed page costs a fault and a
- * clear, more than the atomics themselves on real CPUs).
+ * from @exec on are then not cleared but left clean (unused @fence_mem,
+ * no slot bound) or set up again (@exec, by vatom_exec_init()), which
+ * saves clearing two 2 KiB slot tables per submission; @stream keeps its
+ * buffer, still charged, for the next stream that fits (under TCG a fresh
+ * vmalloc'ed page costs a fault and a clear, more than the atomics
+ * themselves on real CPUs).
  */
 struct vatom_job {
 	struct drm_sched_job base;
@@ -102,7 +103,6 @@ struct vatom_job {
 	struct list_head run_link;
 	atomic_t pending;
 	int dep_error;
-	struct vatom_exec exec;
 	u64 id;
 	u64 ops;
 	bool async;
@@ -120,7 +120,8 @@ struct vatom_job {
 	u32 stream_size;
 	u8 *bounce;
 
-	/* Kept clean across reuse: see above. */
+	/* Kept clean across reuse, or set up again: see above. */
+	struct vatom_exec exec;
 	struct vatom_fence *fence_mem;
 	struct vatom_stream_buf stream;
 	struct vatom_binding_table table;

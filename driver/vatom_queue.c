@@ -106,6 +106,7 @@ static int vatom_queue_job(struct vatom_queue *q,
 	if (ret)
 		return ret;
 	*ran = true;
+	x->results_size = needed;
 	return vatom_exec_run(x, q->stream.buf, d->stream_size, &q->table.bindings,
 			      needed ? rv->vaddr + d->results_offset : NULL,
 			      stats);
@@ -213,7 +214,8 @@ int vatom_queue_drain(struct vatom_queue *q, u32 tail, bool polled)
 	if (q->head == tail)
 		return 0;
 	/* The poller stops when the queue is destroyed, a KICK when killed. */
-	vatom_exec_init(&x, q->vfile, polled ? &q->dead : NULL, !polled);
+	vatom_exec_init(&x, q->vfile, polled ? VATOM_DOOR_POLL : VATOM_DOOR_KICK,
+			polled ? &q->dead : NULL);
 	if (q->syncobj && !q->chain) {
 		q->chain = dma_fence_chain_alloc();
 		if (!q->chain)

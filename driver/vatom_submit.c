@@ -140,6 +140,7 @@ static int vatom_job_results(struct vatom_job *job, struct drm_file *file,
 		args->error_reason = err.reason;
 		return ret;
 	}
+	job->exec.results_size = args->results_needed;
 	if (!args->results_needed)
 		return 0;
 
@@ -279,7 +280,7 @@ static int vatom_job_prepare(struct vatom_job *job, struct drm_file *file,
 		return ret;
 
 	/* In the submitter's thread, whatever the job's own rule. */
-	vatom_exec_init(&x, job->vfile, NULL, true);
+	vatom_exec_init(&x, job->vfile, VATOM_DOOR_SYNC, NULL);
 	ret = vatom_exec_validate(&x, job->stream.buf, args->stream_size,
 				  &job->table.bindings, &args->results_needed,
 				  &job->ops, &err);

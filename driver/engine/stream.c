@@ -296,7 +296,7 @@ static void stream_execute_one(const struct drm_vatom_packet *hdr,
  *
  * Return: 0 when the whole stream ran; -ECANCELED when @ctl->stop() said to
  * stop: the packets before some packet ran, whole, the rest did not (@stats
- * says how many).
+ * says how many, and so does @ctl->stopped, alone).
  */
 int vatom_stream_execute_ctl(const void *stream, u32 size,
 			     const struct vatom_bindings *b, u8 *results,
@@ -356,6 +356,12 @@ int vatom_stream_execute_ctl(const void *stream, u32 size,
 		}
 	}
 
+	if (ret && ctl->stopped) {
+		for (f = 0; f < VATOM_FAMILY_COUNT; f++) {
+			ctl->stopped->packets[f] = packets[f];
+			ctl->stopped->elements[f] = elements[f];
+		}
+	}
 	if (!stats)
 		return ret;
 	for (f = 0; f < VATOM_FAMILY_COUNT; f++) {

@@ -81,10 +81,15 @@ struct vatom_stats {
  * @stop: called at each checkpoint, after vatom_yield(); returning true
  *	stops the validation (-EINTR) or the execution (-ECANCELED) there.
  *	NULL: never stop.
+ * @stopped: where an execution that @stop stopped writes what it ran
+ *	(packets and element operations per family: that call's own, not
+ *	what its stats accumulated before), or NULL. Written only when it
+ *	stops: a devcoredump's counters cost the jobs that run whole nothing.
  */
 struct vatom_exec_ctl {
 	u64 max_ops;
 	bool (*stop)(const struct vatom_exec_ctl *ctl);
+	struct vatom_stats *stopped;
 };
 
 int vatom_stream_validate_ctl(const void *stream, u32 size,

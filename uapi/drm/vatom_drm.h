@@ -1261,9 +1261,8 @@ struct drm_vatom_queue_kick {
  * began executing is stopped at its next checkpoint, between two packets:
  * the packets before ran, each whole, none after. Its fence signals with
  * -ETIMEDOUT; a synchronous SUBMIT returns -ETIMEDOUT, a queue job's
- * @status is -ETIMEDOUT. An asynchronous job is timed by its file's GPU
- * scheduler, whose timeout handler stops it; the others from the start of
- * their execution.
+ * @status is -ETIMEDOUT. Every door times its jobs the same way, from the
+ * start of their execution.
  *
  * A job that timed out, or that failed with an engine fault (-EIO, only
  * ever injected: docs/robustness.md), *resets* its file (the context): the
@@ -1275,6 +1274,14 @@ struct drm_vatom_queue_kick {
  * This is amdgpu's guilty context, with a way back: a file that
  * acknowledges (%DRM_VATOM_RESET_ACK) submits again, its memory as the
  * jobs left it.
+ *
+ * Every reset leaves a devcoredump of the job as it stopped
+ * (/sys/class/devcoredump/devcdN/data, its failing_device the vatom
+ * device): the client, the door and reason, the stream, the bindings, the
+ * packets completed and the surfaces' bytes, as versioned text
+ * (docs/robustness.md, "Reading a hang"; the module parameters coredump
+ * and coredump_max_kb). `vatom dump` decodes it, `vatom replay` runs the
+ * rest of the job.
  *
  * Fault injection (debugfs, CONFIG_FAULT_INJECTION_DEBUG_FS) makes jobs
  * hang, fault or start late, and pollers stall, on demand.
