@@ -174,20 +174,6 @@ static void json_vals(const uint64_t *v, unsigned int n)
 	printf("]");
 }
 
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
-}
-
 static void check(struct run_ctx *r, const struct run_expect *e)
 {
 	uint64_t got[RUN_MAX_VALS];
@@ -218,7 +204,7 @@ static void check(struct run_ctx *r, const struct run_expect *e)
 		printf("%s{\"kind\":\"expect\",\"line\":%u,\"expect\":",
 		       r->json_first ? "" : ",", e->line);
 		r->json_first = false;
-		json_str(e->text);
+		tool_json_str(e->text);
 		printf(",\"ok\":%s,\"want\":", pass ? "true" : "false");
 		json_vals(e->want, e->n);
 		printf(",\"got\":");
@@ -254,7 +240,7 @@ static void show_packet(struct run_ctx *r, unsigned int idx, bool ran)
 		printf("%s{\"kind\":\"packet\",\"packet\":%u,\"line\":%u,\"text\":",
 		       r->json_first ? "" : ",", idx, pk->line);
 		r->json_first = false;
-		json_str(text);
+		tool_json_str(text);
 		printf(",\"results\":{");
 		for (j = 0; ran && j < pk->nnames; j++) {
 			struct run_target t = { .packet = (int)idx, .elem = j };
@@ -262,7 +248,7 @@ static void show_packet(struct run_ctx *r, unsigned int idx, bool ran)
 			if (!result_values(r, &t, v, &n, &width))
 				continue;
 			printf("%s", j ? "," : "");
-			json_str(pk->names[j]);
+			tool_json_str(pk->names[j]);
 			printf(":");
 			json_vals(v, n);
 		}
@@ -297,7 +283,7 @@ static void show_print(struct run_ctx *r, const struct run_print *pr)
 		printf("%s{\"kind\":\"print\",\"line\":%u,\"print\":",
 		       r->json_first ? "" : ",", pr->line);
 		r->json_first = false;
-		json_str(pr->text);
+		tool_json_str(pr->text);
 		printf(",\"values\":");
 		json_vals(v, have ? n : 0);
 		printf("}");
@@ -533,7 +519,7 @@ int cmd_run(const struct tool_opts *o, int argc, char **argv)
 		r.guilty_before = rs.guilty;
 	if (r.out == OUT_JSON) {
 		printf("{\"file\":");
-		json_str(r.f.path);
+		tool_json_str(r.f.path);
 		printf(",\"items\":[");
 	}
 	ret = run_steps(&r);

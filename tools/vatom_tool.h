@@ -34,6 +34,9 @@ struct tool_cmd {
 	int (*run)(const struct tool_opts *o, int argc, char **argv);
 };
 
+/* json.c: @s as a JSON string on stdout. */
+void tool_json_str(const char *s);
+
 /* Open the device the options name; prints why on failure. */
 int tool_open_device(const struct tool_opts *o, struct vatom_device **dev);
 
@@ -52,6 +55,10 @@ int cmd_run(const struct tool_opts *o, int argc, char **argv);
 /* asm_cmd.c: vatom asm / vatom disasm (text to packet bytes and back). */
 int cmd_asm(const struct tool_opts *o, int argc, char **argv);
 int cmd_disasm(const struct tool_opts *o, int argc, char **argv);
+
+/* dump_cmd.c: vatom dump / vatom replay (a devcoredump decoded, re-run). */
+int cmd_dump(const struct tool_opts *o, int argc, char **argv);
+int cmd_replay(const struct tool_opts *o, int argc, char **argv);
 
 /* bench_async.c: sync vs async submission throughput. */
 int cmd_bench_async(const struct tool_opts *o, int argc, char **argv);
