@@ -945,6 +945,29 @@ int vt_fault_arm(const char *name, unsigned int times, bool armed)
 }
 
 /*
+ * Arm fault attribute @name (fail_hang, fail_job, ...) to fail the next
+ * @times calls, whatever the task, quietly; @times 0 disarms it.
+ */
+int vt_fault_quiet(const char *name, unsigned int times)
+{
+	static const char *const knobs[][2] = {
+		{ "interval", "1" }, { "verbose", "0" }, { "space", "0" },
+		{ "task-filter", "N" },
+	};
+	char path[128];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < VT_ARRAY_SIZE(knobs); i++) {
+		snprintf(path, sizeof(path), VT_FAULT_DIR "/%s/%s", name, knobs[i][0]);
+		ret = vt_write_file(path, knobs[i][1]);
+		if (ret)
+			return ret;
+	}
+	return vt_fault_arm(name, times, times);
+}
+
+/*
  * The status of syncobj @h's fence, through a sync_file: 1 signalled, 0
  * not yet, or its error; -EBADMSG when it has none (or no answer).
  */

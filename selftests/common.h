@@ -292,6 +292,7 @@ int vt_read_file(const char *path, char *buf, size_t len);
 int vt_write_file(const char *path, const char *val);
 int vt_job_timeout_set(unsigned int ms);
 int vt_fault_arm(const char *name, unsigned int times, bool armed);
+int vt_fault_quiet(const char *name, unsigned int times);
 int vt_fence_status(int fd, __u32 h);
 
 /*

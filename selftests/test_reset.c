@@ -25,29 +25,6 @@ static long long rs_now_ms(void)
 	return va_now_ns() / VA_NS_PER_MS;
 }
 
-/*
- * Arm fault attribute @name (fail_hang, ...) to fail the next @times
- * calls, whatever the task, quietly; @times 0 disarms it.
- */
-static int rs_fault(const char *name, unsigned int times)
-{
-	static const char *const knobs[][2] = {
-		{ "interval", "1" }, { "verbose", "0" }, { "space", "0" },
-		{ "task-filter", "N" },
-	};
-	char path[128];
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < VT_ARRAY_SIZE(knobs); i++) {
-		snprintf(path, sizeof(path), VT_FAULT_DIR "/%s/%s", name, knobs[i][0]);
-		ret = vt_write_file(path, knobs[i][1]);
-		if (ret)
-			return ret;
-	}
-	return vt_fault_arm(name, times, times);
-}
-
 /* Set a fault's knob, as delay_ms: 0 or -errno. */
 static int rs_fault_knob(const char *name, const char *knob, unsigned int val)
 {
@@ -275,7 +252,7 @@ static void rs_setup(struct __test_metadata *_metadata, struct rs_fix *f,
 		SKIP(return, "cannot set job_timeout_ms (not root)");
 	ASSERT_EQ(0, ret);
 	f->swapped = true;
-	if (c->fault && rs_fault(c->fault, 0))
+	if (c->fault && vt_fault_quiet(c->fault, 0))
 		SKIP(return, "no fault injection (CONFIG_FAULT_INJECTION_DEBUG_FS)");
 	f->armable = !!c->fault;
 
@@ -308,7 +285,7 @@ static void rs_setup(struct __test_metadata *_metadata, struct rs_fix *f,
 static void rs_teardown(struct rs_fix *f, const struct rs_case *c)
 {
 	if (f->armable)
-		rs_fault(c->fault, 0);
+		vt_fault_quiet(c->fault, 0);
 	if (f->swapped)
 		vt_job_timeout_set(f->old_timeout);
 	if (f->a >= 0)
@@ -373,7 +350,7 @@ TEST_F(reset, one_guilty_one_innocent)
 	if (f->skip)
 		return;
 	if (c->fault)
-		ASSERT_EQ(0, rs_fault(c->fault, 1));
+		ASSERT_EQ(0, vt_fault_quiet(c->fault, 1));
 	ASSERT_EQ(0, pthread_create(&th, NULL, rs_job_thread, &f->job));
 	va_sleep_ms(50);
 	for (i = 0; i < 10; i++) {
@@ -477,7 +454,7 @@ TEST_F(reset_cancel, later_jobs_cancelled)
 
 	if (f->skip)
 		return;
-	ASSERT_EQ(0, rs_fault(c->fault, 1));
+	ASSERT_EQ(0, vt_fault_quiet(c->fault, 1));
 	if (c->door == RS_KICK) {
 		rs_stream(&s);
 		for (i = 0; i < 4; i++)
@@ -543,7 +520,7 @@ TEST_F(reset_dependent, dependent_file_innocent)
 
 	if (f->skip)
 		return;
-	ASSERT_EQ(0, rs_fault(c->fault, 1));
+	ASSERT_EQ(0, vt_fault_quiet(c->fault, 1));
 	ASSERT_EQ(0, drmSyncobjCreate(f->a, 0, &a_out));
 	ASSERT_EQ(0, drmSyncobjCreate(f->b, 0, &b_in));
 	ASSERT_EQ(0, drmSyncobjCreate(f->b, 0, &b_out));
@@ -596,7 +573,7 @@ FIXTURE_SETUP(hang_exit)
 	if (ret == -EACCES || ret == -EPERM)
 		SKIP(return, "cannot set job_timeout_ms (not root)");
 	ASSERT_EQ(0, ret);
-	if (rs_fault("fail_hang", 0))
+	if (vt_fault_quiet("fail_hang", 0))
 		SKIP(vt_job_timeout_set(self->old_timeout); return,
 		     "no fault injection (CONFIG_FAULT_INJECTION_DEBUG_FS)");
 	self->skip = false;
@@ -606,7 +583,7 @@ FIXTURE_TEARDOWN(hang_exit)
 {
 	if (self->skip)
 		return;
-	rs_fault("fail_hang", 0);
+	vt_fault_quiet("fail_hang", 0);
 	vt_job_timeout_set(self->old_timeout);
 }
 
@@ -619,7 +596,7 @@ TEST_F(hang_exit, gone_before_timeout)
 
 	if (self->skip)
 		return;
-	ASSERT_EQ(0, rs_fault("fail_hang", 1));
+	ASSERT_EQ(0, vt_fault_quiet("fail_hang", 1));
 	if (!variant->kill) {
 		__u32 h, syncobj;
 		__u32 *w;
@@ -690,19 +667,19 @@ TEST(poll_stall)
 	VT_OPEN(fd);
 	if (!qp_supported(fd))
 		SKIP(close(fd); return, "no polling queues");
-	if (rs_fault("fail_poll_stall", 0))
+	if (vt_fault_quiet("fail_poll_stall", 0))
 		SKIP(close(fd); return,
 		     "no fault injection (CONFIG_FAULT_INJECTION_DEBUG_FS)");
 	ASSERT_EQ(0, qp_env_init(&env, fd, 8, 0, &poll));
 	ASSERT_EQ(0, rs_fault_knob("fail_poll_stall", "stall_ms", 300));
-	ASSERT_EQ(0, rs_fault("fail_poll_stall", 1));
+	ASSERT_EQ(0, vt_fault_quiet("fail_poll_stall", 1));
 	rs_stream(&s);
 	vq_job(vq_next(&env.q), env.streams, 0, &s);
 	t0 = rs_now_ms();
 	qp_publish(&env.q, 1);
 	EXPECT_TRUE(qp_wait_completed(&env.q, 1, 10000));
 	ms = rs_now_ms() - t0;
-	rs_fault("fail_poll_stall", 0);
+	vt_fault_quiet("fail_poll_stall", 0);
 	TH_LOG("a job behind a 300 ms poller stall: %lld ms", ms);
 	EXPECT_LE(300, ms);
 	EXPECT_EQ(0, env.q.ring[0].status);

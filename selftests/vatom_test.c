@@ -10,8 +10,9 @@
  * kernel log check is a fixture of the last file, so it runs last.
  *
  * Each test_*.c uses only its own helpers, those defined here (they need
- * the harness), common.h's and queue_common.h's (compiled on their own,
- * common.c and queue_common.c) and visa_rows.h's tables: no file depends
+ * the harness), common.h's, queue_common.h's and coredump_common.h's
+ * (compiled on their own: common.c, queue_common.c, coredump_common.c)
+ * and visa_rows.h's tables: no file depends
  * on another being included first.
  *
  * Expected values come from hand-written tables derived from the ISA text
@@ -35,6 +36,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <xf86drm.h>
@@ -42,6 +44,7 @@
 #include "kselftest_harness.h"
 
 #include "common.h"
+#include "coredump_common.h"
 
 /*
  * Open the device under test, or skip the test when there is none. main()
@@ -141,6 +144,7 @@ static void vt_expect_ok(struct __test_metadata *_metadata, int fd,
 #include "test_queue_signal.c"
 #include "test_queue_poll_shared.c"
 #include "test_reset.c"
+#include "test_coredump.c"
 #include "test_unbind.c"
 #include "test_kmsg.c"
 
