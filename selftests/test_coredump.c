@@ -330,11 +330,16 @@ FIXTURE(coredump_replay) {
 	struct cd_fix f;
 };
 
+FIXTURE_VARIANT(coredump_replay) {
+	struct cd_case c;
+};
+
+FIXTURE_VARIANT_ADD(coredump_replay, timeout) { { CD_SYNC, false } };
+FIXTURE_VARIANT_ADD(coredump_replay, fault) { { CD_SYNC, true } };
+
 FIXTURE_SETUP(coredump_replay)
 {
-	static const struct cd_case slow = { CD_SYNC, false };
-
-	cd_setup(_metadata, &self->f, &slow);
+	cd_setup(_metadata, &self->f, &variant->c);
 }
 
 FIXTURE_TEARDOWN(coredump_replay)
@@ -343,13 +348,15 @@ FIXTURE_TEARDOWN(coredump_replay)
 }
 
 /*
- * The round trip: a slow job's dump, replayed by `vatom replay` with a
- * long timeout, leaves the grid as the whole job leaves it run at once
- * on a fresh grid: every tile's word 0 at CD_SLOW, the rest as it was.
+ * The round trip: a job's dump, replayed by `vatom replay` with a long
+ * timeout, leaves the surface as the whole job leaves it run at once on a
+ * fresh one: every packet run once (a slow job's every tile at CD_SLOW,
+ * a faulted job's CD_PACKETS words at 1). The replay injects no fault.
  */
 TEST_F_TIMEOUT(coredump_replay, round_trip, 300)
 {
-	static const struct cd_case whole = { CD_SYNC, false };
+	const struct cd_case *c = &variant->c;
+	long all = c->fault ? CD_PACKETS : CD_SLOW;
 	char tool[600], dump[] = "/tmp/vatom-replay-XXXXXX", dir[64], out[128];
 	struct drm_vatom_reset_status st = { .flags = DRM_VATOM_RESET_ACK };
 	struct cd_fix *f = &self->f;
@@ -362,8 +369,11 @@ TEST_F_TIMEOUT(coredump_replay, round_trip, 300)
 	if (f->skip)
 		return;
 	ASSERT_TRUE(cd_tool(tool, sizeof(tool))) TH_LOG("no %s: build tools/", tool);
-	if (!cd_run(f, &whole))
+	if (c->fault)
+		ASSERT_EQ(0, vt_fault_quiet("fail_job", 1));
+	if (!cd_run(f, c))
 		SKIP(return, "the slow job completed within 100 ms");
+	ASSERT_GT(all, cd_completed(f, c, f->map));
 	text = cd_take(CD_WAIT_MS, false);
 	ASSERT_NE(NULL, text);
 	fd = mkstemp(dump);
@@ -373,16 +383,20 @@ TEST_F_TIMEOUT(coredump_replay, round_trip, 300)
 	close(fd);
 	free(text);
 
-	/* The whole job at once, on a fresh grid of the same file. */
+	/* The whole job at once, on a fresh surface of the same file. */
 	ASSERT_EQ(0, ioctl(f->fd, DRM_IOCTL_VATOM_RESET_STATUS, &st));
 	ASSERT_EQ(0, vt_job_timeout_set(60000));
 	munmap(f->map, f->map_len);
 	f->map = NULL;
-	ASSERT_EQ(0, ab_grid_create(f->fd, &f->target, NULL));
-	ASSERT_EQ(0, cd_run(f, &whole));
+	if (c->fault) {
+		ASSERT_EQ(0, vt_buffer_create(f->fd, f->map_len, &f->target));
+	} else {
+		ASSERT_EQ(0, ab_grid_create(f->fd, &f->target, NULL));
+	}
+	ASSERT_EQ(0, cd_run(f, c));
 	want = vt_map(f->fd, f->target, f->map_len);
 	ASSERT_NE(NULL, want);
-	EXPECT_EQ(CD_SLOW, ab_common_count(want));
+	EXPECT_EQ(all, cd_completed(f, c, want));
 
 	snprintf(dir, sizeof(dir), "%s.d", dump);
 	ASSERT_EQ(0, mkdir(dir, 0700));
@@ -403,7 +417,7 @@ TEST_F_TIMEOUT(coredump_replay, round_trip, 300)
 	ASSERT_NE(NULL, got);
 	EXPECT_EQ((ssize_t)f->map_len, read(fd, got, f->map_len));
 	close(fd);
-	EXPECT_EQ(CD_SLOW, ab_common_count(got));
+	EXPECT_EQ(all, cd_completed(f, c, got));
 	EXPECT_EQ(0, memcmp(want, got, f->map_len));
 	free(got);
 	munmap(want, f->map_len);
