@@ -251,21 +251,37 @@ int cd_param(const char *name, unsigned int val)
 	return vt_write_file(path, v);
 }
 
-/* The vatom tool beside this program: ../tools/vatom from its directory. */
+/*
+ * The vatom tool: ../tools/vatom from this program's directory (the
+ * repository), else the first vatom on PATH (installed: vatom-tests
+ * depends on vatom-tools). Return: whether one was found.
+ */
 bool cd_tool(char *path, size_t len)
 {
-	char self[512];
+	char self[512], *slash, *dirs, *dir, *save = NULL;
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	char *slash;
+	const char *env = getenv("PATH");
 
-	if (n < 0)
-		return false;
-	self[n] = '\0';
-	slash = strrchr(self, '/');
-	if (!slash)
-		return false;
-	*slash = '\0';
-	snprintf(path, len, "%s/../tools/vatom", self);
-	return !access(path, X_OK);
+	if (n > 0) {
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(path, len, "%s/../tools/vatom", self);
+			if (!access(path, X_OK))
+				return true;
+		}
+	}
+	dirs = strdup(env ? env : "/usr/bin:/bin");
+	for (dir = dirs ? strtok_r(dirs, ":", &save) : NULL; dir;
+	     dir = strtok_r(NULL, ":", &save)) {
+		snprintf(path, len, "%s/vatom", dir);
+		if (!access(path, X_OK)) {
+			free(dirs);
+			return true;
+		}
+	}
+	free(dirs);
+	return false;
 }
 

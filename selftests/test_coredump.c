@@ -368,7 +368,8 @@ TEST_F_TIMEOUT(coredump_replay, round_trip, 300)
 
 	if (f->skip)
 		return;
-	ASSERT_TRUE(cd_tool(tool, sizeof(tool))) TH_LOG("no %s: build tools/", tool);
+	ASSERT_TRUE(cd_tool(tool, sizeof(tool)))
+		TH_LOG("no vatom tool: build tools/, or install vatom-tools");
 	if (c->fault)
 		ASSERT_EQ(0, vt_fault_quiet("fail_job", 1));
 	if (!cd_run(f, c))
