@@ -16,6 +16,7 @@
 #   make bench        host engine and in-VM device benchmarks: bench/results.md
 #   make bench-icount the per-job costs counted in guest instructions
 #   make coverage     the engine's line and branch coverage by the host tests
+#   make coverage-driver  the driver's, in the 6.12 debug kernel (gcov-kernel)
 #   make install      vatom.ko for KVER (modules_install + depmod), libvatom,
 #                     the vatom tool and the man pages; DESTDIR, PREFIX
 #   make uninstall    the same files removed
@@ -48,7 +49,7 @@ export KVER KDIR
 endif
 
 .PHONY: all module userlib tools selftests host-tests sparse checkpatch \
-	check check-quick debug-kernel demo bench bench-icount coverage clean install uninstall \
+	check check-quick debug-kernel demo bench bench-icount coverage coverage-driver clean install uninstall \
 	dkms-source deb
 
 all: module userlib tools selftests
@@ -100,6 +101,9 @@ bench-icount: module
 
 coverage:
 	$(MAKE) -C tests coverage
+
+coverage-driver:
+	scripts/coverage-driver.sh
 
 # The module goes to lib/modules/$(KVER)/updates (DESTDIR first); depmod
 # then indexes that tree (-b DESTDIR, when there is one).

@@ -285,12 +285,17 @@ do_module()
 	# gpu-sched.ko's symbols: it is an external module too (gpu_sched()).
 	local symbols=$KDIR/drivers/gpu/drm/scheduler/Module.symvers
 	[ -f "$symbols" ] || die "no $symbols: run KERNEL=$KERNEL scripts/debug-kernel.sh build"
+	# VATOM_GCOV=1: every object instrumented for gcov-kernel (a
+	# MODULE_DIR of its own: scripts/coverage-driver.sh).
+	local gcov=()
+	[ -n "${VATOM_GCOV:-}" ] && gcov=(GCOV_PROFILE=y)
 	# Under make (make module KERNEL=...) the jobserver sets the jobs.
 	if [[ "${MAKEFLAGS:-}" == *jobserver* ]]; then
-		make -C "$KDIR" M="$MODULE_DIR" W=1 KBUILD_EXTRA_SYMBOLS="$symbols" modules
+		make -C "$KDIR" M="$MODULE_DIR" W=1 KBUILD_EXTRA_SYMBOLS="$symbols" \
+			"${gcov[@]}" modules
 	else
 		make -C "$KDIR" M="$MODULE_DIR" W=1 KBUILD_EXTRA_SYMBOLS="$symbols" \
-			-j"$JOBS" modules
+			"${gcov[@]}" -j"$JOBS" modules
 	fi
 }
 

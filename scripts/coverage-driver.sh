@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The driver's line and branch coverage in the kernel (issue 39): vatom.ko
+# built with GCOV_PROFILE for the 6.12 debug kernel (CONFIG_GCOV_KERNEL:
+# scripts/debug-kernel-6.12.config), booted, driven by what the debug
+# boots run (the selftests, the libvatom test, vatom_fault and vatom_fuzz
+# with injected job faults), its counts copied out of
+# /sys/kernel/debug/gcov/ through the shared /out, and reported by gcovr
+# per file of driver/: a table on stdout, HTML in build/coverage/driver/.
+#
+#   scripts/coverage-driver.sh        (make coverage-driver)
+#
+# The module is built in build/debug-6.12-gcov-module/, apart from the
+# tests' own (not instrumented); gcov paths are that directory's.
+
+set -euo pipefail
+
+SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(dirname "$SCRIPTS")
+export KERNEL=debug-6.12
+export MODULE_DIR=$ROOT/build/debug-6.12-gcov-module
+OUT=$ROOT/build/coverage/driver-run
+HTML=$ROOT/build/coverage/driver
+
+"$SCRIPTS/debug-kernel.sh" build >&2
+find "$MODULE_DIR" -name '*.gcda' -delete 2>/dev/null || true
+VATOM_GCOV=1 "$SCRIPTS/debug-kernel.sh" module >&2
+make -C "$ROOT" -s userlib tools selftests >&2
+
+rm -rf "$OUT"
+mkdir -p "$OUT" "$HTML"
+# In the guest: the programs, each one's output kept; then every .gcda
+# under the module's build path (gcov-kernel mirrors it), before the
+# runner unloads the module.
+guest="selftests/vatom_test > /out/vatom_test.log 2>&1;
+userlib/test/libvatom_test > /out/libvatom_test.log 2>&1;
+selftests/vatom_fault -F jobs > /out/vatom_fault.log 2>&1;
+selftests/vatom_fuzz -F jobs -t 20 -s 1 > /out/vatom_fuzz.log 2>&1;
+cd /sys/kernel/debug/gcov$MODULE_DIR &&
+for f in \$(find . -name '*.gcda'); do
+	mkdir -p /out/gcov/\$(dirname \$f) && cat \$f > /out/gcov/\$f;
+done"
+"$SCRIPTS/vm-run.sh" -t 2400 -o "$OUT" -- sh -c "$guest" >&2
+n=$(find "$OUT/gcov" -name '*.gcda' 2>/dev/null | wc -l)
+[ "$n" -gt 0 ] || { echo "coverage-driver: no .gcda came out of the guest" >&2; exit 1; }
+(cd "$OUT/gcov" && find . -name '*.gcda' -exec cp --parents {} "$MODULE_DIR/" \;)
+
+# The notes name the kernel's headers relative to its tree (the build's
+# working directory): gcov finds them through these links.
+eval "$(KERNEL=$KERNEL bash -c '. "$0/env.sh"; echo KDIR=$KDIR' "$SCRIPTS")"
+ln -sfn "$KDIR/include" "$MODULE_DIR/include"
+ln -sfn "$KDIR/arch" "$MODULE_DIR/arch"
+cd "$MODULE_DIR"
+gcovr -r . -f driver/ --json "$OUT/driver.json" \
+	--html-details "$HTML/index.html" >/dev/null
+gcovr -a "$OUT/driver.json" | cut -c1-64
+gcovr -a "$OUT/driver.json" -b | cut -c1-64
+echo "# HTML: $HTML/index.html"
