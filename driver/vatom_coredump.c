@@ -134,13 +134,13 @@ static void vatom_dump_binding(struct drm_printer *p, u32 slot, u32 handle,
 	drm_printf(p, "binding: slot=%u handle=%u kind=%s size=%llu", slot,
 		   handle, v->kind < ARRAY_SIZE(vatom_kind_names) ?
 		   vatom_kind_names[v->kind] : "unknown", v->size);
-	if (v->kind == DRM_VATOM_SURFACE_TYPED && l)
+	if (v->kind == DRM_VATOM_SURFACE_TYPED && l) {
 		drm_printf(p, " dim=%u format=%u width=%u height=%u depth=%u",
 			   l->dim, DRM_VATOM_FORMAT_R32, l->width, l->height,
 			   l->depth);
-	if (v->kind == DRM_VATOM_SURFACE_TYPED && l)
 		drm_printf(p, " array_size=%u levels=%u", l->array_size,
 			   l->levels);
+	}
 	if (v->kind == DRM_VATOM_SURFACE_TILE_GRID && g) {
 		drm_printf(p, " profile=%u width=%u height=%u l1=%u,%u,%u,%u types=",
 			   g->profile, g->width, g->height,
@@ -198,7 +198,7 @@ static void vatom_dump_head(struct drm_printer *p, const struct vatom_exec *x,
 {
 	const struct vatom_stats *ran = &x->ran;
 	struct vatom_file *vfile = x->vfile;
-	bool own = x->door == VATOM_DOOR_SYNC || x->door == VATOM_DOOR_KICK;
+	bool own = vatom_exec_in_submitter(x);
 	u32 packets[VATOM_FAMILY_COUNT] = {}, total = 0, offset;
 	char comm[TASK_COMM_LEN];
 	struct timespec64 now;
@@ -211,7 +211,7 @@ static void vatom_dump_head(struct drm_printer *p, const struct vatom_exec *x,
 	for (f = 0; f < VATOM_FAMILY_COUNT; f++)
 		total += packets[f];
 
-	/* The submitter runs a synchronous job or a KICK's; else the opener. */
+	/* The submitter's thread, where the job runs there; else the opener. */
 	if (own)
 		get_task_comm(comm, current);
 	ktime_get_real_ts64(&now);

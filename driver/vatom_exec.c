@@ -45,7 +45,7 @@ bool vatom_exec_stop(const struct vatom_exec_ctl *ctl)
 {
 	const struct vatom_exec *x = container_of(ctl, struct vatom_exec, ctl);
 
-	return (x->killable && fatal_signal_pending(current)) ||
+	return (vatom_exec_in_submitter(x) && fatal_signal_pending(current)) ||
 	       (x->cancel && READ_ONCE(*x->cancel)) || vatom_exec_expired(x) ||
 	       vatom_exec_gone(x);
 }

@@ -60,9 +60,8 @@ enum vatom_door {
  * @drm: its device: a job stops when it is unplugged (unbound)
  * @cancel: the job stops when this becomes true (its file closing, its
  *	queue destroyed), or NULL
- * @killable: the job runs in its submitter's thread, and stops when that
- *	is killed
- * @door: how the job came in (enum vatom_door)
+ * @door: how the job came in (enum vatom_door); a job of
+ *	vatom_exec_in_submitter() stops when its submitter is killed
  * @deadline: jiffies by which the executing job must be done, or 0: the
  *	job timeout, the same for every door (vatom_exec_run())
  * @fault: the fault injected into the job (vatom_fault.h)
@@ -82,7 +81,6 @@ struct vatom_exec {
 	struct vatom_file *vfile;
 	struct drm_device *drm;
 	const bool *cancel;
-	bool killable;
 	u8 door;
 	unsigned long deadline;
 	enum vatom_fault fault;
@@ -91,6 +89,18 @@ struct vatom_exec {
 	u64 results_size;
 	struct vatom_stats ran;
 };
+
+/**
+ * vatom_exec_in_submitter() - whether a job runs in its submitter's thread
+ * @x: its control block
+ *
+ * A synchronous SUBMIT and a KICK's jobs do: they stop when that thread is
+ * killed (vatom_exec_stop()), and their devcoredump names it.
+ */
+static inline bool vatom_exec_in_submitter(const struct vatom_exec *x)
+{
+	return x->door == VATOM_DOOR_SYNC || x->door == VATOM_DOOR_KICK;
+}
 
 /* The sum of @st's element operations, over the families. */
 static inline u64 vatom_stats_elements(const struct vatom_stats *st)
@@ -134,7 +144,6 @@ static inline void vatom_exec_init(struct vatom_exec *x,
 	x->vfile = vfile;
 	x->drm = &vfile->vdev->drm;
 	x->cancel = cancel;
-	x->killable = door == VATOM_DOOR_SYNC || door == VATOM_DOOR_KICK;
 	x->door = door;
 	x->deadline = 0;
 	x->fault = VATOM_FAULT_NONE;
