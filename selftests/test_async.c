@@ -1572,12 +1572,17 @@ TEST(limit_schedulers)
 /*
  * Job timeouts racing close: sixteen files, each closing while its long
  * asynchronous job is about to time out (job_timeout_ms 100; the close
- * moves from 80 to 155 ms after the SUBMIT). Each job ends timed out, or
- * cancelled by the close, and each close returns within the close's
- * bound. The kernel log check and, on the debug kernels, KASAN and
- * lockdep catch the rest (issue 36: a scheduler's timeout handler could
- * restart a scheduler being finished, and its work then run after it
- * was freed).
+ * moves from 80 to 155 ms after the SUBMIT), with a short job behind it
+ * whose completion frees both on the scheduler's free work. The long job
+ * ends timed out, or cancelled by the close; the short one cancelled
+ * (its file was reset, or is closing); each close returns within the
+ * close's bound. The kernel log check and, on the debug kernels, KASAN
+ * and lockdep catch the rest. Issue 36: before 6.17 the scheduler's
+ * timeout handler put the job back on the pending list and restarted the
+ * scheduler; when the short job's free work freed both meanwhile, the
+ * close went on to finish the scheduler, the handler restarted it, and
+ * its work ran on freed memory (KASAN flagged it on the 6.12 debug
+ * kernel with the window widened, docs/testing.md).
  *
  * A file costs about 1.4 s on the 6.12 debug kernel (its grid, its first
  * asynchronous SUBMIT, which creates its scheduler, the 100 ms job, the
@@ -1602,8 +1607,8 @@ TEST_F_TIMEOUT(close_race, timeout_close_race, 120)
 	struct drm_vatom_noc *p = ab_broadcasts(4096);
 	unsigned int old;
 	long long t0, ms;
-	int fd, sf, st, i, ret;
-	__u32 grid, out;
+	int fd, sf, sf2, st, st2, i, ret;
+	__u32 grid, buf, out, out2;
 
 	ASSERT_NE(NULL, p);
 	ret = va_job_timeout_swap(100, &old);
@@ -1615,17 +1620,25 @@ TEST_F_TIMEOUT(close_race, timeout_close_race, 120)
 		ASSERT_LE(0, fd);
 		ASSERT_EQ(0, ab_grid_create(fd, &grid, NULL));
 		ASSERT_EQ(0, drmSyncobjCreate(fd, 0, &out));
+		ASSERT_EQ(0, vt_buffer_create(fd, 4096, &buf));
+		ASSERT_EQ(0, drmSyncobjCreate(fd, 0, &out2));
 		ASSERT_EQ(0, va_long_async(fd, grid, p, out));
+		ASSERT_EQ(0, va_add(fd, buf, 0, 1, true, 0, out2));
 		sf = va_export(fd, out);
 		ASSERT_LE(0, sf);
+		sf2 = va_export(fd, out2);
+		ASSERT_LE(0, sf2);
 		va_sleep_ms(80 + 5 * i);
 		t0 = va_now_ns();
 		close(fd);
 		ms = (va_now_ns() - t0) / VA_NS_PER_MS;
 		st = va_sync_file_status(sf);
+		st2 = va_sync_file_status(sf2);
 		close(sf);
+		close(sf2);
 		EXPECT_TRUE(st == -ETIMEDOUT || st == -ECANCELED)
 			TH_LOG("file %d: status %d", i, st);
+		EXPECT_EQ(-ECANCELED, st2) TH_LOG("file %d: the short job", i);
 		EXPECT_GE(1000, ms) TH_LOG("file %d: close took %lld ms", i, ms);
 	}
 	EXPECT_EQ(0, vt_job_timeout_set(old));
