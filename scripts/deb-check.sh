@@ -15,7 +15,8 @@
 #  3. DKMS built and installed vatom.ko for $KVER there
 #  4. one VM boot (scripts/vm-run.sh) with THAT vatom.ko, running the
 #     installed programs: /usr/lib/vatom/tests/vatom_test, .../libvatom_test
-#     (against the installed libvatom.so.0) and /usr/bin/vatom on an
+#     (against the installed libvatom.so.0), .../vatom_load (which unloads
+#     and loads it again) and /usr/bin/vatom on an
 #     example; the root's files reach the guest through VM_TREE, and the
 #     guest's library path is the installed one, not the repository's
 #  5. that boot's kernel log clean and the module unloaded
@@ -45,7 +46,7 @@ PKGS=(vatom-dkms libvatom0 libvatom-dev vatom-tools vatom-tests)
 TESTS=/usr/lib/vatom/tests
 # Each entry a program of the installed packages, with its arguments
 # (scripts/vm-tests.sh); the examples are the repository's, as input.
-PROGS=("$TESTS/vatom_test" "$TESTS/libvatom_test"
+PROGS=("$TESTS/vatom_test" "$TESTS/libvatom_test" "$TESTS/vatom_load"
        "/usr/bin/vatom run --tap examples/visa.vasm")
 
 build=1

@@ -258,7 +258,10 @@ run_vm()
 run_tap runner scripts/vm-run-check.sh 3
 
 # Each entry is a program and its arguments (scripts/vm-tests.sh).
-vm_progs=(selftests/vatom_test userlib/test/libvatom_test)
+# vatom_load unloads the module and loads it again (parameters refused
+# and clamped), then as it was: the programs after it run on a reloaded
+# module.
+vm_progs=(selftests/vatom_test userlib/test/libvatom_test selftests/vatom_load)
 run_progs=()
 for f in examples/*.vasm; do
 	run_progs+=("tools/vatom run --tap $f")
