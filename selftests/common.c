@@ -746,24 +746,25 @@ bool vt_debugfs_stats_path(const char *node, char *path, size_t len)
 }
 
 /**
- * vt_debugfs_limits_path() - the vatom_limits file of a render node's device
+ * vt_debugfs_file_path() - another debugfs file of a render node's device
  * @node: the render node
+ * @name: the file's name, e.g. vatom_limits
  * @path: receives the debugfs path
  * @len: bytes at @path
  *
  * Return: true when the file exists and is readable.
  */
-bool vt_debugfs_limits_path(const char *node, char *path, size_t len)
+bool vt_debugfs_file_path(const char *node, const char *name, char *path,
+			  size_t len)
 {
-	static const char name[] = "vatom_limits";
 	char *slash;
 
 	if (!vt_debugfs_stats_path(node, path, len))
 		return false;
 	slash = strrchr(path, '/');
-	if (!slash || (size_t)(slash + 1 - path) + sizeof(name) > len)
+	if (!slash || (size_t)(slash + 1 - path) + strlen(name) + 1 > len)
 		return false;
-	memcpy(slash + 1, name, sizeof(name));
+	strcpy(slash + 1, name);
 	return !access(path, R_OK);
 }
 

@@ -270,10 +270,17 @@ struct drm_vatom_ptx *vt_add_ptx(struct vt_stream *s,
 bool vt_debugfs_stats_path(const char *node, char *path, size_t len);
 
 /*
- * The vatom_limits file of the same device, beside its vatom_stats.
- * Return: true when it exists.
+ * Another debugfs file of the same device, beside its vatom_stats
+ * (vatom_limits, vatom_clients). Return: true when it exists.
  */
-bool vt_debugfs_limits_path(const char *node, char *path, size_t len);
+bool vt_debugfs_file_path(const char *node, const char *name, char *path,
+			  size_t len);
+
+static inline bool vt_debugfs_limits_path(const char *node, char *path,
+					  size_t len)
+{
+	return vt_debugfs_file_path(node, "vatom_limits", path, len);
+}
 
 /* The value of the "@name value" line of @path, or -1 when absent. */
 long long vt_debugfs_stat(const char *path, const char *name);

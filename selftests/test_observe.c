@@ -126,6 +126,83 @@ TEST(fdinfo_usage)
 	close(fd);
 }
 
+/*
+ * The row of @client in the vatom_clients file at @path: client, pid,
+ * jobs in flight, KiB charged, handles, submitted, completed, rejected.
+ * Return: true when found, with @row filled.
+ */
+static bool ob_client_row(const char *path, long long client,
+			  long long row[8])
+{
+	char line[256];
+	bool found = false;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%lld %lld %lld %lld %lld %lld %lld %lld",
+			       &row[0], &row[1], &row[2], &row[3], &row[4],
+			       &row[5], &row[6], &row[7]) == 8 &&
+			row[0] == client;
+	fclose(f);
+	return found;
+}
+
+/*
+ * debugfs' vatom_clients: a row per open file of the device, with what
+ * that file did (its fdinfo says the same: fdinfo_usage), gone with it.
+ */
+TEST(debugfs_clients)
+{
+	const __u32 addr = 0, val = 1;
+	long long row[8], id, id2;
+	char path[VT_PATH_MAX * 2];
+	struct vt_stream s;
+	__u32 h, h2;
+	int fd, fd2, i;
+
+	VT_OPEN(fd);
+	if (!vt_debugfs_file_path(vt_render_path, "vatom_clients", path,
+				  sizeof(path)))
+		SKIP(close(fd); return, "no debugfs (not root?)");
+	VT_OPEN(fd2);
+	id = vt_fdinfo(fd, "drm-client-id");
+	id2 = vt_fdinfo(fd2, "drm-client-id");
+	ASSERT_LT(0, id);
+	ASSERT_LT(0, id2);
+
+	ASSERT_EQ(0, vt_buffer_create(fd, 8192, &h));
+	ASSERT_EQ(0, vt_buffer_create(fd, 4096, &h2));
+	ASSERT_EQ(0, vt_buffer_create(fd2, 4096, &h2));
+	va_stream(&s, DRM_VATOM_VISA_OP_ADD, 1, &addr, &val, false);
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, vt_run(fd, &s, h, NULL, 0, NULL));
+	ob_bad_op_stream(&s);
+	VT_EXPECT_ERRNO(EINVAL, vt_run(fd, &s, h, NULL, 0, NULL));
+
+	ASSERT_TRUE(ob_client_row(path, id, row));
+	EXPECT_EQ(getpid(), row[1]);
+	EXPECT_EQ(0, row[2]);		/* nothing in flight */
+	EXPECT_LE(12, row[3]);		/* 12 KiB of buffers, at least */
+	EXPECT_EQ(2, row[4]);
+	EXPECT_EQ(3, row[5]);
+	EXPECT_EQ(3, row[6]);
+	EXPECT_EQ(1, row[7]);
+
+	ASSERT_TRUE(ob_client_row(path, id2, row));
+	EXPECT_EQ(getpid(), row[1]);
+	EXPECT_LE(4, row[3]);
+	EXPECT_EQ(1, row[4]);
+	EXPECT_EQ(0, row[5]);
+	EXPECT_EQ(0, row[7]);
+
+	close(fd2);
+	EXPECT_FALSE(ob_client_row(path, id2, row));
+	EXPECT_TRUE(ob_client_row(path, id, row));
+	close(fd);
+}
+
 /* tracefs, mounting it if needed; NULL when the kernel has none. */
 static const char *ob_tracefs(void)
 {
