@@ -4,8 +4,8 @@
 # The driver's line and branch coverage in the kernel (issue 39): vatom.ko
 # built with GCOV_PROFILE for the 6.12 debug kernel (CONFIG_GCOV_KERNEL:
 # scripts/debug-kernel-6.12.config), booted, driven by what the debug
-# boots run (the selftests, the libvatom test, vatom_fault and vatom_fuzz
-# with injected job faults), its counts copied out of
+# boots run (the selftests, the libvatom test, vatom_load, vatom_fault and
+# vatom_fuzz with injected job faults), its counts copied out of
 # /sys/kernel/debug/gcov/ through the shared /out, and reported by gcovr
 # per file of driver/: a table on stdout, HTML in build/coverage/driver/.
 #
@@ -20,6 +20,8 @@ SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(dirname "$SCRIPTS")
 export KERNEL=debug-6.12
 export MODULE_DIR=$ROOT/build/debug-6.12-gcov-module
+# Two devices, as the debug boots have (scripts/test.sh's vm2_params).
+export VATOM_MODPARAMS=num_devices=2
 OUT=$ROOT/build/coverage/driver-run
 HTML=$ROOT/build/coverage/driver
 
@@ -30,17 +32,23 @@ make -C "$ROOT" -s userlib tools selftests >&2
 
 rm -rf "$OUT"
 mkdir -p "$OUT" "$HTML"
-# In the guest: the programs, each one's output kept; then every .gcda
-# under the module's build path (gcov-kernel mirrors it), before the
-# runner unloads the module.
+# In the guest: the programs, each one's output kept (vatom_load unloads
+# and loads the module: its init's failures, its exit); then the module
+# unloaded, so that its exit path counts too, and every .gcda under the
+# module's build path copied out (gcov-kernel mirrors it, and keeps an
+# unloaded module's counts: gcov_persist); then the module loaded again
+# for the runner's own unload.
 guest="selftests/vatom_test > /out/vatom_test.log 2>&1;
 userlib/test/libvatom_test > /out/libvatom_test.log 2>&1;
+selftests/vatom_load > /out/vatom_load.log 2>&1;
 selftests/vatom_fault -F jobs > /out/vatom_fault.log 2>&1;
 selftests/vatom_fuzz -F jobs -t 20 -s 1 > /out/vatom_fuzz.log 2>&1;
+rmmod vatom || exit 1;
 cd /sys/kernel/debug/gcov$MODULE_DIR &&
 for f in \$(find . -name '*.gcda'); do
 	mkdir -p /out/gcov/\$(dirname \$f) && cat \$f > /out/gcov/\$f;
-done"
+done;
+insmod /modules/vatom.ko $VATOM_MODPARAMS"
 "$SCRIPTS/vm-run.sh" -t 2400 -o "$OUT" -- sh -c "$guest" >&2
 n=$(find "$OUT/gcov" -name '*.gcda' 2>/dev/null | wc -l)
 [ "$n" -gt 0 ] || { echo "coverage-driver: no .gcda came out of the guest" >&2; exit 1; }
