@@ -42,11 +42,13 @@
 
 /*
  * Copy between user memory at @ubuf and a kernel buffer of the caller's,
- * @kbuf, of at least @n bytes and 8-byte aligned: %VATOM_COPY_IN reads
- * the user's bytes into @kbuf, %VATOM_COPY_OUT writes @kbuf's to the user;
- * both read each word and write it back, which proves the region writable
- * and leaves it as it was. Up to %VATOM_SMALL_COPY bytes, a word at a time
- * in one user_access_begin() section: copy_from_user()'s hardened-usercopy
+ * @kbuf, of at least @n bytes and 8-byte aligned, @n a multiple of 8 (a
+ * stream's size is, and so is each packet's share of the results, which
+ * the UAPI lays out in 8-byte units): %VATOM_COPY_IN reads the user's
+ * bytes into @kbuf, %VATOM_COPY_OUT writes @kbuf's to the user; both read
+ * each word and write it back, which proves the region writable and
+ * leaves it as it was. Up to %VATOM_SMALL_COPY bytes, a word at a time in
+ * one user_access_begin() section: copy_from_user()'s hardened-usercopy
  * check of the kernel buffer (five calls) cost more than copying a
  * 1-packet stream or its results, four copies per SUBMIT (a function
  * graph of one, docs/driver.md).
@@ -57,9 +59,7 @@ static int vatom_user_copy(void *kbuf, void __user *ubuf, u64 n,
 			   unsigned int dir)
 {
 	u64 __user *uw = ubuf;
-	u8 __user *ub = ubuf;
 	u64 *kw = kbuf;
-	u8 *kb = kbuf;
 	u64 i;
 
 	if (n > VATOM_SMALL_COPY) {
@@ -76,12 +76,6 @@ static int vatom_user_copy(void *kbuf, void __user *ubuf, u64 n,
 			unsafe_get_user(kw[i], &uw[i], fault);
 		if (dir & VATOM_COPY_OUT)
 			unsafe_put_user(kw[i], &uw[i], fault);
-	}
-	for (i = n & ~7ull; i < n; i++) {
-		if (dir & VATOM_COPY_IN)
-			unsafe_get_user(kb[i], &ub[i], fault);
-		if (dir & VATOM_COPY_OUT)
-			unsafe_put_user(kb[i], &ub[i], fault);
 	}
 	user_access_end();
 	return 0;
