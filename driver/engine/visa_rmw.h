@@ -14,26 +14,18 @@
 #include "vatom_engine.h"
 #include "softfloat.h"
 
-/* new for a 32-bit lane; @a is Src0, @b is Src1. */
+/*
+ * new for a 32-bit lane; @a is Src0, @b is Src1. Only the Ops without a
+ * native atomic get here: visa_rmw<n>() does the others (ADD, SUB, INC,
+ * DEC, XCHG, CMPXCHG, PREDEC) with the atomic itself.
+ */
 static __always_inline u32 visa_new32(u32 op, u32 old, u32 a, u32 b)
 {
 	switch (op) {
-	case DRM_VATOM_VISA_OP_ADD:
-		return old + a;
-	case DRM_VATOM_VISA_OP_SUB:
-		return old - a;
-	case DRM_VATOM_VISA_OP_INC:
-		return old + 1;
-	case DRM_VATOM_VISA_OP_DEC:
-		return old - 1;
 	case DRM_VATOM_VISA_OP_MIN:
 		return old < a ? old : a;
 	case DRM_VATOM_VISA_OP_MAX:
 		return old > a ? old : a;
-	case DRM_VATOM_VISA_OP_XCHG:
-		return a;
-	case DRM_VATOM_VISA_OP_CMPXCHG:
-		return old == b ? a : old;
 	case DRM_VATOM_VISA_OP_AND:
 		return old & a;
 	case DRM_VATOM_VISA_OP_OR:
@@ -44,8 +36,6 @@ static __always_inline u32 visa_new32(u32 op, u32 old, u32 a, u32 b)
 		return (s32)old < (s32)a ? old : a;
 	case DRM_VATOM_VISA_OP_IMAX:
 		return (s32)old > (s32)a ? old : a;
-	case DRM_VATOM_VISA_OP_PREDEC:
-		return old - 1;
 	case DRM_VATOM_VISA_OP_FMAX:
 		return vatom_f32_max(old, a);
 	case DRM_VATOM_VISA_OP_FMIN:
@@ -53,7 +43,7 @@ static __always_inline u32 visa_new32(u32 op, u32 old, u32 a, u32 b)
 	case DRM_VATOM_VISA_OP_FCMPWR:
 		return vatom_f32_eq(a, old) ? b : old;
 	}
-	return old;
+	return old;	/* not reached: no other Op gets here */
 }
 
 /* new for a 16-bit lane (values in the low 16 bits). */
@@ -75,26 +65,14 @@ static __always_inline u32 visa_new16(u32 op, u32 old, u32 a, u32 b)
 	return visa_new32(op, old, a, b) & 0xffff;
 }
 
-/* new for a 64-bit lane. */
+/* new for a 64-bit lane: the same Ops as visa_new32(), less the floats. */
 static __always_inline u64 visa_new64(u32 op, u64 old, u64 a, u64 b)
 {
 	switch (op) {
-	case DRM_VATOM_VISA_OP_ADD:
-		return old + a;
-	case DRM_VATOM_VISA_OP_SUB:
-		return old - a;
-	case DRM_VATOM_VISA_OP_INC:
-		return old + 1;
-	case DRM_VATOM_VISA_OP_DEC:
-		return old - 1;
 	case DRM_VATOM_VISA_OP_MIN:
 		return old < a ? old : a;
 	case DRM_VATOM_VISA_OP_MAX:
 		return old > a ? old : a;
-	case DRM_VATOM_VISA_OP_XCHG:
-		return a;
-	case DRM_VATOM_VISA_OP_CMPXCHG:
-		return old == b ? a : old;
 	case DRM_VATOM_VISA_OP_AND:
 		return old & a;
 	case DRM_VATOM_VISA_OP_OR:
@@ -105,10 +83,8 @@ static __always_inline u64 visa_new64(u32 op, u64 old, u64 a, u64 b)
 		return (s64)old < (s64)a ? old : a;
 	case DRM_VATOM_VISA_OP_IMAX:
 		return (s64)old > (s64)a ? old : a;
-	case DRM_VATOM_VISA_OP_PREDEC:
-		return old - 1;
 	}
-	return old;
+	return old;	/* not reached: no other Op gets here */
 }
 
 /*
