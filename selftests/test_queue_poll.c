@@ -564,6 +564,24 @@ static long long qp_task_cpu_ns(pid_t tid)
 	return (ut + st) * (1000000000ll / sysconf(_SC_CLK_TCK));
 }
 
+/* The state letter of task @tid (R, S, D, ...), or 0. */
+static char qp_task_state(pid_t tid)
+{
+	char path[64], buf[1024], *p, state = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	p = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	p = p ? strrchr(buf, ')') : NULL;
+	if (p && p[1] == ' ')
+		state = p[2];
+	return state;
+}
+
 /* A child process that spins until killed (and dies with its parent). */
 static pid_t qp_hog(void)
 {
@@ -706,7 +724,21 @@ TEST_F_TIMEOUT(qpoll_idle, sleeps_when_idle, 60)
 	 */
 	EXPECT_GE(idle_ns + QP_IDLE_CPU_LATE_MS * VA_NS_PER_MS, cpu1 - cpu0);
 
-	/* Asleep: no CPU at all, however long the hogs keep running. */
+	/*
+	 * Asleep: no CPU at all, however long the hogs keep running. The
+	 * window opens once the thread is seen sleeping: NEED_WAKEUP comes
+	 * before its last turn ends, and a host that deschedules the vCPU
+	 * meanwhile makes that turn's CPU time as long as it likes (a TCG
+	 * guest has no steal time). That turn counts with the polling above.
+	 */
+	t2 = va_now_ns();
+	while (qp_task_state(tid) != 'S' &&
+	       va_now_ns() - t2 < QP_SLEEP_LATE_MS * VA_NS_PER_MS)
+		usleep(200);
+	ASSERT_EQ('S', qp_task_state(tid));
+	cpu2 = qp_task_cpu_ns(tid);
+	EXPECT_GE(idle_ns + QP_IDLE_CPU_LATE_MS * VA_NS_PER_MS, cpu2 - cpu0);
+	cpu1 = cpu2;
 	t2 = va_now_ns();
 	va_sleep_ms(QP_ASLEEP_WINDOW_MS);
 	cpu2 = qp_task_cpu_ns(tid);
