@@ -320,12 +320,17 @@ static const struct {
 	{ "broadcasts, stopped at the 2nd", true, 300, 2, 256, 2 },
 };
 
+/* What the stats of test_execute_stops() hold before its calls. */
+#define STATS_BEFORE		5
+#define STOPPED_SENTINEL	0xa5
+
 static void test_execute_stops(void)
 {
+	struct vatom_stats st, stopped, sentinel;
 	struct vatom_stream_error err;
 	struct counting_ctl c;
-	struct vatom_stats st;
-	u32 i, k, pos, bad;
+	u32 i, k, pos, bad, fam;
+	u64 elems;
 	u64 need, ops;
 	int ret;
 
@@ -341,8 +346,18 @@ static void test_execute_stops(void)
 		VT_EXPECT_EQ(vatom_stream_validate(stream, pos, &bind, &need,
 						   &err), 0);
 		memset(&c, 0, sizeof(c));
-		memset(&st, 0, sizeof(st));
+		/*
+		 * Stats accumulate over calls (a queue batch's): start from
+		 * STATS_BEFORE. What a stopped call ran is its own, written
+		 * only when it stops: anything else leaves the sentinel.
+		 */
+		for (k = 0; k < VATOM_FAMILY_COUNT; k++) {
+			st.packets[k] = STATS_BEFORE;
+			st.elements[k] = STATS_BEFORE;
+		}
+		memset(&stopped, STOPPED_SENTINEL, sizeof(stopped));
 		c.ctl.stop = counting_stop;
+		c.ctl.stopped = &stopped;
 		c.stop_at = stop_cases[i].stop_at;
 		ret = vatom_stream_execute_ctl(stream, pos, &bind, res, &st,
 					       &c.ctl);
@@ -350,23 +365,47 @@ static void test_execute_stops(void)
 				 0 : -ECANCELED, "%s", stop_cases[i].name);
 		VT_EXPECT_EQ_MSG(c.calls, stop_cases[i].calls, "%s",
 				 stop_cases[i].name);
+		fam = stop_cases[i].broadcast ? VATOM_FAMILY_NOC : VATOM_FAMILY_VISA;
+		elems = stop_cases[i].broadcast ? GRID_W * GRID_H : 1;
+		VT_EXPECT_EQ_MSG(st.packets[fam], STATS_BEFORE + stop_cases[i].ran,
+				 "%s", stop_cases[i].name);
+		VT_EXPECT_EQ_MSG(st.elements[fam],
+				 STATS_BEFORE + (u64)stop_cases[i].ran * elems,
+				 "%s", stop_cases[i].name);
+		if (ret) {
+			for (k = 0; k < VATOM_FAMILY_COUNT; k++) {
+				VT_EXPECT_EQ(stopped.packets[k],
+					     k == fam ? stop_cases[i].ran : 0);
+				VT_EXPECT_EQ(stopped.elements[k], k == fam ?
+					     (u64)stop_cases[i].ran * elems : 0);
+			}
+		} else {
+			memset(&sentinel, STOPPED_SENTINEL, sizeof(sentinel));
+			VT_EXPECT_EQ_MSG(memcmp(&stopped, &sentinel,
+						sizeof(stopped)), 0,
+					 "%s: written though not stopped",
+					 stop_cases[i].name);
+		}
 		if (stop_cases[i].broadcast) {
-			VT_EXPECT_EQ_MSG(st.packets[VATOM_FAMILY_NOC],
-					 stop_cases[i].ran, "%s", stop_cases[i].name);
-			VT_EXPECT_EQ(st.elements[VATOM_FAMILY_NOC],
-				     (u64)stop_cases[i].ran * GRID_W * GRID_H);
 			bad = 0;
 			for (k = 0; k < GRID_W * GRID_H; k++)
 				bad += tile_word0(k % GRID_W, k / GRID_W) !=
 				       stop_cases[i].ran;
 			VT_EXPECT_EQ_MSG(bad, 0, "%s", stop_cases[i].name);
 		} else {
-			VT_EXPECT_EQ_MSG(st.packets[VATOM_FAMILY_VISA],
-					 stop_cases[i].ran, "%s", stop_cases[i].name);
 			/* Whole packets only: the word counts them. */
 			VT_EXPECT_EQ_MSG(mem_word(0), stop_cases[i].ran, "%s",
 					 stop_cases[i].name);
 		}
+		/* No stats wanted: the same stop, the same effect again. */
+		c.calls = 0;
+		ret = vatom_stream_execute_ctl(stream, pos, &bind, res, NULL,
+					       &c.ctl);
+		VT_EXPECT_EQ_MSG(ret, stop_cases[i].ran == stop_cases[i].packets ?
+				 0 : -ECANCELED, "%s, no stats", stop_cases[i].name);
+		if (!stop_cases[i].broadcast)
+			VT_EXPECT_EQ_MSG(mem_word(0), 2 * stop_cases[i].ran,
+					 "%s, no stats", stop_cases[i].name);
 		/* Validation costs the same and stops at the same place. */
 		memset(&c, 0, sizeof(c));
 		c.ctl.stop = counting_stop;
