@@ -532,13 +532,33 @@ TEST(queue_poll_need_wakeup)
 #define QP_HOGS_MAX		4
 
 /*
+ * /proc/TID/stat of task @tid into @buf: the fields after "(comm) ", from
+ * the state on, or NULL when unreadable.
+ */
+static const char *qp_task_stat(pid_t tid, char *buf, size_t len)
+{
+	char path[64], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	p = fgets(buf, len, f);
+	fclose(f);
+	p = p ? strrchr(buf, ')') : NULL;
+	return p && p[1] == ' ' ? p + 2 : NULL;
+}
+
+/*
  * CPU time task @tid has used, in ns: /proc/TID/schedstat (ns), else the
  * utime and stime of /proc/TID/stat (clock ticks); -1 when unreadable.
  */
 static long long qp_task_cpu_ns(pid_t tid)
 {
 	unsigned long long run, ut, st;
-	char path[64], buf[1024], *p;
+	char path[64], buf[1024];
+	const char *p;
 	FILE *f;
 	int n;
 
@@ -550,15 +570,9 @@ static long long qp_task_cpu_ns(pid_t tid)
 		if (n == 1)
 			return run;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	p = fgets(buf, sizeof(buf), f);
-	fclose(f);
-	/* After "(comm) ", fields 3 to 15: utime and stime are 14 and 15. */
-	p = p ? strrchr(buf, ')') : NULL;
-	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+	/* Fields 3 to 15: utime and stime are 14 and 15. */
+	p = qp_task_stat(tid, buf, sizeof(buf));
+	if (!p || sscanf(p, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
 			 &ut, &st) != 2)
 		return -1;
 	return (ut + st) * (1000000000ll / sysconf(_SC_CLK_TCK));
@@ -567,19 +581,10 @@ static long long qp_task_cpu_ns(pid_t tid)
 /* The state letter of task @tid (R, S, D, ...), or 0. */
 static char qp_task_state(pid_t tid)
 {
-	char path[64], buf[1024], *p, state = 0;
-	FILE *f;
+	char buf[1024];
+	const char *p = qp_task_stat(tid, buf, sizeof(buf));
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	p = fgets(buf, sizeof(buf), f);
-	fclose(f);
-	p = p ? strrchr(buf, ')') : NULL;
-	if (p && p[1] == ' ')
-		state = p[2];
-	return state;
+	return p ? p[0] : 0;
 }
 
 /* A child process that spins until killed (and dies with its parent). */
@@ -736,9 +741,8 @@ TEST_F_TIMEOUT(qpoll_idle, sleeps_when_idle, 60)
 	       va_now_ns() - t2 < QP_SLEEP_LATE_MS * VA_NS_PER_MS)
 		usleep(200);
 	ASSERT_EQ('S', qp_task_state(tid));
-	cpu2 = qp_task_cpu_ns(tid);
-	EXPECT_GE(idle_ns + QP_IDLE_CPU_LATE_MS * VA_NS_PER_MS, cpu2 - cpu0);
-	cpu1 = cpu2;
+	cpu1 = qp_task_cpu_ns(tid);
+	EXPECT_GE(idle_ns + QP_IDLE_CPU_LATE_MS * VA_NS_PER_MS, cpu1 - cpu0);
 	t2 = va_now_ns();
 	va_sleep_ms(QP_ASLEEP_WINDOW_MS);
 	cpu2 = qp_task_cpu_ns(tid);
