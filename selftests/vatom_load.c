@@ -207,12 +207,22 @@ FIXTURE_VARIANT_ADD(load, clamped_high) {
 	},
 };
 
-FIXTURE_SETUP(load)
+/* Why this program cannot load the module here, or NULL. */
+static const char *vl_cannot_load(void)
 {
 	if (!vl_ko)
-		SKIP(return, "no vatom.ko to load (pass its path)");
+		return "no vatom.ko to load (pass its path)";
 	if (geteuid())
-		SKIP(return, "not root");
+		return "not root";
+	return NULL;
+}
+
+FIXTURE_SETUP(load)
+{
+	const char *why = vl_cannot_load();
+
+	if (why)
+		SKIP(return, "%s", why);
 	ASSERT_EQ(0, vl_unload());
 }
 
@@ -260,10 +270,11 @@ FIXTURE(reload) {
 
 FIXTURE_SETUP(reload)
 {
-	if (!vl_ko)
-		SKIP(return, "no vatom.ko to load (pass its path)");
-	if (geteuid())
-		SKIP(return, "not root");
+	const char *why = vl_cannot_load();
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, vl_unload());
 }
 
 FIXTURE_TEARDOWN(reload)
@@ -281,7 +292,6 @@ TEST_F(reload, as_before)
 	__u32 *map;
 	int fd;
 
-	ASSERT_EQ(0, vl_unload());
 	ASSERT_EQ(0, vl_load(vl_orig)) TH_LOG("insmod vatom.ko %s", vl_orig);
 	memcpy(again, vl_orig, sizeof(again));
 	ASSERT_EQ(0, vl_read_params());
