@@ -37,10 +37,15 @@ static u16 ptx_half_op(u32 op, bool bf, u16 r, u16 s)
 }
 
 /*
- * The new value of an element: op(r, s) or cas(r, s, t), for every op x
- * type the table allows except b128. Values are zero-extended bit patterns.
+ * The new value of an element, for the op x type pairs the CPU has no
+ * instruction for and whose elements the CAS loops below compute: and, or,
+ * xor, inc, dec, integer min and max, and add, min and max of the half
+ * types and of f64. cas and exch of every size, the integer adds and every
+ * add.f32 are done by their own instruction or loop (ptx_atomic16/32/64(),
+ * ptx_f32_add(), ptx_execute()) and never come here. Values are
+ * zero-extended bit patterns.
  */
-static u64 ptx_op(const struct drm_vatom_ptx *p, u64 r, u64 s, u64 t)
+static u64 ptx_op(const struct drm_vatom_ptx *p, u64 r, u64 s)
 {
 	u32 type = p->type;
 
@@ -51,10 +56,6 @@ static u64 ptx_op(const struct drm_vatom_ptx *p, u64 r, u64 s, u64 t)
 		return r | s;
 	case DRM_VATOM_PTX_OP_XOR:
 		return r ^ s;
-	case DRM_VATOM_PTX_OP_CAS:
-		return r == s ? t : r;
-	case DRM_VATOM_PTX_OP_EXCH:
-		return s;
 	case DRM_VATOM_PTX_OP_INC:
 		return (u32)r >= (u32)s ? 0 : (u32)(r + 1);
 	case DRM_VATOM_PTX_OP_DEC:
@@ -66,18 +67,14 @@ static u64 ptx_op(const struct drm_vatom_ptx *p, u64 r, u64 s, u64 t)
 	case DRM_VATOM_PTX_TYPE_S32:
 	case DRM_VATOM_PTX_TYPE_U64:
 	case DRM_VATOM_PTX_TYPE_S64:
-		if (p->op == DRM_VATOM_PTX_OP_ADD)
-			r += s;
-		else if (type == DRM_VATOM_PTX_TYPE_S32)
+		/* min or max: the integer adds are native */
+		if (type == DRM_VATOM_PTX_TYPE_S32)
 			r = ((s32)r < (s32)s) == (p->op == DRM_VATOM_PTX_OP_MIN) ? r : s;
 		else if (type == DRM_VATOM_PTX_TYPE_S64)
 			r = ((s64)r < (s64)s) == (p->op == DRM_VATOM_PTX_OP_MIN) ? r : s;
 		else
 			r = (r < s) == (p->op == DRM_VATOM_PTX_OP_MIN) ? r : s;
 		return ptx_forms[type].esize == 4 ? (u32)r : r;
-	case DRM_VATOM_PTX_TYPE_F32:
-		/* .global (generic) flushes unless .noftz; .shared never does. */
-		return vatom_f32_add((u32)r, (u32)s, ptx_f32_ftz(p));
 	case DRM_VATOM_PTX_TYPE_F64:
 		return vatom_f64_add(r, s);
 	case DRM_VATOM_PTX_TYPE_F16:
@@ -109,7 +106,7 @@ static u16 ptx_atomic16(const struct drm_vatom_ptx *p, u8 *mem, u16 s, u16 t)
 	/* An atomic read: stores 0 over 0 at most, i.e. changes nothing. */
 	old = vatom_cmpxchg16(h, 0, 0);
 	for (;;) {
-		new = (u16)ptx_op(p, old, s, t);
+		new = (u16)ptx_op(p, old, s);
 		if (new == old)
 			return old;
 		seen = vatom_cmpxchg16(h, old, new);
@@ -135,27 +132,18 @@ static __always_inline u32 ptx_f32_add(u32 *w, u32 s, bool ftz)
 	}
 }
 
-static u32 ptx_atomic32(const struct drm_vatom_ptx *p, u8 *mem, u32 s, u32 t)
+/*
+ * A 32-bit element that ptx_execute() and ptx_execute_vec() leave to a CAS
+ * loop: their native forms (add of u32 and s32, exch and cas of b32) are
+ * scalars, and every add.f32 is theirs.
+ */
+static u32 ptx_atomic32(const struct drm_vatom_ptx *p, u8 *mem, u32 s)
 {
 	u32 *w = (u32 *)mem;
-	u32 old, new, seen;
+	u32 old = vatom_load32(w), new, seen;
 
-	switch (p->op) {
-	case DRM_VATOM_PTX_OP_CAS:
-		return vatom_cmpxchg32(w, s, t);
-	case DRM_VATOM_PTX_OP_EXCH:
-		return vatom_xchg32(w, s);
-	case DRM_VATOM_PTX_OP_ADD:
-		if (p->type == DRM_VATOM_PTX_TYPE_U32 ||
-		    p->type == DRM_VATOM_PTX_TYPE_S32)
-			return vatom_fetch_add32(w, s);
-		if (p->type == DRM_VATOM_PTX_TYPE_F32)
-			return ptx_f32_add(w, s, ptx_f32_ftz(p));
-		break;
-	}
-	old = vatom_load32(w);
 	for (;;) {
-		new = (u32)ptx_op(p, old, s, t);
+		new = (u32)ptx_op(p, old, s);
 		if (new == old)
 			return old;
 		seen = vatom_cmpxchg32(w, old, new);
@@ -165,6 +153,7 @@ static u32 ptx_atomic32(const struct drm_vatom_ptx *p, u8 *mem, u32 s, u32 t)
 	}
 }
 
+/* A 64-bit element; add.u64, a scalar, is ptx_execute()'s. */
 static u64 ptx_atomic64(const struct drm_vatom_ptx *p, u8 *mem, u64 s, u64 t)
 {
 	u64 *w = (u64 *)mem;
@@ -175,14 +164,10 @@ static u64 ptx_atomic64(const struct drm_vatom_ptx *p, u8 *mem, u64 s, u64 t)
 		return vatom_cmpxchg64(w, s, t);
 	case DRM_VATOM_PTX_OP_EXCH:
 		return vatom_xchg64(w, s);
-	case DRM_VATOM_PTX_OP_ADD:
-		if (p->type == DRM_VATOM_PTX_TYPE_U64)
-			return vatom_fetch_add64(w, s);
-		break;
 	}
 	old = vatom_load64(w);
 	for (;;) {
-		new = ptx_op(p, old, s, t);
+		new = ptx_op(p, old, s);
 		if (new == old)
 			return old;
 		seen = vatom_cmpxchg64(w, old, new);
@@ -215,7 +200,10 @@ static void ptx_atomic128(const struct drm_vatom_ptx *p, u8 *mem, u64 old[2])
 		;
 }
 
-/* Every form: elements in ascending order, each its own atomic op. */
+/*
+ * Every form ptx_execute() does not do inline: elements in ascending order,
+ * each its own atomic op.
+ */
 static u64 ptx_execute_any(const struct drm_vatom_ptx *p, u8 *mem,
 			   u8 *results)
 {
@@ -235,7 +223,7 @@ static u64 ptx_execute_any(const struct drm_vatom_ptx *p, u8 *mem,
 			if (esize == 2)
 				old = ptx_atomic16(p, mem, (u16)s, (u16)t);
 			else if (esize == 4)
-				old = ptx_atomic32(p, mem, (u32)s, (u32)t);
+				old = ptx_atomic32(p, mem, (u32)s);
 			else
 				old = ptx_atomic64(p, mem, s, t);
 			bit = i * esize * 8;
