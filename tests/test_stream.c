@@ -502,6 +502,38 @@ static const struct pk after = {
 	.type = TY(UD), .operands = OPND(ADDR), .emask = 1,
 };
 
+/*
+ * A valid or misaligned case again, as the second packet of a run of its
+ * shape: after its twin with every lane aligned (the same fixed part), it
+ * gets the run's own checks of what its arrays hold (all lanes ORed, or
+ * lane by lane under a partial mask), which must find what the case's
+ * alone did: nothing, or its ALIGN at index 1.
+ */
+static void run_second(const struct fcase *c)
+{
+	static u64 stream[256];
+	struct vatom_stream_error err = { 0x1234, 0x5678 };
+	struct pk twin = c->k;
+	u32 pos = 0;
+	u64 need;
+	int rc;
+
+	if (c->reason && c->reason != E(ALIGN))
+		return;
+	twin.addr = NULL;	/* the defaults': every lane at a multiple of 8 */
+	memset(stream, 0, sizeof(stream));
+	put((u8 *)stream, &pos, &twin);
+	put_case((u8 *)stream, &pos, c);
+	rc = vatom_stream_validate(stream, pos, &bind, &need, &err);
+	if (!c->reason) {
+		VT_EXPECT_EQ_MSG(rc, 0, "%s, second of a run", c->name);
+		return;
+	}
+	VT_EXPECT_EQ_MSG(rc, -EINVAL, "%s, second of a run", c->name);
+	VT_EXPECT_EQ_MSG(err.reason, E(ALIGN), "%s, second of a run", c->name);
+	VT_EXPECT_EQ_MSG(err.index, 1, "%s, second of a run", c->name);
+}
+
 static void test_reasons(void)
 {
 	static u64 stream[1024];
@@ -544,6 +576,8 @@ static void test_reasons(void)
 		VT_EXPECT_EQ_MSG(err.reason, c->reason, "%s alone", c->name);
 		VT_EXPECT_EQ_MSG(err.index, 0, "%s alone", c->name);
 	}
+	for (i = 0; i < NCASES; i++)
+		run_second(&cases[i]);
 	/* Every reason this validator can give was seen. */
 	VT_EXPECT_EQ(seen, (1u << E(PACKET_TYPE)) | (1u << E(PACKET_SIZE)) |
 		     (1u << E(RESERVED)) | (1u << E(OPCODE)) | (1u << E(OP)) |
@@ -915,7 +949,7 @@ static void test_bounds(void)
 
 int main(void)
 {
-	vt_run(test_reasons, "every reason, one fault each, at index 2");
+	vt_run(test_reasons, "every reason, one fault each, at index 2; runs");
 	vt_run(test_first_fault, "first fault wins; truncation; no bindings");
 	vt_run(test_dispatch, "PTX and NoC packets go to their validators");
 	vt_run(test_results, "result sizes and offsets per packet");
