@@ -44,12 +44,15 @@ static inline bool noc_in_span(u32 v, u32 start, u32 end)
 	return v <= end || v >= start;
 }
 
+/*
+ * Whether tile (@x, @y) takes broadcast @r. Only broadcasts ask: a
+ * unicast's one recipient is its end coordinates, which noc_request()
+ * checked.
+ */
 static inline bool noc_is_recipient(const struct noc_req *r, u32 x, u32 y)
 {
 	const struct vatom_tile_grid *g = r->g;
 
-	if (!r->brcst)
-		return x == r->ex && y == r->ey;
 	/* Only Tensix NIUs take broadcasts; the rest are opted out (§6). */
 	if (g->type[vatom_tile_index(g, x, y)] != DRM_VATOM_TILE_TENSIX)
 		return false;

@@ -262,12 +262,10 @@ static void stream_execute_one(const struct drm_vatom_packet *hdr,
 		f = VATOM_FAMILY_PTX;
 		n = vatom_ptx_execute((const void *)hdr, b, results);
 		break;
-	case DRM_VATOM_PACKET_NOC:
+	default:	/* DRM_VATOM_PACKET_NOC: validation admits no other */
 		f = VATOM_FAMILY_NOC;
 		n = vatom_noc_execute((const void *)hdr, b, results);
 		break;
-	default:	/* not a validated stream */
-		return;
 	}
 	if (stats) {
 		stats->packets[f]++;
@@ -338,14 +336,11 @@ int vatom_stream_execute_ctl(const void *stream, u32 size,
 						     &elements[VATOM_FAMILY_PTX]);
 			packets[VATOM_FAMILY_PTX] += done;
 			break;
-		case DRM_VATOM_PACKET_NOC:
+		default:	/* DRM_VATOM_PACKET_NOC, as for the cost */
 			/* Responses go to L1: no results, @off stays. */
 			done = vatom_noc_execute_run(s, size, &pos, max, b,
 						     &elements[VATOM_FAMILY_NOC]);
 			packets[VATOM_FAMILY_NOC] += done;
-			break;
-		default:
-			done = 0;
 			break;
 		}
 		if (!done)	/* not a validated stream */
