@@ -8,6 +8,7 @@
  * rules: 8 bytes at least, a size of at least 8, a multiple of 8 and
  * within the stream.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "vatom_engine.h"
@@ -151,9 +152,47 @@ static void test_names(void)
 				 reason_names[i].value);
 }
 
+/*
+ * The errno a SUBMIT that failed validation returns, per reason: what the
+ * UAPI header says beside each (-EOPNOTSUPP, -E2BIG), -EINVAL for the rest.
+ */
+static const struct {
+	u32 reason;
+	int err;
+} reason_errnos[] = {
+	{ DRM_VATOM_ERR_PACKET_TYPE, -EINVAL },
+	{ DRM_VATOM_ERR_PACKET_SIZE, -EINVAL },
+	{ DRM_VATOM_ERR_RESERVED, -EINVAL },
+	{ DRM_VATOM_ERR_OPCODE, -EINVAL },
+	{ DRM_VATOM_ERR_OP, -EINVAL },
+	{ DRM_VATOM_ERR_EXEC_SIZE, -EINVAL },
+	{ DRM_VATOM_ERR_TYPE, -EINVAL },
+	{ DRM_VATOM_ERR_OPERANDS, -EINVAL },
+	{ DRM_VATOM_ERR_SLOT, -EINVAL },
+	{ DRM_VATOM_ERR_SURFACE_KIND, -EINVAL },
+	{ DRM_VATOM_ERR_ALIGN, -EINVAL },
+	{ DRM_VATOM_ERR_BOUNDS, -EINVAL },
+	{ DRM_VATOM_ERR_RESULTS, -EINVAL },
+	{ DRM_VATOM_ERR_QUALIFIER, -EINVAL },
+	{ DRM_VATOM_ERR_TARGET, -EINVAL },
+	{ DRM_VATOM_ERR_UNSUPPORTED, -EOPNOTSUPP },
+	{ DRM_VATOM_ERR_OPS_LIMIT, -E2BIG },
+};
+
+static void test_errnos(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(reason_errnos); i++)
+		VT_EXPECT_EQ_MSG(vatom_errno(reason_errnos[i].reason),
+				 reason_errnos[i].err, "reason %u",
+				 reason_errnos[i].reason);
+}
+
 int main(void)
 {
 	vt_run(test_census_table, "census: packets per family, a packet's type and offset");
 	vt_run(test_names, "family and error reason names");
+	vt_run(test_errnos, "the errno of each validation reason");
 	return vt_done();
 }

@@ -562,6 +562,9 @@ static void test_packet_rejects(void)
 		REJ(p.pad[1] = 0x80000000, DRM_VATOM_ERR_RESERVED);
 		REJ(p.slot = 3, DRM_VATOM_ERR_SLOT);
 		REJ(p.slot = 2, DRM_VATOM_ERR_SURFACE_KIND);
+		/* A view smaller than its layout (never made by the kernel). */
+		REJ(view.size = g.size - 1, DRM_VATOM_ERR_BOUNDS);
+		view.size = g.size;
 		REJ(p.noc = 1, 0);
 		REJ(p.noc = 2, DRM_VATOM_ERR_RESERVED);
 		REJ(p.noc = 255, DRM_VATOM_ERR_RESERVED);

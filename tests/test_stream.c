@@ -793,6 +793,65 @@ static void test_empty(void)
 }
 
 /* ------------------------------------------------------------------------ */
+/* What validation refuses, executed anyway                                  */
+/* ------------------------------------------------------------------------ */
+
+/* A NoC packet with nothing but its header and @slot. */
+static void put_noc(u8 *buf, u32 *pos, u32 slot)
+{
+	struct drm_vatom_noc p;
+
+	memset(&p, 0, sizeof(p));
+	p.hdr.type = DRM_VATOM_PACKET_NOC;
+	p.hdr.size = sizeof(p);
+	p.slot = slot;
+	memcpy(buf + *pos, &p, sizeof(p));
+	*pos += sizeof(p);
+}
+
+/*
+ * The driver executes only what it validated, but the executor stops
+ * where validation would have refused rather than act on it: a packet
+ * running past the stream, a NoC request whose slot or surface is wrong,
+ * alone or as a run. Nothing executes: no surface or result byte
+ * changes, no element operation is counted.
+ */
+static void test_unvalidated(void)
+{
+	static u64 stream[64];
+	static u8 before[sizeof(mem)];
+	static const struct {
+		const char *name;
+		u32 slot, packets, size;	/* size 0: the packets' */
+	} cases[] = {
+		{ "a header past the stream", S_GRID, 1, 32 },
+		{ "NoC, slot unbound", S_UNBOUND, 1, 0 },
+		{ "NoC run, a grid view without its layout", S_GRID, 2, 0 },
+	};
+	struct vatom_stats st;
+	u32 i, k, pos;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		setup();
+		views[S_GRID].grid = NULL;
+		memcpy(before, mem, sizeof(mem));
+		memset(stream, 0, sizeof(stream));
+		pos = 0;
+		for (k = 0; k < cases[i].packets; k++)
+			put_noc((u8 *)stream, &pos, cases[i].slot);
+		memset(&st, 0, sizeof(st));
+		vatom_stream_execute(stream, cases[i].size ? cases[i].size : pos,
+				     &bind, res, &st);
+		VT_EXPECT_EQ_MSG(memcmp(before, mem, sizeof(mem)), 0, "%s",
+				 cases[i].name);
+		VT_EXPECT_EQ_MSG(res[0], 0xa5, "%s", cases[i].name);
+		for (k = 0; k < VATOM_FAMILY_COUNT; k++)
+			VT_EXPECT_EQ_MSG(st.elements[k], 0, "%s: family %u",
+					 cases[i].name, k);
+	}
+}
+
+/* ------------------------------------------------------------------------ */
 /* Never past the end, never a write                                         */
 /* ------------------------------------------------------------------------ */
 
@@ -955,6 +1014,7 @@ int main(void)
 	vt_run(test_results, "result sizes and offsets per packet");
 	vt_run(test_long_stream, "300 packets, one result region each");
 	vt_run(test_empty, "an empty stream is valid");
+	vt_run(test_unvalidated, "what validation refuses executes nothing");
 	vt_run(test_bounds, "validation never reads past the stream");
 	return vt_done();
 }

@@ -220,6 +220,40 @@ static void test_clear_outstanding(void)
 	VT_EXPECT_EQ(mem[192 + 17], 0x111);
 }
 
+/* What a counter read returns and clears, as the NoC counter ioctl uses it. */
+static void test_counters_take(void)
+{
+	static u32 mem[2 * 2 * 64] __attribute__((aligned(16)));
+	const u8 types[2] = { T, T };
+	struct drm_vatom_tile_grid_desc d = desc(0, 2, 1);
+	u32 vals[DRM_VATOM_NOC_NIU_COUNTERS], i;
+
+	d.l1_size[T] = 16;
+	VT_EXPECT_EQ(vatom_tile_grid_layout_init(&g, &d, types, 1ull << 40), 0);
+	/* Tile 1, NoC 0 is the block at word (1 * 2 + 0) * 64 = 128. */
+	for (i = 0; i < 2 * 2 * 64; i++)
+		mem[i] = 0x1000 + i;
+	memset(vals, 0xee, sizeof(vals));
+	/* Counters 0, 5 and 63 cleared; every value as it was before. */
+	vatom_tile_grid_counters_take(&g, (u8 *)mem, 1, 0, 0,
+				      1ull | 1ull << 5 | 1ull << 63, vals);
+	for (i = 0; i < 64; i++) {
+		u32 after = (i == 0 || i == 5 || i == 63) ? 0 : 0x1000 + 128 + i;
+
+		VT_EXPECT_EQ_MSG(vals[i], 0x1000 + 128 + i, "value %u", i);
+		VT_EXPECT_EQ_MSG(mem[128 + i], after, "counter %u", i);
+	}
+	/* The other blocks are untouched. */
+	VT_EXPECT_EQ(mem[127], 0x1000 + 127);
+	VT_EXPECT_EQ(mem[192], 0x1000 + 192);
+	/* A second read sees the zeros and clears nothing. */
+	vatom_tile_grid_counters_take(&g, (u8 *)mem, 1, 0, 0, 0, vals);
+	VT_EXPECT_EQ(vals[0], 0);
+	VT_EXPECT_EQ(vals[5], 0);
+	VT_EXPECT_EQ(vals[6], 0x1000 + 128 + 6);
+	VT_EXPECT_EQ(mem[128 + 6], 0x1000 + 128 + 6);
+}
+
 int main(void)
 {
 	vt_run(test_defaults, "profile default L1 sizes");
@@ -230,5 +264,6 @@ int main(void)
 	vt_run(test_counter_offsets, "NIU counter block offsets");
 	vt_run(test_rejects, "descriptor rejects");
 	vt_run(test_clear_outstanding, "per-ID clear register");
+	vt_run(test_counters_take, "counter reads, some cleared");
 	return vt_done();
 }
