@@ -35,6 +35,9 @@
 #               run, then apt purge leaves nothing (docs/packaging.md)
 #   userlib     make -C userlib check (host checks of libvatom)
 #   host-tests  make -C tests check: engine tests plain, ASan+UBSan, fuzz
+#   coverage    make -C tests coverage: the engine's lines and branches by
+#               the host tests and the fuzz corpus, per file; fails under
+#               99 % of lines or 95 % of branches
 #   debug-kernel  waits for the debug kernel's build: built, every option of
 #               scripts/debug-kernel.config set
 #   build:module-debug  make module KERNEL=debug (W=1, build/debug-module/)
@@ -286,6 +289,11 @@ host_tests()
 	make -j"$JOBS" -C tests all >/dev/null && make -C tests check
 }
 run_tap host-tests host_tests
+# The engine's line and branch coverage by the same tests and the fuzz
+# corpus (gcov, -O0): one table, and a failure below the bar.
+run_check coverage \
+	"make coverage: the engine's host coverage, >= 99 % of lines, >= 95 % of branches" \
+	"" make -C tests coverage
 
 # --- the other kernels people run: Debian's 6.12 LTS and the newest
 # (scripts/kernels.sh): W=1 and sparse clean, and the vm2 boot on each.

@@ -127,6 +127,16 @@ typedef __s64 s64;
 #define noinline	__attribute_noinline__
 #endif
 
+/*
+ * The coverage build (make coverage) counts each helper's lines and
+ * branches once, not once per call site it is inlined into: nothing is
+ * forced inline there.
+ */
+#ifdef VATOM_COVERAGE
+#undef __always_inline
+#define __always_inline inline
+#endif
+
 /* The kernel's compiler_attributes.h has it. */
 #ifndef __aligned
 #define __aligned(x)	__attribute__((__aligned__(x)))
