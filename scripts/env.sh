@@ -23,8 +23,8 @@
 #
 #   VATOM_DEBUG_KERNEL_DIR  /var/cache/vatom/debug-kernel-<version of its
 #                linux-source>-<hash of its fragments: scripts/debug-
-#                kernel.config, then scripts/debug-kernel-6.12.config for
-#                6.12> (as non-root without write access there:
+#                kernel.config, then scripts/debug-kernel-<series>.config>
+#                (as non-root without write access there:
 #                ~/.cache/vatom/...)
 #   KVER         its release (6.1.N-vatom-debug, 6.12.N-vatom-debug), empty
 #                until it is built
@@ -90,8 +90,7 @@ vatom_debug_source_version()
 }
 
 # The directory of debug kernel $KERNEL: named after its linux-source
-# version and its fragments, so changing either gives a new build. For 6.1
-# the hash is that of scripts/debug-kernel.config alone, as it always was.
+# version and its fragments, so changing either gives a new build.
 vatom_debug_kernel_dir()
 {
 	local series ver hash base=/var/cache/vatom
