@@ -50,9 +50,10 @@
 #               finds after the module's unload, fails the vm-debug stage
 #   debug-kernel-6.12, build:module-debug-6.12, vm-debug-6.12:*
 #               the same three on the 6.12 debug kernel (KERNEL=debug-6.12:
-#               drm_sched's workqueues, where 6.1 has its kthread), whose
-#               build goes on while vm-debug runs; its boot runs the same
-#               programs as vm-debug's
+#               drm_sched's workqueues, where 6.1 has its kthread); its
+#               boot runs the same programs as vm-debug's, beside vm-debug
+#               (one vCPU each): each kernel's stages start when its build
+#               is done
 #
 # With QUICK=1 or --quick (make check-quick): the 6.1 kernel only, no debug
 # kernels or other kernels' stages.
@@ -377,11 +378,23 @@ debug_stages()
 		"selftests/vatom_fuzz -t 20 -s 2 -F jobs"
 }
 
+# The two debug kernels' stages run side by side, each as soon as its
+# kernel is built: their boots have one vCPU each, so together they fill
+# the two cores where one after the other each left one idle (on a ready
+# machine the pair takes as long as vm-debug alone). Each one's output is
+# kept and shown whole when both are done.
 if [ -z "$QUICK" ]; then
+	banner "debug kernels: ${DEBUG_KERNELS[*]}, side by side (each one's output follows when both are done)"
+	debug_jobs=()
 	for k in "${DEBUG_KERNELS[@]}"; do
-		debug_stages "$k"
+		debug_stages "$k" >"$LOG/debug-stages${k#debug}.out" 2>&1 &
+		debug_jobs+=($!)
 	done
+	wait "${debug_jobs[@]}"
 	wait "$debug_pid"
+	for k in "${DEBUG_KERNELS[@]}"; do
+		cat "$LOG/debug-stages${k#debug}.out"
+	done
 fi
 
 # time_table: seconds per stage (those with a time: the builds, checks and
