@@ -66,12 +66,13 @@ int vatom_exec_stop_error(const struct vatom_exec *x)
 
 /*
  * Sleep for @timeout jiffies (MAX_SCHEDULE_TIMEOUT: for ever) or until the
- * job is to stop, looking every jiffy: injected hangs and delays.
+ * job is to stop, looking every jiffy: injected hangs and delays. At least
+ * @timeout whole jiffies, as msleep(): the one under way counts for none.
  * Return: 0 after @timeout, else vatom_exec_stop_error().
  */
 static int vatom_exec_sleep(const struct vatom_exec *x, long timeout)
 {
-	unsigned long end = jiffies + timeout;
+	unsigned long end = jiffies + timeout + 1;
 
 	while (!vatom_exec_stopped(x)) {
 		if (timeout != MAX_SCHEDULE_TIMEOUT && time_after_eq(jiffies, end))

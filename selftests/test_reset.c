@@ -118,7 +118,7 @@ struct rs_job {
 	__u32 grid;		/* the grid (slow jobs) */
 	struct qp_env env;	/* the queue (queue doors) */
 	int error;		/* 0, or the job's -errno */
-	long long ms;		/* submission to completion */
+	long long ns;		/* submission to completion */
 };
 
 static void *rs_job_thread(void *arg)
@@ -142,7 +142,7 @@ static void *rs_job_thread(void *arg)
 		bind.handle = j->target;
 		vt_submit_args(&args, &s, &bind, 1, NULL, 0);
 	}
-	t0 = rs_now_ms();
+	t0 = va_now_ns();
 	switch (j->door) {
 	case RS_ASYNC:
 		drmSyncobjCreate(j->fd, 0, &syncobj);
@@ -170,7 +170,7 @@ static void *rs_job_thread(void *arg)
 		j->error = j->env.q.ring[0].status;
 		break;
 	}
-	j->ms = rs_now_ms() - t0;
+	j->ns = va_now_ns() - t0;
 	if (syncobj)
 		drmSyncobjDestroy(j->fd, syncobj);
 	free(p);
@@ -361,13 +361,14 @@ TEST_F(reset, one_guilty_one_innocent)
 	}
 	ASSERT_EQ(0, pthread_join(th, NULL));
 	TH_LOG("A's job: %d after %lld ms (timeout %u ms); B's 10 jobs meanwhile: worst %lld ms",
-	       f->job.error, f->job.ms, c->timeout, worst);
+	       f->job.error, f->job.ns / VA_NS_PER_MS, c->timeout, worst);
 
 	if (!c->fault && !f->job.error)
 		SKIP(return, "the slow job completed within %u ms", c->timeout);
 	EXPECT_EQ(c->error, f->job.error);
-	EXPECT_LE(c->min_ms, f->job.ms);
-	EXPECT_GE(c->max_ms, f->job.ms);
+	/* In ns: whole milliseconds would lose up to one at each end. */
+	EXPECT_LE(c->min_ms * VA_NS_PER_MS, f->job.ns);
+	EXPECT_GE(c->max_ms * VA_NS_PER_MS, f->job.ns);
 	if (c->fault) {
 		EXPECT_EQ(c->packets, rs_words(f->wa, 1));
 	} else {
