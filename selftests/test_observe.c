@@ -387,6 +387,117 @@ TEST(tracepoints)
 	close(fd);
 }
 
+/* A counting perf event per CPU, for one vatom tracepoint. */
+#define OB_PERF_CPUS	64
+
+/*
+ * Open a counting perf event on tracepoint vatom:@event on every CPU that
+ * has one (jobs run in the scheduler's threads, not in this one), into
+ * @fds (-1 where a CPU has none). Return: 0 or -errno.
+ */
+static int ob_perf_open(const char *dir, const char *event, int *fds)
+{
+	struct perf_event_attr attr;
+	char path[192], id[32];
+	int cpu, n = 0, ret;
+
+	snprintf(path, sizeof(path), "%s/events/vatom/%s/id", dir, event);
+	ret = vt_read_file(path, id, sizeof(id));
+	if (ret)
+		return ret;
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.size = sizeof(attr);
+	attr.config = strtoull(id, NULL, 10);
+	for (cpu = 0; cpu < OB_PERF_CPUS; cpu++) {
+		fds[cpu] = syscall(__NR_perf_event_open, &attr, -1, cpu, -1,
+				   PERF_FLAG_FD_CLOEXEC);
+		if (fds[cpu] >= 0)
+			n++;
+		else if (errno != ENODEV && errno != EINVAL)
+			return -errno;	/* not "no such CPU" */
+	}
+	return n ? 0 : -ENODEV;
+}
+
+/* The sum of @fds' counts, closing them. */
+static __u64 ob_perf_count(int *fds)
+{
+	__u64 sum = 0, v;
+	int cpu;
+
+	for (cpu = 0; cpu < OB_PERF_CPUS; cpu++) {
+		if (fds[cpu] < 0)
+			continue;
+		if (read(fds[cpu], &v, sizeof(v)) == sizeof(v))
+			sum += v;
+		close(fds[cpu]);
+	}
+	return sum;
+}
+
+/*
+ * perf counts vatom's events, which reach it through each event's perf
+ * handler rather than tracefs's: three synchronous jobs, two SUBMITs
+ * refused and one asynchronous job whose out-fence is waited for.
+ */
+TEST(tracepoints_perf)
+{
+	static const struct {
+		const char *event;
+		__u64 count;
+	} want[] = {
+		{ "vatom_submit", 4 },		/* every job accepted */
+		{ "vatom_reject", 2 },
+		{ "vatom_job_start", 4 },
+		{ "vatom_job_end", 4 },
+		{ "vatom_fence_signal", 1 },	/* the one job with a fence */
+		{ "vatom_fence_cancel", 0 },
+		{ "vatom_queue_batch", 0 },
+	};
+	static int fds[VT_ARRAY_SIZE(want)][OB_PERF_CPUS];
+	struct vt_stream s, bad;
+	struct va_sub j;
+	const char *dir;
+	__u32 h, out;
+	size_t i;
+	int fd;
+
+	dir = ob_tracefs();
+	if (!dir)
+		SKIP(return, "no tracefs with vatom events");
+	VT_OPEN(fd);
+	ASSERT_EQ(0, vt_buffer_create(fd, 4096, &h));
+	for (i = 0; i < VT_ARRAY_SIZE(want); i++) {
+		const char *event = want[i].event;
+
+		ASSERT_EQ(0, ob_perf_open(dir, event, fds[i]))
+			TH_LOG("perf_event_open on vatom:%s", event);
+	}
+
+	va_stream(&s, DRM_VATOM_VISA_OP_ADD, 4, (const __u32[]){ 0, 4, 8, 12 },
+		  (const __u32[]){ 1, 1, 1, 1 }, false);
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, vt_run(fd, &s, h, NULL, 0, NULL));
+	ob_bad_op_stream(&bad);
+	for (i = 0; i < 2; i++)
+		VT_EXPECT_ERRNO(EINVAL, vt_run(fd, &bad, h, NULL, 0, NULL));
+	out = va_syncobj(fd, false);
+	ASSERT_NE(0, out);
+	va_sub_init(&j, &s, h, true, 0, 0);
+	va_sub_out(&j, out, 0);
+	ASSERT_EQ(0, va_sub_submit(fd, &j));
+	ASSERT_EQ(0, va_wait_ms(fd, out, 0, 10000));
+
+	for (i = 0; i < VT_ARRAY_SIZE(want); i++) {
+		const char *event = want[i].event;
+
+		EXPECT_EQ(want[i].count, ob_perf_count(fds[i]))
+			TH_LOG("vatom:%s", event);
+	}
+	close(fd);
+}
+
 /*
  * A kick-mode queue's batch of three jobs, the second with a malformed
  * descriptor: one vatom_queue_batch line, 2 x 4 lanes executed.
