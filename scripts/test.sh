@@ -6,8 +6,8 @@
 #
 #   deps        scripts/deps.sh (apt packages, kernel image, kselftest files);
 #               then the debug kernels' builds (scripts/debug-kernel.sh, once
-#               per machine: 6.1's, then 6.12's, in one background job)
-#               start at low priority while the stages below run
+#               per machine: 6.1's and 6.12's, two background jobs) start
+#               at low priority while the stages below run
 #   build:*     make module (W=1), userlib, tools, selftests, bench: a failure or
 #               a compiler/modpost warning is a failed test
 #   install     scripts/install-check.sh: make install into build/dest/,
@@ -156,25 +156,28 @@ run_check deps "dependencies installed (scripts/deps.sh)" "" scripts/deps.sh
 # shellcheck source=scripts/env.sh
 . "$SCRIPTS/env.sh"
 
-# The debug kernels build in the background (nice 19, idle I/O) while the
-# other stages run, one after the other in one job, so that two builds never
-# share the machine with the stages; the vm-debug stages, last, wait for
-# theirs (vm-debug runs while 6.12's builds). Built already: it returns at
-# once. Each kernel's log is debug-kernel[-6.12]-build.log, its exit status
-# beside it (.rc) when its build is over.
+# The debug kernels build in the background (nice 19, idle I/O: the stages
+# keep the CPU they need) while the other stages run, each in a job of its
+# own, together: they share what the stages leave, and are done at about
+# the same time, so that their two one-vCPU boots, last, fill both cores.
+# One after the other, the second kernel's build had only the core its
+# predecessor's boot left it, and its own boot ran alone at the end. Built
+# already: it returns at once. Each kernel's log is
+# debug-kernel[-6.12]-build.log, its exit status beside it (.rc) when its
+# build is over.
 DEBUG_KERNELS=(debug debug-6.12)
-debug_pid=
+declare -A debug_pid=()
 if [ -z "$QUICK" ]; then
 	banner "debug kernels: scripts/debug-kernel.sh build, in the background"
 	for k in "${DEBUG_KERNELS[@]}"; do
 		echo "# log: ${LOG#"$ROOT"/}/debug-kernel${k#debug}-build.log"
+		{
+			KERNEL=$k scripts/debug-kernel.sh build </dev/null \
+				>"$LOG/debug-kernel${k#debug}-build.log" 2>&1
+			echo $? >"$LOG/debug-kernel${k#debug}-build.rc"
+		} &
+		debug_pid[$k]=$!
 	done
-	for k in "${DEBUG_KERNELS[@]}"; do
-		KERNEL=$k scripts/debug-kernel.sh build </dev/null \
-			>"$LOG/debug-kernel${k#debug}-build.log" 2>&1
-		echo $? >"$LOG/debug-kernel${k#debug}-build.rc"
-	done &
-	debug_pid=$!
 fi
 
 # --- builds: compiler and modpost warnings are failures
@@ -335,13 +338,13 @@ finish_debug_build()
 	return "$debug_rc"
 }
 
-# wait_debug_build K: wait for the background job to be done with K (the
-# job builds the next kernel after it); K's exit status in debug_rc.
+# wait_debug_build K: wait for K's background build; its exit status in
+# debug_rc.
 wait_debug_build()
 {
 	local rc=$LOG/debug-kernel${1#debug}-build.rc
 
-	while [ ! -f "$rc" ] && kill -0 "$debug_pid" 2>/dev/null; do
+	while [ ! -f "$rc" ] && kill -0 "${debug_pid[$1]}" 2>/dev/null; do
 		sleep 5
 	done
 	debug_rc=$(cat "$rc" 2>/dev/null || echo 1)
@@ -391,7 +394,7 @@ if [ -z "$QUICK" ]; then
 		debug_jobs+=($!)
 	done
 	wait "${debug_jobs[@]}"
-	wait "$debug_pid"
+	wait "${debug_pid[@]}"
 	for k in "${DEBUG_KERNELS[@]}"; do
 		cat "$LOG/debug-stages${k#debug}.out"
 	done
