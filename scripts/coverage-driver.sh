@@ -19,6 +19,9 @@ set -euo pipefail
 SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(dirname "$SCRIPTS")
 export KERNEL=debug-6.12
+# env.sh computes this kernel's tree and release: not the default kernel's,
+# which make exports (make coverage-driver).
+unset KDIR KVER
 export MODULE_DIR=$ROOT/build/debug-6.12-gcov-module
 # Two devices, as the debug boots have (scripts/test.sh's vm2_params).
 export VATOM_MODPARAMS=num_devices=2
