@@ -309,6 +309,24 @@ static bool ob_traced(const char *trace, const char *event, const char *fields)
 	return strstr(trace, want) != NULL;
 }
 
+/*
+ * Submit @s on buffer @h of @fd as an asynchronous job with an out-syncobj
+ * and wait for it: the file's traced job with a fence.
+ */
+static void ob_async_waited(struct __test_metadata *_metadata, int fd,
+			    const struct vt_stream *s, __u32 h)
+{
+	struct va_sub j;
+	__u32 out;
+
+	out = va_syncobj(fd, false);
+	ASSERT_NE(0, out);
+	va_sub_init(&j, s, h, true, 0, 0);
+	va_sub_out(&j, out, 0);
+	ASSERT_EQ(0, va_sub_submit(fd, &j));
+	ASSERT_EQ(0, va_wait_ms(fd, out, 0, 10000));
+}
+
 TEST(tracepoints)
 {
 	char record_cmd[2];
@@ -317,7 +335,7 @@ TEST(tracepoints)
 	char f[256];
 	const char *dir, *tr;
 	long long client, client2;
-	__u32 h, h2, out, in;
+	__u32 h, h2, in;
 	struct va_sub j;
 	int fd, fd2;
 
@@ -337,12 +355,7 @@ TEST(tracepoints)
 	/* An asynchronous job, the file's first: job 1, seqno 1. */
 	va_stream(&s, DRM_VATOM_VISA_OP_ADD, 4, (const __u32[]){ 0, 4, 8, 12 },
 		  (const __u32[]){ 1, 1, 1, 1 }, false);
-	out = va_syncobj(fd, false);
-	ASSERT_NE(0, out);
-	va_sub_init(&j, &s, h, true, 0, 0);
-	va_sub_out(&j, out, 0);
-	ASSERT_EQ(0, va_sub_submit(fd, &j));
-	ASSERT_EQ(0, va_wait_ms(fd, out, 0, 10000));
+	ob_async_waited(_metadata, fd, &s, h);
 
 	/* A job cancelled by the closing of its file, waiting on vgem. */
 	VT_OPEN(fd2);
@@ -457,9 +470,8 @@ TEST(tracepoints_perf)
 	};
 	static int fds[VT_ARRAY_SIZE(want)][OB_PERF_CPUS];
 	struct vt_stream s, bad;
-	struct va_sub j;
 	const char *dir;
-	__u32 h, out;
+	__u32 h;
 	size_t i;
 	int fd;
 
@@ -482,12 +494,7 @@ TEST(tracepoints_perf)
 	ob_bad_op_stream(&bad);
 	for (i = 0; i < 2; i++)
 		VT_EXPECT_ERRNO(EINVAL, vt_run(fd, &bad, h, NULL, 0, NULL));
-	out = va_syncobj(fd, false);
-	ASSERT_NE(0, out);
-	va_sub_init(&j, &s, h, true, 0, 0);
-	va_sub_out(&j, out, 0);
-	ASSERT_EQ(0, va_sub_submit(fd, &j));
-	ASSERT_EQ(0, va_wait_ms(fd, out, 0, 10000));
+	ob_async_waited(_metadata, fd, &s, h);
 
 	for (i = 0; i < VT_ARRAY_SIZE(want); i++) {
 		const char *event = want[i].event;
@@ -502,6 +509,92 @@ TEST(tracepoints_perf)
  * A kick-mode queue's batch of three jobs, the second with a malformed
  * descriptor: one vatom_queue_batch line, 2 x 4 lanes executed.
  */
+/* The events ob_soft_enabled() leaves off until a rejection is traced. */
+static const char *const ob_soft_events[] = {
+	"vatom_submit", "vatom_job_start", "vatom_job_end",
+};
+
+/*
+ * Add (@on) or remove an "enable_event" trigger on vatom_reject for each
+ * of ob_soft_events: 0 or the first -errno.
+ */
+static int ob_soft_triggers(const char *dir, bool on)
+{
+	char path[160], trigger[96];
+	size_t i;
+	int ret, first = 0;
+
+	snprintf(path, sizeof(path), "%s/events/vatom/vatom_reject/trigger", dir);
+	for (i = 0; i < VT_ARRAY_SIZE(ob_soft_events); i++) {
+		snprintf(trigger, sizeof(trigger), "%senable_event:vatom:%s",
+			 on ? "" : "!", ob_soft_events[i]);
+		ret = vt_write_file(path, trigger);
+		if (ret && !first)
+			first = ret;
+	}
+	return first;
+}
+
+/*
+ * vatom's events obey tracefs's event triggers and soft-disabled events:
+ * with vatom_submit, vatom_job_start and vatom_job_end off but an
+ * "enable_event" trigger for each on vatom_reject, a first synchronous
+ * job leaves no submit, start or end, a rejected SUBMIT turns the three
+ * on, and the second job's are all there.
+ */
+TEST(tracepoint_triggers)
+{
+	char record_cmd[2], f[256], path[160];
+	struct vt_stream s, bad;
+	const char *dir, *tr;
+	long long client;
+	size_t i;
+	__u32 h;
+	int fd;
+
+	dir = ob_tracefs();
+	if (!dir)
+		SKIP(return, "no tracefs with vatom events");
+	snprintf(path, sizeof(path), "%s/events/vatom/vatom_reject/trigger", dir);
+	if (access(path, W_OK))
+		SKIP(return, "no event triggers (CONFIG_EVENT_TRIGGERS)");
+	VT_OPEN(fd);
+	client = vt_fdinfo(fd, "drm-client-id");
+	ASSERT_LT(0, client);
+	ASSERT_EQ(0, vt_buffer_create(fd, 4096, &h));
+	va_stream(&s, DRM_VATOM_VISA_OP_ADD, 4, (const __u32[]){ 0, 4, 8, 12 },
+		  (const __u32[]){ 1, 1, 1, 1 }, false);
+	ob_bad_op_stream(&bad);
+
+	ASSERT_EQ(0, ob_trace_on(dir, record_cmd));
+	for (i = 0; i < VT_ARRAY_SIZE(ob_soft_events); i++) {
+		snprintf(path, sizeof(path), "events/vatom/%s/enable",
+			 ob_soft_events[i]);
+		EXPECT_EQ(0, ob_write(dir, path, "0"));
+	}
+	EXPECT_EQ(0, ob_soft_triggers(dir, true));
+	/* Until removed, each target stays soft-disabled or soft-enabled. */
+	EXPECT_EQ(0, vt_run(fd, &s, h, NULL, 0, NULL));		/* job 1 */
+	VT_EXPECT_ERRNO(EINVAL, vt_run(fd, &bad, h, NULL, 0, NULL));
+	EXPECT_EQ(0, vt_run(fd, &s, h, NULL, 0, NULL));		/* job 2 */
+	EXPECT_EQ(0, ob_soft_triggers(dir, false));
+	ASSERT_EQ(0, ob_trace_off(dir, record_cmd));
+	tr = ob_trace(dir);
+
+	snprintf(f, sizeof(f), "client=%lld error=-22 packet=1 family=visa reason=5 (op)",
+		 client);
+	EXPECT_TRUE(ob_traced(tr, "vatom_reject", f)) TH_LOG("%s", tr);
+	for (i = 0; i < VT_ARRAY_SIZE(ob_soft_events); i++) {
+		snprintf(f, sizeof(f), "%s: client=%lld job=1 ", ob_soft_events[i],
+			 client);
+		EXPECT_EQ(NULL, strstr(tr, f)) TH_LOG("%s\n%s", f, tr);
+		snprintf(f, sizeof(f), "%s: client=%lld job=2 ", ob_soft_events[i],
+			 client);
+		EXPECT_NE(NULL, strstr(tr, f)) TH_LOG("%s\n%s", f, tr);
+	}
+	close(fd);
+}
+
 TEST(tracepoint_queue_batch)
 {
 	char record_cmd[2];
