@@ -1354,6 +1354,46 @@ static int vf_setup_job_fence(struct vf_ctx *c)
 	return 0;
 }
 
+/*
+ * open() of the render node: the DRM core's file and vatom's context of it
+ * (vatom_open()). The call's file is @fd2; @fd, a file of the same device
+ * opened before, is the one the reset-status check looks at.
+ */
+static int vf_setup_open(struct vf_ctx *c)
+{
+	c->fd = vf_open(0);
+	return c->fd < 0 ? c->fd : 0;
+}
+
+static int vf_call_open(struct vf_ctx *c)
+{
+	c->fd2 = open(vf_nodes[0], O_RDWR | O_CLOEXEC);
+	return c->fd2 < 0 ? -errno : 0;
+}
+
+/* The file opened works: it answers GET_PARAM and creates a surface. */
+static enum vf_state vf_check_open(struct vf_ctx *c, int ret, char *why,
+				   size_t len)
+{
+	struct drm_vatom_get_param gp = { .param = DRM_VATOM_PARAM_UAPI_VERSION };
+	__u32 h;
+
+	if (ret)
+		return VF_UNCHANGED;
+	ret = vf_ioctl(c->fd2, DRM_IOCTL_VATOM_GET_PARAM, &gp);
+	if (ret || gp.value != DRM_VATOM_UAPI_VERSION) {
+		snprintf(why, len, "GET_PARAM on the file opened: %d, version %llu",
+			 ret, (unsigned long long)gp.value);
+		return VF_BAD;
+	}
+	if (vt_buffer_create(c->fd2, VF_BUF_SIZE, &h)) {
+		snprintf(why, len, "SURFACE_CREATE on the file opened: %s",
+			 strerror(errno));
+		return VF_BAD;
+	}
+	return VF_DONE;
+}
+
 static int vf_setup_so_create(struct vf_ctx *c)
 {
 	c->fd = vf_open(0);
@@ -2178,6 +2218,9 @@ static struct vf_path vf_paths[] = {
 	VF_PATH("noc_counters read + clear all", 0,
 		vf_setup_counters, vf_call_counters, vf_check_counters,
 		.late_copies = 2),
+	/* open() copies nothing back. */
+	VF_PATH("open of the render node", 0,
+		vf_setup_open, vf_call_open, vf_check_open, .late_copies = 0),
 	VF_PATH("syncobj create", 0,
 		vf_setup_so_create, vf_call_so_create, vf_check_so_create),
 	/*
