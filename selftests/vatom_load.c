@@ -130,6 +130,38 @@ static int vl_find(void)
 	return n;
 }
 
+/*
+ * First (global tests run before the fixtures), on the module as loaded: a
+ * writable parameter refuses at run time what it cannot parse, with
+ * kstrtouint()'s errno, and keeps its value: not a number (EINVAL), past
+ * 32 bits (ERANGE).
+ */
+TEST(runtime_refused)
+{
+	static const struct {
+		const char *name, *value;
+		int err;
+	} cases[] = {
+		{ "job_timeout_ms",	"ten",		EINVAL },
+		{ "job_timeout_ms",	"4294967296",	ERANGE },
+		{ "max_schedulers",	"-1",		EINVAL },
+		{ "max_schedulers",	"4294967296",	ERANGE },
+	};
+	char path[300], before[64], after[64];
+	size_t i;
+
+	if (geteuid())
+		SKIP(return, "not root");
+	for (i = 0; i < VT_ARRAY_SIZE(cases); i++) {
+		snprintf(path, sizeof(path), VL_PARAMS "/%s", cases[i].name);
+		ASSERT_EQ(0, vt_read_file(path, before, sizeof(before)));
+		EXPECT_EQ(-cases[i].err, vt_write_file(path, cases[i].value))
+			TH_LOG("%s=%s", cases[i].name, cases[i].value);
+		ASSERT_EQ(0, vt_read_file(path, after, sizeof(after)));
+		EXPECT_STREQ(before, after) TH_LOG("%s", cases[i].name);
+	}
+}
+
 /* A parameter's expected value, through sysfs or GET_PARAM. */
 struct vl_want {
 	const char *name;	/* in /sys/module/vatom/parameters/, or NULL */
