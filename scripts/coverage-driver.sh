@@ -3,16 +3,25 @@
 #
 # The driver's line and branch coverage in the kernel (issue 39): vatom.ko
 # built with GCOV_PROFILE for the 6.12 debug kernel (CONFIG_GCOV_KERNEL:
-# scripts/debug-kernel-6.12.config), booted, driven by what the debug
-# boots run (the selftests, the libvatom test, vatom_load, vatom_fault and
-# vatom_fuzz with injected job faults), its counts copied out of
-# /sys/kernel/debug/gcov/ through the shared /out, and reported by gcovr
-# per file of driver/: a table on stdout, HTML in build/coverage/driver/.
+# scripts/debug-kernel-6.12.config), booted with the debug boots' programs
+# (scripts/vm-progs.sh: the selftests, the libvatom test, vatom_load,
+# vatom_fault and vatom_fuzz, with and without injected job faults), its
+# counts copied out of /sys/kernel/debug/gcov/ after the unload (vm-run.sh
+# VM_GCOV=1), and reported by gcovr per file of driver/: a table on
+# stdout, HTML in build/coverage/driver/index.html.
 #
-#   scripts/coverage-driver.sh        (make coverage-driver)
+#   scripts/coverage-driver.sh                the build, the boot, the report
+#                                             (make coverage-driver)
+#   scripts/coverage-driver.sh --report RUN   the report of a boot already
+#                                             run with -o RUN (test.sh's
+#                                             vm-debug-6.12: that boot is this
+#                                             one, so every full run has it)
 #
-# The module is built in build/debug-6.12-gcov-module/, apart from the
-# tests' own (not instrumented); gcov paths are that directory's.
+# Exit status 1 below the bar: driver/ without the engine (which the host
+# tests cover, make coverage) >= 95 % of lines and >= 85 % of branches.
+#
+# The module is built in build/debug-6.12-gcov-module/, apart from the one
+# of `make module KERNEL=debug-6.12`; gcov's paths are that directory's.
 
 set -euo pipefail
 
@@ -23,50 +32,46 @@ export KERNEL=debug-6.12
 # which make exports (make coverage-driver).
 unset KDIR KVER
 export MODULE_DIR=$ROOT/build/debug-6.12-gcov-module
-# Two devices, as the debug boots have (scripts/test.sh's vm2_params).
-export VATOM_MODPARAMS=num_devices=2
-OUT=$ROOT/build/coverage/driver-run
 HTML=$ROOT/build/coverage/driver
+BAR_LINES=95
+BAR_BRANCHES=85
 
-"$SCRIPTS/debug-kernel.sh" build >&2
-find "$MODULE_DIR" -name '*.gcda' -delete 2>/dev/null || true
-VATOM_GCOV=1 "$SCRIPTS/debug-kernel.sh" module >&2
-make -C "$ROOT" -s userlib tools selftests >&2
+if [ "${1:-}" = --report ]; then
+	[ $# -eq 2 ] || { echo "usage: $0 [--report RUN_DIR]" >&2; exit 2; }
+	OUT=$(realpath "$2")
+else
+	# shellcheck source=scripts/vm-progs.sh
+	. "$SCRIPTS/vm-progs.sh"
+	OUT=$ROOT/build/coverage/driver-run
+	"$SCRIPTS/debug-kernel.sh" build >&2
+	VATOM_GCOV=1 "$SCRIPTS/debug-kernel.sh" module >&2
+	make -C "$ROOT" -s userlib tools selftests >&2
+	rm -rf "$OUT"
+	mkdir -p "$OUT"
+	# Two devices, as the debug boots have (scripts/test.sh's vm2_params).
+	VATOM_MODPARAMS=num_devices=2 VM_GCOV=1 "$SCRIPTS/vm-run.sh" \
+		-t 2400 -o "$OUT" -- sh scripts/vm-tests.sh "${DEBUG_VM_PROGS[@]}" >&2
+fi
 
-rm -rf "$OUT"
-mkdir -p "$OUT" "$HTML"
-# In the guest: the programs, each one's output kept (vatom_load unloads
-# and loads the module: its init's failures, its exit); then the module
-# unloaded, so that its exit path counts too, and every .gcda under the
-# module's build path copied out (gcov-kernel mirrors it, and keeps an
-# unloaded module's counts: gcov_persist); then the module loaded again
-# for the runner's own unload.
-guest="selftests/vatom_test > /out/vatom_test.log 2>&1;
-userlib/test/libvatom_test > /out/libvatom_test.log 2>&1;
-selftests/vatom_load > /out/vatom_load.log 2>&1;
-selftests/vatom_fault -F jobs > /out/vatom_fault.log 2>&1;
-selftests/vatom_fuzz -F jobs -t 20 -s 1 > /out/vatom_fuzz.log 2>&1;
-rmmod vatom || exit 1;
-cd /sys/kernel/debug/gcov$MODULE_DIR &&
-for f in \$(find . -name '*.gcda'); do
-	mkdir -p /out/gcov/\$(dirname \$f) && cat \$f > /out/gcov/\$f;
-done;
-insmod /modules/vatom.ko $VATOM_MODPARAMS"
-"$SCRIPTS/vm-run.sh" -t 2400 -o "$OUT" -- sh -c "$guest" >&2
-n=$(find "$OUT/gcov" -name '*.gcda' 2>/dev/null | wc -l)
-[ "$n" -gt 0 ] || { echo "coverage-driver: no .gcda came out of the guest" >&2; exit 1; }
-(cd "$OUT/gcov" && find . -name '*.gcda' -exec cp --parents {} "$MODULE_DIR/" \;)
+# gcov-kernel names each count file by the object's path at build time.
+counts=$OUT/gcov$MODULE_DIR
+n=$(find "$counts" -name '*.gcda' 2>/dev/null | wc -l)
+[ "$n" -gt 0 ] || { echo "coverage-driver: no .gcda of $MODULE_DIR came out of the guest ($OUT/gcov)" >&2; exit 1; }
+# The counts of this run only, beside the notes the build left.
+find "$MODULE_DIR" -name '*.gcda' -delete
+(cd "$counts" && find . -name '*.gcda' -exec cp --parents {} "$MODULE_DIR/" \;)
 
 # The notes name the kernel's headers relative to its tree (the build's
 # working directory): gcov finds them through these links.
 eval "$(KERNEL=$KERNEL bash -c '. "$0/env.sh"; echo KDIR=$KDIR' "$SCRIPTS")"
 ln -sfn "$KDIR/include" "$MODULE_DIR/include"
 ln -sfn "$KDIR/arch" "$MODULE_DIR/arch"
+mkdir -p "$HTML"
 cd "$MODULE_DIR"
 gcovr -r . -f driver/ --json "$OUT/driver.json" \
 	--html-details "$HTML/index.html" >/dev/null
-echo "# HTML: $HTML/index.html"
+echo "# HTML: ${HTML#"$ROOT"/}/index.html"
 echo "# the engine, in the kernel:"
 "$SCRIPTS/coverage-table.py" "$OUT/driver.json" 0 0 -f 'driver/engine/' | tail -n 2 | head -n 1
-echo "# driver/ without the engine:"
-"$SCRIPTS/coverage-table.py" "$OUT/driver.json" 95 85 -e 'driver/engine/'
+echo "# driver/ without the engine (bar: $BAR_LINES % of lines, $BAR_BRANCHES % of branches):"
+"$SCRIPTS/coverage-table.py" "$OUT/driver.json" "$BAR_LINES" "$BAR_BRANCHES" -e 'driver/engine/'

@@ -53,7 +53,12 @@
 #               drm_sched's workqueues, where 6.1 has its kthread); its
 #               boot runs the same programs as vm-debug's, beside vm-debug
 #               (one vCPU each): each kernel's stages start when its build
-#               is done
+#               is done. Its module is built with gcov
+#               (build/debug-6.12-gcov-module/), and
+#   coverage-driver  scripts/coverage-driver.sh --report: that boot's
+#               counts, the driver's lines and branches per file; fails
+#               under 95 % of lines or 85 % of branches (HTML in
+#               build/coverage/driver/)
 #
 # With QUICK=1 or --quick (make check-quick): the 6.1 kernel only, no debug
 # kernels or other kernels' stages.
@@ -264,11 +269,13 @@ run_vm()
 # a busy host (the stages below read their results through it).
 run_tap runner scripts/vm-run-check.sh 3
 
-# Each entry is a program and its arguments (scripts/vm-tests.sh).
-# vatom_load unloads the module and loads it again (parameters refused
-# and clamped), then as it was: the programs after it run on a reloaded
-# module.
-vm_progs=(selftests/vatom_test userlib/test/libvatom_test selftests/vatom_load)
+# Each entry is a program and its arguments (scripts/vm-tests.sh), from
+# scripts/vm-progs.sh. vatom_load unloads the module and loads it again
+# (parameters refused and clamped), then as it was: the programs after it
+# run on a reloaded module.
+# shellcheck source=scripts/vm-progs.sh
+. "$SCRIPTS/vm-progs.sh"
+vm_progs=("${VM_PROGS[@]}")
 run_progs=()
 for f in examples/*.vasm; do
 	run_progs+=("tools/vatom run --tap $f")
@@ -361,6 +368,14 @@ debug_stages()
 	wait_debug_build "$k"
 	echo "# waited $(($(date +%s) - t0)) s for the debug kernel${v:+ ${v#-}}"
 	debug_module_ok=
+	# The 6.12 boot is also the driver's coverage run: its module is
+	# built with gcov (a directory of its own), its counts copied out
+	# after the unload and reported against the bar
+	# (scripts/coverage-driver.sh).
+	if [ "$k" = debug-6.12 ]; then
+		export MODULE_DIR=$ROOT/build/debug-6.12-gcov-module VATOM_GCOV=1
+		export VM_GCOV=1
+	fi
 	if run_check "debug-kernel$v" \
 		"debug kernel${v:+ ${v#-}} built (${v:+KERNEL=$k }scripts/debug-kernel.sh)" \
 		"" finish_debug_build "$k"; then
@@ -372,13 +387,17 @@ debug_stages()
 			"make module KERNEL=$k: not run, no debug kernel"
 		record "build:module-$k" 1 "$LOG/build:module-$k.log"
 	fi
-	# Every allocation failed in turn (fail-nth), and a minute of fuzzing;
-	# then both with faults injected into jobs (-F jobs: files reset, the
-	# job timeout short), which adds about 50 s.
-	KERNEL=$k run_vm "vm-$k" "$vm2_params" "${vm_progs[@]}" \
-		selftests/vatom_fault "selftests/vatom_fuzz -t 60 -s 1" \
-		"selftests/vatom_fault -F jobs" \
-		"selftests/vatom_fuzz -t 20 -s 2 -F jobs"
+	KERNEL=$k run_vm "vm-$k" "$vm2_params" "${DEBUG_VM_PROGS[@]}"
+	[ "$k" = debug-6.12 ] || return 0
+	if [ -n "$debug_module_ok" ]; then
+		run_check coverage-driver \
+			"the driver's coverage in vm-debug-6.12, >= 95 % of lines, >= 85 % of branches" \
+			"" scripts/coverage-driver.sh --report "$LOG/vm-$k"
+	else
+		tap_line "$LOG/coverage-driver.log" "not ok" \
+			"the driver's coverage: not measured, no debug module"
+		record coverage-driver 1 "$LOG/coverage-driver.log"
+	fi
 }
 
 # The two debug kernels' stages run side by side, each as soon as its

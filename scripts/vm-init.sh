@@ -185,6 +185,20 @@ if [ -n "$MODULE" ] && ! rmmod "$MODULE"; then
 	unload_fail=1
 fi
 
+# gcov-kernel keeps an unloaded module's counts (gcov_persist): copied after
+# the unload, its exit path counts too.
+if [ -n "$GCOV" ]; then
+	if [ -z "$VM_OUT" ] || [ ! -d /sys/kernel/debug/gcov ]; then
+		echo "# vatom-vm: VM_GCOV needs -o DIR and CONFIG_GCOV_KERNEL"
+		cmd_rc=1
+	else
+		(cd /sys/kernel/debug/gcov &&
+		 find . -name '*.gcda' | while read -r f; do
+			mkdir -p "/out/gcov/${f%/*}" && cat "$f" >"/out/gcov/$f"
+		 done)
+	fi
+fi
+
 # kmemleak: an object is reported once unreferenced for 5 s; scan, wait,
 # scan again, then any report is a leak of the run (after the unload).
 leak=0

@@ -62,6 +62,10 @@
 #                    "Running RCU-tasks wait API self tests").
 #   VM_CONSOLE_MAX   MiB of kernel console kept before the run is stopped
 #                    as flooded (default 64)
+#   VM_GCOV=1        after the unload, copy gcov-kernel's counts (every
+#                    .gcda under /sys/kernel/debug/gcov: a module built with
+#                    GCOV_PROFILE, on a kernel with CONFIG_GCOV_KERNEL) to
+#                    -o DIR's gcov/, at their paths under that directory
 #
 # Exit status: CMD's exit status; 1 if the kernel log shows a bug, warning,
 # lockdep or RCU report, if kmemleak reports a leak, or if the module fails
@@ -256,6 +260,7 @@ shq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
 	echo "SHOW_DMESG=$show_dmesg"
 	echo "KMEMLEAK=$kmemleak"
 	echo "ONLINE_CPUS=$online_cpus"
+	echo "GCOV=${VM_GCOV:-}"
 } >"$root/etc/vatom-vm.conf"
 if [ $# -eq 1 ]; then
 	printf '%s\n' "$1" >"$root/etc/vatom-cmd.sh"
