@@ -27,11 +27,12 @@ set -euo pipefail
 
 SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(dirname "$SCRIPTS")
-export KERNEL=debug-6.12
-# env.sh computes this kernel's tree and release: not the default kernel's,
-# which make exports (make coverage-driver).
-unset KDIR KVER
-export MODULE_DIR=$ROOT/build/debug-6.12-gcov-module
+export KERNEL=debug-6.12 VATOM_GCOV=1
+# env.sh computes this kernel's tree and the gcov module's directory (one
+# rule for the scripts this one runs, and for test.sh's boot): not the
+# default kernel's, which make exports (make coverage-driver).
+unset KDIR KVER MODULE_DIR
+eval "$(bash -c '. "$0/env.sh" && echo "KDIR=$KDIR MODULE_DIR=$MODULE_DIR"' "$SCRIPTS")"
 HTML=$ROOT/build/coverage/driver
 BAR_LINES=95
 BAR_BRANCHES=85
@@ -63,7 +64,6 @@ find "$MODULE_DIR" -name '*.gcda' -delete
 
 # The notes name the kernel's headers relative to its tree (the build's
 # working directory): gcov finds them through these links.
-eval "$(KERNEL=$KERNEL bash -c '. "$0/env.sh"; echo KDIR=$KDIR' "$SCRIPTS")"
 ln -sfn "$KDIR/include" "$MODULE_DIR/include"
 ln -sfn "$KDIR/arch" "$MODULE_DIR/arch"
 mkdir -p "$HTML"

@@ -32,7 +32,9 @@
 #   KIMG         $VATOM_DEBUG_KERNEL_DIR: boot/vmlinuz-$KVER, lib/modules/$KVER/
 #   MODULE_DIR   build/$KERNEL-module/ (build/debug-module/ for 6.1): a copy
 #                of the module sources, so its objects never mix with
-#                ./vatom.ko's
+#                ./vatom.ko's; with VATOM_GCOV=1 (a module built for
+#                gcov-kernel: debug-kernel.sh, coverage-driver.sh),
+#                build/$KERNEL-gcov-module/
 #
 # Any of them may be set beforehand to override it (values exported by an
 # earlier sourcing for the other KERNEL are recomputed).
@@ -133,7 +135,7 @@ if [ "$KERNEL" != default ]; then
 	KVER=${KVER:-}
 	KDIR=${KDIR:-$VATOM_DEBUG_KERNEL_DIR/linux}
 	KIMG=${KIMG:-$VATOM_DEBUG_KERNEL_DIR}
-	MODULE_DIR=${MODULE_DIR:-$VATOM_ROOT/build/$KERNEL-module}
+	MODULE_DIR=${MODULE_DIR:-$VATOM_ROOT/build/$KERNEL${VATOM_GCOV:+-gcov}-module}
 	export VATOM_DEBUG_KERNEL_DIR
 else
 	KVER=${KVER:-$(vatom_find_kver)}

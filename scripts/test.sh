@@ -373,8 +373,8 @@ debug_stages()
 	# after the unload and reported against the bar
 	# (scripts/coverage-driver.sh).
 	if [ "$k" = debug-6.12 ]; then
-		export MODULE_DIR=$ROOT/build/debug-6.12-gcov-module VATOM_GCOV=1
-		export VM_GCOV=1
+		# env.sh: the module in build/debug-6.12-gcov-module/
+		export VATOM_GCOV=1 VM_GCOV=1
 	fi
 	if run_check "debug-kernel$v" \
 		"debug kernel${v:+ ${v#-}} built (${v:+KERNEL=$k }scripts/debug-kernel.sh)" \
