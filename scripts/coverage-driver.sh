@@ -45,7 +45,7 @@ else
 	. "$SCRIPTS/vm-progs.sh"
 	OUT=$ROOT/build/coverage/driver-run
 	"$SCRIPTS/debug-kernel.sh" build >&2
-	VATOM_GCOV=1 "$SCRIPTS/debug-kernel.sh" module >&2
+	"$SCRIPTS/debug-kernel.sh" module >&2
 	make -C "$ROOT" -s userlib tools selftests >&2
 	rm -rf "$OUT"
 	mkdir -p "$OUT"

@@ -505,11 +505,7 @@ TEST(tracepoints_perf)
 	close(fd);
 }
 
-/*
- * A kick-mode queue's batch of three jobs, the second with a malformed
- * descriptor: one vatom_queue_batch line, 2 x 4 lanes executed.
- */
-/* The events ob_soft_enabled() leaves off until a rejection is traced. */
+/* The events tracepoint_triggers leaves off until a rejection is traced. */
 static const char *const ob_soft_events[] = {
 	"vatom_submit", "vatom_job_start", "vatom_job_end",
 };
@@ -595,6 +591,10 @@ TEST(tracepoint_triggers)
 	close(fd);
 }
 
+/*
+ * A kick-mode queue's batch of three jobs, the second with a malformed
+ * descriptor: one vatom_queue_batch line, 2 x 4 lanes executed.
+ */
 TEST(tracepoint_queue_batch)
 {
 	char record_cmd[2];

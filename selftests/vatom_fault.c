@@ -1357,14 +1357,9 @@ static int vf_setup_job_fence(struct vf_ctx *c)
 /*
  * open() of the render node: the DRM core's file and vatom's context of it
  * (vatom_open()). The call's file is @fd2; @fd, a file of the same device
- * opened before, is the one the reset-status check looks at.
+ * opened before (vf_setup_file()), is the one the reset-status check
+ * looks at.
  */
-static int vf_setup_open(struct vf_ctx *c)
-{
-	c->fd = vf_open(0);
-	return c->fd < 0 ? c->fd : 0;
-}
-
 static int vf_call_open(struct vf_ctx *c)
 {
 	c->fd2 = open(vf_nodes[0], O_RDWR | O_CLOEXEC);
@@ -1394,7 +1389,8 @@ static enum vf_state vf_check_open(struct vf_ctx *c, int ret, char *why,
 	return VF_DONE;
 }
 
-static int vf_setup_so_create(struct vf_ctx *c)
+/* A fresh file of device 0, and nothing else. */
+static int vf_setup_file(struct vf_ctx *c)
 {
 	c->fd = vf_open(0);
 	return c->fd < 0 ? c->fd : 0;
@@ -2220,9 +2216,9 @@ static struct vf_path vf_paths[] = {
 		.late_copies = 2),
 	/* open() copies nothing back. */
 	VF_PATH("open of the render node", 0,
-		vf_setup_open, vf_call_open, vf_check_open, .late_copies = 0),
+		vf_setup_file, vf_call_open, vf_check_open, .late_copies = 0),
 	VF_PATH("syncobj create", 0,
-		vf_setup_so_create, vf_call_so_create, vf_check_so_create),
+		vf_setup_file, vf_call_so_create, vf_check_so_create),
 	/*
 	 * drm_syncobj_export_sync_file() returns -EINVAL when
 	 * sync_file_create() fails for want of memory (DRM core, 6.1 and
