@@ -897,6 +897,64 @@ static const char *verdict(double v, double t)
 	return b;
 }
 
+/*
+ * The bounds of what scripts/vm-profile.sh counts: its QEMU plugin
+ * (bench/iprof.c) starts counting when the guest executes the first and
+ * stops at the second, found by their addresses in this static binary.
+ */
+__attribute__((noinline)) void vm_bench_profile_start(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline)) void vm_bench_profile_stop(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+/*
+ * -l ROW:N, for scripts/vm-profile.sh: ROW's call N times between the two
+ * marks above, after one call outside them (its first-time costs).
+ * ROW: null (GET_PARAM), p2 (the 1-packet PTX SUBMIT), p2v (the 1-packet
+ * vISA SIMD16 SUBMIT), empty (the empty SUBMIT), as in p2_latency().
+ */
+static int loop_row(int fd, const char *arg)
+{
+	struct surface s = buffer_create(fd, BUF_BYTES);
+	struct drm_vatom_ptx x = {
+		.hdr = { DRM_VATOM_PACKET_PTX, sizeof(x) },
+		.op = DRM_VATOM_PTX_OP_ADD, .type = DRM_VATOM_PTX_TYPE_U32,
+		.space = DRM_VATOM_PTX_SPACE_GLOBAL, .slot = SLOT, .b = { 1 },
+	};
+	struct drm_vatom_submit empty = { 0 };
+	const char *colon = strchr(arg, ':');
+	long n = colon ? atol(colon + 1) : -1;
+	size_t len = colon ? (size_t)(colon - arg) : 0;
+	struct work w;
+	u64 res[16];
+	long i;
+
+	if (n < 0)
+		return -1;
+	work_build(&w, K_INT, 1);
+	for (i = -1; i < n; i++) {
+		if (i == 0)
+			vm_bench_profile_start();
+		if (len == 4 && !strncmp(arg, "null", 4))
+			get_param(fd, DRM_VATOM_PARAM_UAPI_VERSION);
+		else if (len == 2 && !strncmp(arg, "p2", 2))
+			submit(fd, &x, sizeof(x), s.handle, res, 8);
+		else if (len == 3 && !strncmp(arg, "p2v", 3))
+			submit(fd, w.stream, w.stream_size, s.handle, res, 64);
+		else if (len == 5 && !strncmp(arg, "empty", 5))
+			xioctl(fd, DRM_IOCTL_VATOM_SUBMIT, &empty);
+		else
+			return -1;
+	}
+	vm_bench_profile_stop();
+	return 0;
+}
+
 static void p2_latency(int fd)
 {
 	struct surface s = buffer_create(fd, BUF_BYTES);
@@ -2213,16 +2271,18 @@ static void read_line(const char *path, char *buf, size_t len)
 static void usage(void)
 {
 	fprintf(stderr, "usage: vm_bench [-c] [-o DIR] [-r reps (1-64)] "
-		"[-t seconds] [-s sections]\n"
+		"[-t seconds] [-s sections] [-l row:n]\n"
 		"  sections: any of 1234qamwt (default all)\n"
 		"  -c: the guest counts instructions (make bench-icount): "
-		"costs in instructions\n");
+		"costs in instructions\n"
+		"  -l: one row's call n times, nothing else (null, p2, p2v, "
+		"empty; scripts/vm-profile.sh)\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	const char *dir = NULL, *sections = "1234qamwt";
+	const char *dir = NULL, *sections = "1234qamwt", *loop = NULL;
 	char path[512], when[64], cmdline[512], clksrc[64];
 	struct ratio_row row;
 	struct utsname u;
@@ -2230,7 +2290,7 @@ int main(int argc, char **argv)
 	int fd, opt;
 	bool ok = true;
 
-	while ((opt = getopt(argc, argv, "co:r:t:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "co:r:t:s:l:")) != -1) {
 		switch (opt) {
 		case 'c':
 			counted = true;
@@ -2249,6 +2309,9 @@ int main(int argc, char **argv)
 		case 's':
 			sections = optarg;
 			break;
+		case 'l':
+			loop = optarg;
+			break;
 		default:
 			usage();
 		}
@@ -2264,6 +2327,11 @@ int main(int argc, char **argv)
 
 	fd = open_device();
 	max_stream = get_param(fd, DRM_VATOM_PARAM_MAX_STREAM_SIZE);
+	if (loop) {
+		if (loop_row(fd, loop))
+			usage();
+		return 0;
+	}
 	read_line("/proc/cmdline", cmdline, sizeof(cmdline));
 	read_line("/sys/devices/system/clocksource/clocksource0/"
 		  "current_clocksource", clksrc, sizeof(clksrc));

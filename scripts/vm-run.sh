@@ -41,6 +41,8 @@
 #                    value is -icount's options
 #   VM_MODULES       more modules of the kernel image to load (names)
 #   VM_APPEND        more kernel command line
+#   VM_QEMU_ARGS     more QEMU arguments, split at spaces (e.g. a TCG
+#                    plugin: bench/iprof.c's -plugin)
 #   VM_FILES         more host programs or files to copy into the guest at
 #                    their host paths, with the shared libraries they need
 #                    (e.g. VM_FILES=/usr/bin/perf to profile in the guest)
@@ -315,6 +317,8 @@ qemu=(qemu-system-x86_64
 	-chardev stdio,id=guest,signal=off -serial chardev:guest
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
 	-virtfs "local,path=$VATOM_ROOT,mount_tag=vatom,security_model=none,readonly=on")
+# shellcheck disable=SC2206 # split at spaces, as documented
+[ -n "${VM_QEMU_ARGS:-}" ] && qemu+=($VM_QEMU_ARGS)
 if [ -n "${VM_ICOUNT:-}" ]; then
 	[ "$VM_ICOUNT" = 1 ] && VM_ICOUNT=shift=0,sleep=off
 	qemu+=(-icount "$VM_ICOUNT")
