@@ -284,16 +284,19 @@ static u64 vatom_job_seqno(const struct vatom_job *job)
 static __always_inline int vatom_job_execute(struct vatom_job *job)
 {
 	struct vatom_file *vfile = job->vfile;
+	const u32 size = job->stream_size;
 	struct vatom_stats stats = {};
-	u64 t0, ns;
+	u64 t0 = 0, ns;
 	int ret;
 
 	trace_vatom_job_start(vfile->client_id, job->id, vatom_job_seqno(job),
 			      job->ops);
-	t0 = vatom_busy_clock();
-	ret = vatom_exec_run(&job->exec, job->stream.buf, job->stream_size,
+	/* An empty stream executes no element: no busy time to measure. */
+	if (likely(size))
+		t0 = vatom_busy_clock();
+	ret = vatom_exec_run(&job->exec, job->stream.buf, size,
 			     &job->table.bindings, job->results, &stats);
-	ns = vatom_busy_clock() - t0;
+	ns = likely(size) ? vatom_busy_clock() - t0 : 0;
 	vatom_exec_account(vfile, &stats, 1, ns);
 	if (trace_vatom_job_end_enabled())
 		trace_vatom_job_end(vfile->client_id, job->id,
