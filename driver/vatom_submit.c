@@ -51,12 +51,13 @@
  * one user_access_begin() section: copy_from_user()'s hardened-usercopy
  * check of the kernel buffer (five calls) cost more than copying a
  * 1-packet stream or its results, four copies per SUBMIT (a function
- * graph of one, docs/driver.md).
+ * graph of one, docs/driver.md). Inline: each caller's @dir is a
+ * constant, so its loop keeps only the copies it makes.
  *
  * Return: 0 or -EFAULT.
  */
-static int vatom_user_copy(void *kbuf, void __user *ubuf, u64 n,
-			   unsigned int dir)
+static __always_inline int vatom_user_copy(void *kbuf, void __user *ubuf,
+					   u64 n, unsigned int dir)
 {
 	u64 __user *uw = ubuf;
 	u64 *kw = kbuf;
