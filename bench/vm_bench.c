@@ -792,14 +792,17 @@ static bool vatom_tracing(bool on)
 	return false;
 }
 
+/* The 1-packet PTX job of P2 and the other rows: atom.global.add.u32 of 1. */
+static const struct drm_vatom_ptx p2_packet = {
+	.hdr = { DRM_VATOM_PACKET_PTX, sizeof(p2_packet) },
+	.op = DRM_VATOM_PTX_OP_ADD, .type = DRM_VATOM_PTX_TYPE_U32,
+	.space = DRM_VATOM_PTX_SPACE_GLOBAL, .slot = SLOT, .b = { 1 },
+};
+
 static void trace_overhead(int fd)
 {
 	struct surface s = buffer_create(fd, BUF_BYTES);
-	struct drm_vatom_ptx x = {
-		.hdr = { DRM_VATOM_PACKET_PTX, sizeof(x) },
-		.op = DRM_VATOM_PTX_OP_ADD, .type = DRM_VATOM_PTX_TYPE_U32,
-		.space = DRM_VATOM_PTX_SPACE_GLOBAL, .slot = SLOT, .b = { 1 },
-	};
+	struct drm_vatom_ptx x = p2_packet;
 	const int per = 200, blocks = 3 * reps;
 	double off[MAX_REPS * 3], on[MAX_REPS * 3], r1[MAX_REPS * 3], t0;
 	struct ratio_row row_off, row_on;
@@ -913,43 +916,48 @@ __attribute__((noinline)) void vm_bench_profile_stop(void)
 }
 
 /*
- * -l ROW:N, for scripts/vm-profile.sh: ROW's call N times between the two
- * marks above, after one call outside them (its first-time costs).
+ * -l ROW:N, for scripts/vm-profile.sh: ROW's call N (at least 1) times
+ * between the two marks above, after one call outside them (its
+ * first-time costs).
  * ROW: null (GET_PARAM), p2 (the 1-packet PTX SUBMIT), p2v (the 1-packet
  * vISA SIMD16 SUBMIT), empty (the empty SUBMIT), as in p2_latency().
  */
 static int loop_row(int fd, const char *arg)
 {
+	static const char *const rows[] = { "null", "p2", "p2v", "empty" };
 	struct surface s = buffer_create(fd, BUF_BYTES);
-	struct drm_vatom_ptx x = {
-		.hdr = { DRM_VATOM_PACKET_PTX, sizeof(x) },
-		.op = DRM_VATOM_PTX_OP_ADD, .type = DRM_VATOM_PTX_TYPE_U32,
-		.space = DRM_VATOM_PTX_SPACE_GLOBAL, .slot = SLOT, .b = { 1 },
-	};
 	struct drm_vatom_submit empty = { 0 };
 	const char *colon = strchr(arg, ':');
-	long n = colon ? atol(colon + 1) : -1;
 	size_t len = colon ? (size_t)(colon - arg) : 0;
+	long n = colon ? atol(colon + 1) : 0;
+	unsigned int row;
 	struct work w;
 	u64 res[16];
 	long i;
 
-	if (n < 0)
+	for (row = 0; row < ARRAY_SIZE(rows); row++)
+		if (len == strlen(rows[row]) && !strncmp(arg, rows[row], len))
+			break;
+	if (row == ARRAY_SIZE(rows) || n < 1)
 		return -1;
 	work_build(&w, K_INT, 1);
 	for (i = -1; i < n; i++) {
 		if (i == 0)
 			vm_bench_profile_start();
-		if (len == 4 && !strncmp(arg, "null", 4))
+		switch (row) {
+		case 0:
 			get_param(fd, DRM_VATOM_PARAM_UAPI_VERSION);
-		else if (len == 2 && !strncmp(arg, "p2", 2))
-			submit(fd, &x, sizeof(x), s.handle, res, 8);
-		else if (len == 3 && !strncmp(arg, "p2v", 3))
+			break;
+		case 1:
+			submit(fd, &p2_packet, sizeof(p2_packet), s.handle,
+			       res, 8);
+			break;
+		case 2:
 			submit(fd, w.stream, w.stream_size, s.handle, res, 64);
-		else if (len == 5 && !strncmp(arg, "empty", 5))
+			break;
+		default:
 			xioctl(fd, DRM_IOCTL_VATOM_SUBMIT, &empty);
-		else
-			return -1;
+		}
 	}
 	vm_bench_profile_stop();
 	return 0;
@@ -958,11 +966,7 @@ static int loop_row(int fd, const char *arg)
 static void p2_latency(int fd)
 {
 	struct surface s = buffer_create(fd, BUF_BYTES);
-	struct drm_vatom_ptx x = {
-		.hdr = { DRM_VATOM_PACKET_PTX, sizeof(x) },
-		.op = DRM_VATOM_PTX_OP_ADD, .type = DRM_VATOM_PTX_TYPE_U32,
-		.space = DRM_VATOM_PTX_SPACE_GLOBAL, .slot = SLOT, .b = { 1 },
-	};
+	struct drm_vatom_ptx x = p2_packet;
 	struct drm_vatom_submit empty = { 0 };
 	struct surface rs = buffer_create(fd, BUF_BYTES);
 	struct work w;
@@ -1381,11 +1385,7 @@ static double async_jobs(int fd, const struct work *w, u32 handle, u32 rh,
 static void queue_throughput(int fd, struct surface *s, u32 pkts,
 			     struct summary out4[4])
 {
-	struct drm_vatom_ptx x = {
-		.hdr = { DRM_VATOM_PACKET_PTX, sizeof(x) },
-		.op = DRM_VATOM_PTX_OP_ADD, .type = DRM_VATOM_PTX_TYPE_U32,
-		.space = DRM_VATOM_PTX_SPACE_GLOBAL, .slot = SLOT, .b = { 1 },
-	};
+	struct drm_vatom_ptx x = p2_packet;
 	struct drm_vatom_ptx stream[16];
 	struct surface rs = buffer_create(fd, BUF_BYTES);
 	const u32 per = 32 * 16, blocks = 3 * reps;
@@ -1454,11 +1454,7 @@ static void q_row(const char *call, struct summary us, double headline,
 static void queue_bench(int fd)
 {
 	struct surface s = buffer_create(fd, BUF_BYTES);
-	struct drm_vatom_ptx x = {
-		.hdr = { DRM_VATOM_PACKET_PTX, sizeof(x) },
-		.op = DRM_VATOM_PTX_OP_ADD, .type = DRM_VATOM_PTX_TYPE_U32,
-		.space = DRM_VATOM_PTX_SPACE_GLOBAL, .slot = SLOT, .b = { 1 },
-	};
+	struct drm_vatom_ptx x = p2_packet;
 	const int per = QB_PER_MAX, blocks = 3 * reps;
 	double tg[MAX_REPS * 3], tq[MAX_REPS * 3], tr[MAX_REPS * 3], t0;
 	double tp[MAX_REPS * 3], trp[MAX_REPS * 3];
@@ -1742,11 +1738,7 @@ static void mq_wait(int fd, const struct qb *q, u32 seq)
 
 static void *mq_main(void *arg)
 {
-	struct drm_vatom_ptx x = {
-		.hdr = { DRM_VATOM_PACKET_PTX, sizeof(x) },
-		.op = DRM_VATOM_PTX_OP_ADD, .type = DRM_VATOM_PTX_TYPE_U32,
-		.space = DRM_VATOM_PTX_SPACE_GLOBAL, .slot = SLOT, .b = { 1 },
-	};
+	struct drm_vatom_ptx x = p2_packet;
 	struct mq_thr *t = arg;
 	int fd = open_device();
 	struct surface s = buffer_create(fd, BUF_BYTES);
