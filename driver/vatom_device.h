@@ -15,20 +15,15 @@
 #include <drm/drm_device.h>
 
 #include "vatom_engine.h"
+#include "vatom_rules.h"
 
-#define DRIVER_NAME	"vatom"
-#define DRIVER_DESC	"Virtual atomic accelerator"
-#define DRIVER_DATE	"20261123"
+#define DRIVER_NAME	VATOM_NAME
+#define DRIVER_DESC	VATOM_DESC
+#define DRIVER_DATE	VATOM_DATE
 /* VATOM_VERSION*: from the file VERSION (Kbuild), the project's one version. */
 #define DRIVER_MAJOR	VATOM_VERSION_MAJOR
 #define DRIVER_MINOR	VATOM_VERSION_MINOR
 #define DRIVER_PATCHLEVEL	VATOM_VERSION_PATCH
-
-/* Device limits, reported through GET_PARAM. */
-#define VATOM_MAX_SURFACE_SIZE	(256ull << 20)
-#define VATOM_MAX_STREAM_SIZE	(16u << 20)
-#define VATOM_MAX_RESULTS_SIZE	(64ull << 20)
-#define VATOM_MAX_QUEUES	64	/* user-mode queues per file */
 
 /**
  * struct vatom_stats_counters - debugfs counters of one device, off the

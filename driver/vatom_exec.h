@@ -209,59 +209,6 @@ static inline bool vatom_exec_stopped(const struct vatom_exec *x)
 }
 
 /**
- * vatom_exec_check_stream_size() - the size of a stream a job names
- * @size: bytes
- *
- * Return: 0; -EINVAL when not a multiple of 8; -E2BIG past
- * %VATOM_MAX_STREAM_SIZE.
- */
-static inline int vatom_exec_check_stream_size(u64 size)
-{
-	if (size % 8)
-		return -EINVAL;
-	if (size > VATOM_MAX_STREAM_SIZE)
-		return -E2BIG;
-	return 0;
-}
-
-/**
- * vatom_exec_region_ok() - whether a job's stream or results region lies
- * in its surface
- * @view: the surface, or NULL (none bound)
- * @offset: byte offset, a multiple of 8 (64-bit results stay naturally
- *	aligned)
- * @size: bytes
- *
- * Return: true when @size bytes at @offset lie in @view.
- */
-static inline bool vatom_exec_region_ok(const struct vatom_surface_view *view,
-					u64 offset, u64 size)
-{
-	u64 end;
-
-	return view && !(offset & 7) && !check_add_overflow(offset, size, &end) &&
-	       end <= view->size;
-}
-
-/**
- * vatom_exec_results_fit() - whether a job's results fit where they go
- * @needed: bytes of results its validated stream produces
- * @size: bytes available
- * @err: out, on failure: %DRM_VATOM_ERR_RESULTS at packet 0
- *
- * Return: 0 or -EINVAL.
- */
-static inline int vatom_exec_results_fit(u64 needed, u64 size,
-					 struct vatom_stream_error *err)
-{
-	if (needed <= size)
-		return 0;
-	err->index = 0;
-	err->reason = DRM_VATOM_ERR_RESULTS;
-	return -EINVAL;
-}
-
-/**
  * vatom_exec_validate() - validate a job's stream, stopping as its
  * execution would
  * @x: the job's control block

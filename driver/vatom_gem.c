@@ -323,10 +323,9 @@ int vatom_binding_table_read(struct vatom_binding_table *t,
 	for (i = 0; i < count; i++) {
 		if (copy_from_user(&bind, &ubind[i], sizeof(bind)))
 			return -EFAULT;
-		if (bind.flags || bind.pad || bind.slot >= DRM_VATOM_MAX_SLOTS)
-			return -EINVAL;
-		if (t->bound[bind.slot])
-			return -EINVAL;		/* the same slot twice */
+		ret = vatom_rule_binding(&bind, &t->bindings);
+		if (ret)
+			return ret;
 
 		surf = vatom_surface_lookup(file, bind.handle);
 		if (!surf)

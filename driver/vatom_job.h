@@ -22,9 +22,6 @@
 
 struct vatom_surface;
 
-/* In- and out-syncobjs of one submission, each. */
-#define VATOM_MAX_SYNCS		64
-
 /**
  * struct vatom_dep - one in-syncobj fence an asynchronous job waits for
  * @cb: the callback on @fence

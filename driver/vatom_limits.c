@@ -18,21 +18,21 @@
 #include "vatom_engine.h"
 #include "vatom_limits.h"
 
-static unsigned long file_mem_cap = 1ul << 30;
+static unsigned long file_mem_cap = VATOM_DEFAULT_FILE_MEM_CAP;
 module_param(file_mem_cap, ulong, 0444);
 MODULE_PARM_DESC(file_mem_cap,
 		 "Bytes of surfaces, streams and job data a file may make the kernel hold (default 1 GiB)");
 
-static unsigned int max_jobs = 64;
+static unsigned int max_jobs = VATOM_DEFAULT_MAX_JOBS;
 module_param(max_jobs, uint, 0444);
 MODULE_PARM_DESC(max_jobs, "Jobs a file may have in flight (1-65536, default 64)");
 
-static unsigned long max_submit_ops = 1ul << 24;
+static unsigned long max_submit_ops = VATOM_DEFAULT_MAX_SUBMIT_OPS;
 module_param(max_submit_ops, ulong, 0444);
 MODULE_PARM_DESC(max_submit_ops,
 		 "Element operations one submission may cost (16384-2^32, default 2^24)");
 
-static unsigned int max_poll_queues = 4;
+static unsigned int max_poll_queues = VATOM_DEFAULT_MAX_POLL_QUEUES;
 module_param(max_poll_queues, uint, 0444);
 MODULE_PARM_DESC(max_poll_queues,
 		 "Polling queues a device has at once, all processes together (0-1024, default: 4)");
@@ -42,7 +42,7 @@ MODULE_PARM_DESC(max_poll_queues,
  * once, clamped as it is set: writable, so that an administrator can
  * raise it without unloading (files keep the schedulers they have).
  */
-static unsigned int max_schedulers = 256;
+static unsigned int max_schedulers = VATOM_DEFAULT_MAX_SCHEDULERS;
 
 static int vatom_max_schedulers_set(const char *val, const struct kernel_param *kp)
 {
@@ -51,7 +51,8 @@ static int vatom_max_schedulers_set(const char *val, const struct kernel_param *
 
 	if (ret)
 		return ret;
-	WRITE_ONCE(max_schedulers, clamp(n, 1u, 4096u));
+	WRITE_ONCE(max_schedulers, vatom_rule_clamp(n, VATOM_MIN_MAX_SCHEDULERS,
+						    VATOM_MAX_MAX_SCHEDULERS));
 	return 0;
 }
 
@@ -79,13 +80,13 @@ unsigned int vatom_max_schedulers(void)
  * administrator (tests shorten it). It applies to jobs that begin
  * executing afterwards, whatever door they came through.
  */
-static unsigned int job_timeout_ms = 10000;
+static unsigned int job_timeout_ms = VATOM_DEFAULT_JOB_TIMEOUT_MS;
 unsigned long vatom_job_timeout_jiffies;
 
 /* Clamp and store the job timeout, and its jiffies for the job paths. */
 static void vatom_job_timeout_store(unsigned int ms)
 {
-	ms = clamp(ms, 100u, 600000u);
+	ms = vatom_rule_clamp(ms, VATOM_MIN_JOB_TIMEOUT_MS, VATOM_MAX_JOB_TIMEOUT_MS);
 	WRITE_ONCE(job_timeout_ms, ms);
 	WRITE_ONCE(vatom_job_timeout_jiffies, msecs_to_jiffies(ms));
 }
@@ -131,10 +132,13 @@ struct vatom_limits vatom_limits __ro_after_init;
 void __init vatom_limits_init(void)
 {
 	vatom_limits.file_mem_cap = file_mem_cap;
-	vatom_limits.max_jobs = clamp(max_jobs, 1u, 65536u);
-	vatom_limits.max_submit_ops = clamp_t(u64, max_submit_ops,
-					      VATOM_CHECK_OPS, 1ull << 32);
+	vatom_limits.max_jobs = vatom_rule_clamp(max_jobs, VATOM_MIN_MAX_JOBS,
+						 VATOM_MAX_MAX_JOBS);
+	vatom_limits.max_submit_ops = vatom_rule_clamp(max_submit_ops,
+						       VATOM_MIN_MAX_SUBMIT_OPS,
+						       VATOM_MAX_MAX_SUBMIT_OPS);
 	/* Bounded: each poller has room for all of a device's queues. */
-	vatom_limits.max_poll_queues = min(max_poll_queues, 1024u);
+	vatom_limits.max_poll_queues = vatom_rule_clamp(max_poll_queues, 0,
+							VATOM_MAX_MAX_POLL_QUEUES);
 	vatom_job_timeout_store(job_timeout_ms);
 }

@@ -11,8 +11,7 @@
 
 #include <linux/types.h>
 
-/* Largest drm_vatom_queue_create.poll_idle_us: one second. */
-#define VATOM_MAX_POLL_IDLE_US	1000000
+#include "vatom_rules.h"
 
 /**
  * struct vatom_limits - the module parameters, clamped at load
@@ -62,12 +61,6 @@ static inline u64 vatom_max_submit_ops(void)
 static inline unsigned int vatom_max_poll_queues(void)
 {
 	return vatom_limits.max_poll_queues;
-}
-
-/* vatom_max_poll_idle_us() - the largest idle time of a poller, in us */
-static inline u32 vatom_max_poll_idle_us(void)
-{
-	return VATOM_MAX_POLL_IDLE_US;
 }
 
 #endif /* _VATOM_LIMITS_H_ */

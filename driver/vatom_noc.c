@@ -21,34 +21,6 @@
 #include "vatom_gem.h"
 #include "vatom_ioctl.h"
 
-/* Everything that can be checked without looking at the surface. */
-static int vatom_noc_counters_check(const struct drm_vatom_noc_counters *args)
-{
-	const u32 clears = DRM_VATOM_NOC_COUNTERS_CLEAR_OUTSTANDING |
-			   DRM_VATOM_NOC_COUNTERS_CLEAR_ALL;
-	bool read = args->flags & DRM_VATOM_NOC_COUNTERS_READ;
-
-	if (!args->flags || (args->flags & ~DRM_VATOM_NOC_COUNTERS_FLAGS))
-		return -EINVAL;
-	if ((args->flags & clears) == clears)
-		return -EINVAL;
-	if (args->pad || args->noc >= VATOM_NOC_NIUS)
-		return -EINVAL;
-	if (args->flags & DRM_VATOM_NOC_COUNTERS_CLEAR_OUTSTANDING) {
-		if (args->id_mask >> DRM_VATOM_NOC_TXN_IDS)
-			return -EINVAL;
-	} else if (args->id_mask) {
-		return -EINVAL;
-	}
-	if (read) {
-		if (!args->count || args->count > DRM_VATOM_NOC_NIU_COUNTERS)
-			return -EINVAL;
-	} else if (args->count || args->counters) {
-		return -EINVAL;
-	}
-	return 0;
-}
-
 int vatom_ioctl_noc_counters(struct drm_device *dev, void *data,
 			     struct drm_file *file)
 {
@@ -61,7 +33,7 @@ int vatom_ioctl_noc_counters(struct drm_device *dev, void *data,
 	u64 clear = 0;
 	int ret;
 
-	ret = vatom_noc_counters_check(args);
+	ret = vatom_rule_noc_counters(args);
 	if (ret)
 		return ret;
 

@@ -47,13 +47,6 @@ static_assert(sizeof(struct drm_vatom_queue_job) == 64);
 static_assert(sizeof(struct drm_vatom_queue_ctl) == 128);
 static_assert(sizeof(struct drm_vatom_queue_ctl) <= DRM_VATOM_QUEUE_CTL_SIZE);
 
-/* The view bound at @slot, or NULL. */
-static const struct vatom_surface_view *vatom_queue_slot(const struct vatom_queue *q,
-							 u32 slot)
-{
-	return slot < DRM_VATOM_MAX_SLOTS ? q->table.bindings.slot[slot] : NULL;
-}
-
 /*
  * Run the job of descriptor @d (the kernel's copy) under @x, adding what
  * it executed to @stats, and fill in @err; @ran says whether it got as
@@ -65,29 +58,15 @@ static int vatom_queue_job(struct vatom_queue *q,
 			   struct vatom_exec *x, struct vatom_stats *stats,
 			   struct vatom_stream_error *err, bool *ran)
 {
-	const struct vatom_surface_view *sv = NULL, *rv = NULL;
+	const struct vatom_bindings *b = &q->table.bindings;
 	u64 needed = 0, ops;
 	int ret;
 
 	/* The descriptor, on its own: DRM_VATOM_ERR_DESCRIPTOR at index 0. */
 	err->reason = DRM_VATOM_ERR_DESCRIPTOR;
-	if (d->flags || d->pad)
-		return -EINVAL;
-	ret = vatom_exec_check_stream_size(d->stream_size);
+	ret = vatom_rule_queue_job(d, b);
 	if (ret)
 		return ret;
-	if (d->stream_size) {
-		sv = vatom_queue_slot(q, d->stream_slot);
-		if (!vatom_exec_region_ok(sv, d->stream_offset, d->stream_size))
-			return -EINVAL;
-	}
-	if (d->results_size) {
-		rv = vatom_queue_slot(q, d->results_slot);
-		if (!vatom_exec_region_ok(rv, d->results_offset, d->results_size))
-			return -EINVAL;
-	} else if (d->results_slot || d->results_offset) {
-		return -EINVAL;
-	}
 	err->reason = DRM_VATOM_ERR_NONE;
 
 	if (d->stream_size) {
@@ -96,19 +75,21 @@ static int vatom_queue_job(struct vatom_queue *q,
 		if (ret)
 			return ret;
 		/* Our copy: the surface may change under us from here on. */
-		memcpy(q->stream.buf, sv->vaddr + d->stream_offset, d->stream_size);
-		ret = vatom_exec_validate(x, q->stream.buf, d->stream_size,
-					  &q->table.bindings, &needed, &ops, err);
+		memcpy(q->stream.buf, b->slot[d->stream_slot]->vaddr + d->stream_offset,
+		       d->stream_size);
+		ret = vatom_exec_validate(x, q->stream.buf, d->stream_size, b,
+					  &needed, &ops, err);
 		if (ret)
 			return ret;
 	}
-	ret = vatom_exec_results_fit(needed, d->results_size, err);
+	ret = vatom_rule_results_fit(needed, d->results_size, err);
 	if (ret)
 		return ret;
 	*ran = true;
 	x->results_size = needed;
-	return vatom_exec_run(x, q->stream.buf, d->stream_size, &q->table.bindings,
-			      needed ? rv->vaddr + d->results_offset : NULL,
+	return vatom_exec_run(x, q->stream.buf, d->stream_size, b,
+			      needed ? b->slot[d->results_slot]->vaddr +
+				       d->results_offset : NULL,
 			      stats);
 }
 

@@ -91,32 +91,6 @@ static bool vatom_queue_poll_cpu_ok(u32 cpu)
 	       cpumask_test_cpu(cpu, current->cpus_ptr);
 }
 
-static int vatom_queue_check_args(const struct drm_vatom_queue_create *args)
-{
-	if (args->flags & ~DRM_VATOM_QUEUE_CREATE_FLAGS)
-		return -EINVAL;
-	if (args->flags & DRM_VATOM_QUEUE_CREATE_POLL_CPU) {
-		if (!(args->flags & DRM_VATOM_QUEUE_CREATE_POLL) ||
-		    !vatom_queue_poll_cpu_ok(args->poll_cpu))
-			return -EINVAL;
-	} else if (args->poll_cpu) {
-		return -EINVAL;
-	}
-	if (args->poll_idle_us && (!(args->flags & DRM_VATOM_QUEUE_CREATE_POLL) ||
-				   args->poll_idle_us > vatom_max_poll_idle_us()))
-		return -EINVAL;
-	if (args->eventfd && !(args->flags & DRM_VATOM_QUEUE_CREATE_EVENTFD))
-		return -EINVAL;
-	if (!args->entries || !is_power_of_2(args->entries))
-		return -EINVAL;
-	if (!args->binding_count && args->bindings)
-		return -EINVAL;
-	if (args->entries > DRM_VATOM_QUEUE_MAX_ENTRIES ||
-	    args->binding_count > DRM_VATOM_MAX_SLOTS)
-		return -E2BIG;
-	return 0;
-}
-
 /* Take references to what @args asks the queue to signal. */
 static int vatom_queue_get_signals(struct vatom_queue *q, struct drm_file *file,
 				   const struct drm_vatom_queue_create *args)
@@ -147,7 +121,7 @@ int vatom_ioctl_queue_create(struct drm_device *dev, void *data,
 	struct vatom_queue *q;
 	int ret;
 
-	ret = vatom_queue_check_args(args);
+	ret = vatom_rule_queue_create(args, vatom_queue_poll_cpu_ok);
 	if (ret)
 		return ret;
 

@@ -70,7 +70,7 @@ int vatom_ioctl_reset_status(struct drm_device *dev, void *data,
 	unsigned int guilty;
 	u64 innocent;
 
-	if (args->flags & ~DRM_VATOM_RESET_ACK || args->pad)
+	if (vatom_rule_reset_status(args))
 		return -EINVAL;
 
 	/*

@@ -123,12 +123,12 @@ static int vatom_job_results(struct vatom_job *job, struct drm_file *file,
 		ret = vatom_surface_view(job->result_surf, &view);
 		if (ret)
 			return ret;
-		if (!vatom_exec_region_ok(view, args->result_offset,
-					  args->results_size))
+		if (!vatom_rule_region(view, args->result_offset,
+				       args->results_size))
 			return -EINVAL;
 	}
 
-	ret = vatom_exec_results_fit(args->results_needed, args->results_size,
+	ret = vatom_rule_results_fit(args->results_needed, args->results_size,
 				     &err);
 	if (ret) {
 		args->error_index = err.index;
@@ -144,7 +144,7 @@ static int vatom_job_results(struct vatom_job *job, struct drm_file *file,
 		return 0;
 	}
 
-	/* Only synchronous submissions get here (vatom_check_args()). */
+	/* Only synchronous submissions get here (vatom_rule_submit()). */
 	if (args->results_needed > VATOM_MAX_RESULTS_SIZE)
 		return -E2BIG;
 	ret = vatom_job_bounce(job, args->results_needed);
@@ -178,8 +178,9 @@ static int vatom_job_in_syncs(struct vatom_job *job, struct drm_file *file,
 	for (i = 0; i < args->in_sync_count; i++) {
 		if (copy_from_user(&sync, &usync[i], sizeof(sync)))
 			return -EFAULT;
-		if (sync.flags)
-			return -EINVAL;
+		ret = vatom_rule_sync(&sync);
+		if (ret)
+			return ret;
 		/*
 		 * -ENOENT for an unknown handle; -EINVAL for a syncobj
 		 * without a fence (nothing submitted yet), or for a point on
@@ -202,12 +203,14 @@ static int vatom_job_out_syncs(struct vatom_job *job, struct drm_file *file,
 	struct drm_vatom_sync sync;
 	struct vatom_out_sync *out;
 	unsigned int i;
+	int ret;
 
 	for (i = 0; i < args->out_sync_count; i++) {
 		if (copy_from_user(&sync, &usync[i], sizeof(sync)))
 			return -EFAULT;
-		if (sync.flags)
-			return -EINVAL;
+		ret = vatom_rule_sync(&sync);
+		if (ret)
+			return ret;
 		out = &job->outs[job->nouts];
 		out->syncobj = drm_syncobj_find(file, sync.handle);
 		if (!out->syncobj)
@@ -220,35 +223,6 @@ static int vatom_job_out_syncs(struct vatom_job *job, struct drm_file *file,
 			out->point = sync.point;
 		}
 	}
-	return 0;
-}
-
-static int vatom_check_args(const struct drm_vatom_submit *args)
-{
-	int ret;
-
-	if (args->flags & ~DRM_VATOM_SUBMIT_FLAGS)
-		return -EINVAL;
-	if (args->result_handle && args->results)
-		return -EINVAL;		/* one destination only */
-	if (!args->result_handle && args->result_offset)
-		return -EINVAL;
-	/* An asynchronous job outlives the call: no user memory for results. */
-	if ((args->flags & DRM_VATOM_SUBMIT_ASYNC) && args->results)
-		return -EINVAL;
-	if (!args->binding_count && args->bindings)
-		return -EINVAL;
-	if (!args->in_sync_count && args->in_syncs)
-		return -EINVAL;
-	if (!args->out_sync_count && args->out_syncs)
-		return -EINVAL;
-	ret = vatom_exec_check_stream_size(args->stream_size);
-	if (ret)
-		return ret;
-	if (args->binding_count > DRM_VATOM_MAX_SLOTS ||
-	    args->in_sync_count > VATOM_MAX_SYNCS ||
-	    args->out_sync_count > VATOM_MAX_SYNCS)
-		return -E2BIG;
 	return 0;
 }
 
@@ -317,7 +291,7 @@ int vatom_ioctl_submit(struct drm_device *dev, void *data,
 	args->error_reason = DRM_VATOM_ERR_NONE;
 	args->results_needed = 0;
 
-	ret = vatom_check_args(args);
+	ret = vatom_rule_submit(args);
 	if (ret)
 		goto out;
 	async = args->flags & DRM_VATOM_SUBMIT_ASYNC;

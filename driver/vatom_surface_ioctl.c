@@ -21,9 +21,6 @@
 #include "vatom_gem.h"
 #include "vatom_ioctl.h"
 
-/* Largest descriptor SURFACE_CREATE reads (bytes past ours must be zero). */
-#define VATOM_MAX_DESC_SIZE	4096
-
 /*
  * Create the GEM object behind a surface of @size bytes and hand its handle
  * to @file. @typed and @grid (either may be NULL) pass to the surface, which
@@ -67,17 +64,13 @@ static int vatom_surface_create(struct drm_device *dev, struct drm_file *file,
 /*
  * Copy a kind's descriptor: a shorter one (older userspace) is zero
  * extended, bytes past the known struct must be zero, and there are at
- * most VATOM_MAX_DESC_SIZE bytes to check.
+ * most VATOM_MAX_DESC_SIZE bytes to check (vatom_rule_surface_create()).
  */
 static int vatom_copy_desc(void *desc, size_t size,
 			   const struct drm_vatom_surface_create *args)
 {
 	int ret;
 
-	if (!args->desc || !args->desc_size || args->size)
-		return -EINVAL;
-	if (args->desc_size > VATOM_MAX_DESC_SIZE)
-		return -E2BIG;
 	ret = copy_struct_from_user(desc, size, u64_to_user_ptr(args->desc),
 				    args->desc_size);
 	/* Unknown non-zero trailing bytes are a malformed descriptor. */
@@ -87,10 +80,6 @@ static int vatom_copy_desc(void *desc, size_t size,
 static int vatom_create_buffer(struct drm_device *dev, struct drm_file *file,
 			       struct drm_vatom_surface_create *args)
 {
-	if (args->desc || args->desc_size || !args->size)
-		return -EINVAL;
-	if (args->size > VATOM_MAX_SURFACE_SIZE)
-		return -E2BIG;
 	return vatom_surface_create(dev, file, DRM_VATOM_SURFACE_BUFFER,
 				    args->size, NULL, NULL, &args->handle);
 }
@@ -131,9 +120,9 @@ static int vatom_create_tile_grid(struct drm_device *dev, struct drm_file *file,
 	if (ret)
 		return ret;
 	/* Bound the copy below before the layout checks everything else. */
-	if (!desc.width || !desc.height || desc.width > VATOM_TILE_GRID_MAX_DIM ||
-	    desc.height > VATOM_TILE_GRID_MAX_DIM)
-		return -EINVAL;
+	ret = vatom_rule_tile_grid_dims(&desc);
+	if (ret)
+		return ret;
 
 	types = memdup_user(u64_to_user_ptr(desc.tile_types),
 			    desc.width * desc.height);
@@ -160,19 +149,19 @@ int vatom_ioctl_surface_create(struct drm_device *dev, void *data,
 			       struct drm_file *file)
 {
 	struct drm_vatom_surface_create *args = data;
+	int ret;
 
-	if (args->flags)
-		return -EINVAL;
+	ret = vatom_rule_surface_create(args);
+	if (ret)
+		return ret;
 
 	switch (args->kind) {
 	case DRM_VATOM_SURFACE_BUFFER:
 		return vatom_create_buffer(dev, file, args);
 	case DRM_VATOM_SURFACE_TYPED:
 		return vatom_create_typed(dev, file, args);
-	case DRM_VATOM_SURFACE_TILE_GRID:
-		return vatom_create_tile_grid(dev, file, args);
 	default:
-		return -EINVAL;
+		return vatom_create_tile_grid(dev, file, args);
 	}
 }
 
@@ -199,7 +188,7 @@ int vatom_ioctl_surface_info(struct drm_device *dev, void *data,
 	struct drm_vatom_surface_info *args = data;
 	struct vatom_surface *surf;
 
-	if (args->flags || args->pad)
+	if (vatom_rule_surface_info(args))
 		return -EINVAL;
 
 	surf = vatom_surface_lookup(file, args->handle);
