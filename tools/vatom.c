@@ -386,6 +386,7 @@ static void usage(FILE *f)
 		"  -d N          use the N-th vatom device (default 0)\n"
 		"  -D NODE       use this DRM node (e.g. /dev/dri/renderD129)\n"
 		"  -v            more output (run --validate-only: the packets)\n"
+		"  --shim        on the in-process device (libvatom-shim.so), not the kernel's\n"
 		"  -h, --help    this text; vatom COMMAND --help: the command's\n"
 		"  --version     the tool's and the library's version\n\ncommands:\n");
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
@@ -434,6 +435,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "shim", no_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 
@@ -455,6 +457,10 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 'S':
+			if (tool_shim_exec(argv))
+				return 2;
+			break;
 		case 'V':
 			printf("vatom %s (libvatom %s, UAPI %d)\n", VATOM_VERSION_STRING,
 			       vatom_version_string(), DRM_VATOM_UAPI_VERSION);

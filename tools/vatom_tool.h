@@ -37,6 +37,9 @@ struct tool_cmd {
 /* json.c: @s as a JSON string on stdout. */
 void tool_json_str(const char *s);
 
+/* vatom --shim: this command again, on libvatom-shim.so (shim_exec.c) */
+int tool_shim_exec(char **argv);
+
 /* Open the device the options name; prints why on failure. */
 int tool_open_device(const struct tool_opts *o, struct vatom_device **dev);
 

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libvatom-shim.so: the vatom device in-process. Preloaded, it presents
+ * vatom render nodes to an unmodified program (libdrm's discovery, open,
+ * ioctl, mmap) and runs their jobs with the engine vatom.ko runs
+ * (driver/engine/) and the argument checks it applies
+ * (driver/engine/vatom_rules.h). Mesa's drm-shim, with the engine as the
+ * simulator. This header is how the pieces meet:
+ *
+ *   preload.c   the libc entry points it takes over, the file descriptor
+ *               table, the fake /dev/dri and sysfs entries
+ *   file.c      one open device file: its GEM handles, the ioctl switch
+ *   surface.c   surfaces (memfd-backed GEM objects), mmap, PRIME
+ *   submit.c    SUBMIT: synchronous, validate-only and asynchronous jobs
+ *   syncobj.c   DRM syncobjs (binary and timeline) and their fences
+ *
+ * Every function that can fail returns 0 or a negative errno, as the
+ * kernel's do; preload.c turns that into -1 and errno for the caller.
+ */
+#ifndef _VATOM_SHIM_H_
+#define _VATOM_SHIM_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define SHIM_EXPORT __attribute__((visibility("default")))
+
+/* The nodes the shim presents: /dev/dri/card<i> and renderD<128 + i>. */
+#define SHIM_DRM_MAJOR		226
+#define SHIM_RENDER_MINOR_BASE	128
+#define SHIM_MAX_DEVICES	16
+
+/* ------------------------------------------------------------------ */
+/* preload.c: the process's file descriptors and the real libc calls    */
+/* ------------------------------------------------------------------ */
+
+/**
+ * shim_num_devices() - how many devices the shim presents
+ *
+ * Return: $VATOM_SHIM_DEVICES (1 to %SHIM_MAX_DEVICES), default 1.
+ */
+unsigned int shim_num_devices(void);
+
+/**
+ * struct shim_fd_ops - what an fd the shim tracks stands for
+ * @name: for debugging
+ * @release: called once the last descriptor of it (dup()s included) is
+ *	closed, with the @data it was tracked with
+ * @ioctl: the ioctls of what it stands for (a sync_file's, a dma-buf's),
+ *	or NULL: 0 or a negative errno, -ENOTTY for one it does not know;
+ *	@arg is the caller's
+ */
+struct shim_fd_ops {
+	const char *name;
+	void (*release)(void *data);
+	int (*ioctl)(void *data, unsigned long request, void *arg);
+};
+
+/**
+ * shim_fd_track() - make a real descriptor stand for a shim object
+ * @fd: a descriptor the shim opened (a memfd, an eventfd)
+ * @ops: what it is
+ * @data: the object; its reference passes to the table
+ *
+ * dup(), dup2(), dup3() and fcntl(F_DUPFD*) of @fd share the object;
+ * close() of the last such descriptor calls @ops->release(@data).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int shim_fd_track(int fd, const struct shim_fd_ops *ops, void *data);
+
+/**
+ * shim_fd_lookup() - the object a descriptor stands for
+ * @fd: any descriptor
+ * @ops: the kind looked for
+ *
+ * Return: its data, or NULL when @fd is not tracked with @ops. The
+ * object stays valid while the caller holds @fd open.
+ */
+void *shim_fd_lookup(int fd, const struct shim_fd_ops *ops);
+
+/**
+ * shim_fd_get() - the object a descriptor stands for, referenced
+ * @fd: any descriptor
+ * @ops: the kind looked for
+ * @get: takes a reference to the object and returns what the caller
+ *	gets (the object, or something of it), under the table's lock, so
+ *	that a close() of @fd in another thread cannot free it meanwhile
+ *
+ * Return: what @get returned, or NULL when @fd is not tracked with @ops.
+ */
+void *shim_fd_get(int fd, const struct shim_fd_ops *ops,
+		  void *(*get)(void *data));
+
+/**
+ * shim_copy_in() - copy_from_user(), in-process
+ * @dst: the shim's buffer
+ * @usrc: the caller's memory, as an ioctl argument points to it
+ * @n: bytes
+ *
+ * A fault reading @usrc (unmapped, protected) is caught, as the kernel's
+ * exception tables catch it, with no system call on the way: preload.c
+ * keeps a SIGSEGV/SIGBUS handler first in line (the program's own,
+ * installed before or after, is called for every other fault).
+ *
+ * Return: 0, or -EFAULT with @dst partly written.
+ */
+int shim_copy_in(void *dst, const void *usrc, size_t n);
+
+/* shim_copy_out() - copy_to_user(), in-process: 0 or -EFAULT */
+int shim_copy_out(void *udst, const void *src, size_t n);
+
+/*
+ * libc's own calls, for the shim's internal use (never intercepted): as
+ * libc's, -1 with errno set on failure.
+ */
+int shim_real_close(int fd);
+void *shim_real_mmap(void *addr, size_t len, int prot, int flags, int fd,
+		     off_t off);
+int shim_real_fcntl_dupfd(int fd, int min, bool cloexec);
+
+/* ------------------------------------------------------------------ */
+/* file.c: one open device file                                        */
+/* ------------------------------------------------------------------ */
+
+struct shim_file;
+
+/**
+ * shim_file_open() - open a device file, as open() of its node does
+ * @minor: the node's minor (card: 0.., render: 128..)
+ * @out: the file, with one reference
+ *
+ * Return: 0, -ENODEV (no such device) or -ENOMEM.
+ */
+int shim_file_open(unsigned int minor, struct shim_file **out);
+
+/*
+ * A reference for each descriptor, and one for each call in flight: take
+ * it where the file is found for a call, so that a close() in another
+ * thread meanwhile frees nothing under it.
+ */
+struct shim_file *shim_file_get(struct shim_file *f);
+void shim_file_put(struct shim_file *f);
+
+/**
+ * shim_file_ioctl() - one ioctl() on the file
+ * @f: the file
+ * @request: the request, as the caller passed it
+ * @arg: the caller's argument
+ *
+ * The argument is copied in and out by the request's size, as drm_ioctl()
+ * does (a shorter struct is zero extended, a longer one's extra bytes
+ * ignored).
+ *
+ * Return: 0 or a negative errno (-ENOTTY for an unknown request, -EFAULT
+ * for an unreadable argument).
+ */
+int shim_file_ioctl(struct shim_file *f, unsigned long request, void *arg);
+
+/**
+ * shim_file_mmap() - mmap() of the file at a surface's fake offset
+ *
+ * Return: the mapping, or MAP_FAILED with errno set.
+ */
+void *shim_file_mmap(struct shim_file *f, void *addr, size_t len, int prot,
+		     int flags, off_t offset);
+
+/* ------------------------------------------------------------------ */
+/* file.c: the module's parameters, /sys/module/vatom/parameters/       */
+/* ------------------------------------------------------------------ */
+
+/**
+ * struct shim_param - one of vatom.ko's module parameters
+ * @name: its name
+ * @writable: whether it can be set at run time (mode 0644)
+ */
+struct shim_param {
+	const char *name;
+	bool writable;
+};
+
+#define SHIM_NUM_PARAMS	7
+extern const struct shim_param shim_params[SHIM_NUM_PARAMS];
+
+/* The value as sysfs shows it ("%u\n"): its length. */
+int shim_param_show(const char *name, char *buf, size_t len);
+
+/*
+ * Set a writable parameter from what was written, as param_set_uint()
+ * and the driver's clamp do: 0, -EINVAL (not a number), -ERANGE (past 32
+ * bits) or -EPERM (a read-only one).
+ */
+int shim_param_store(const char *name, const char *buf, size_t len);
+
+#endif /* _VATOM_SHIM_H_ */

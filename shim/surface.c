@@ -1,0 +1,594 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Surfaces of the in-process device: GEM objects whose memory is a memfd,
+ * mapped once for the engine and again by every mmap() of the device
+ * file or of an exported descriptor, so that device atomics and CPU
+ * atomics through a mapping meet in the same pages, as on vatom.ko's
+ * shmem objects. Handles, charges and PRIME follow vatom_gem.c and the
+ * DRM core: the lowest free handle, the first handle's file owns (and is
+ * charged for) the surface while it lives, any other file while it holds
+ * its handle; an exported descriptor names the surface, and importing it
+ * into a file that has a handle gives that handle back.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <drm.h>
+#include <linux/dma-buf.h>
+
+#include "device.h"
+
+#define SHIM_PAGE_SIZE	4096ull
+/* Where the DRM core's fake mmap offsets start (DRM_FILE_PAGE_OFFSET_START). */
+#define SHIM_MMAP_OFFSET_START	0x100000000ull
+
+/*
+ * The fake mmap offsets in use, each a surface's: the DRM core's offset
+ * manager, one per process (it is per device; one range for all does as
+ * well, each file checks its own handles).
+ */
+static pthread_mutex_t shim_offsets_mutex = PTHREAD_MUTEX_INITIALIZER;
+static struct shim_surface **shim_offsets;
+static size_t shim_noffsets, shim_offsets_cap;
+static u64 shim_next_offset = SHIM_MMAP_OFFSET_START;
+
+/* Around fork(): the child must not inherit the lock held (file.c). */
+void shim_offsets_lock(void)
+{
+	pthread_mutex_lock(&shim_offsets_mutex);
+}
+
+void shim_offsets_unlock(void)
+{
+	pthread_mutex_unlock(&shim_offsets_mutex);
+}
+
+static int shim_offset_add(struct shim_surface *s)
+{
+	struct shim_surface **n;
+	int ret = 0;
+
+	pthread_mutex_lock(&shim_offsets_mutex);
+	if (shim_noffsets == shim_offsets_cap) {
+		size_t cap = shim_offsets_cap ? 2 * shim_offsets_cap : 64;
+
+		n = realloc(shim_offsets, cap * sizeof(*n));
+		if (!n) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		shim_offsets = n;
+		shim_offsets_cap = cap;
+	}
+	s->offset = shim_next_offset;
+	shim_next_offset += s->mmap_size;
+	shim_offsets[shim_noffsets++] = s;
+out:
+	pthread_mutex_unlock(&shim_offsets_mutex);
+	return ret;
+}
+
+static void shim_offset_remove(struct shim_surface *s)
+{
+	size_t i;
+
+	pthread_mutex_lock(&shim_offsets_mutex);
+	for (i = 0; i < shim_noffsets; i++) {
+		if (shim_offsets[i] == s) {
+			shim_offsets[i] = shim_offsets[--shim_noffsets];
+			break;
+		}
+	}
+	pthread_mutex_unlock(&shim_offsets_mutex);
+}
+
+void shim_surface_get(struct shim_surface *s)
+{
+	atomic_fetch_add(&s->refs, 1);
+}
+
+void shim_surface_put(struct shim_surface *s)
+{
+	struct shim_account *owner;
+
+	if (atomic_fetch_sub(&s->refs, 1) != 1)
+		return;
+	if (s->offset)
+		shim_offset_remove(s);
+	owner = atomic_load(&s->owner);
+	if (owner) {
+		shim_account_uncharge(owner, s->charge);
+		shim_account_put(owner);
+	}
+	if (s->view.vaddr)
+		munmap(s->view.vaddr, s->mmap_size);
+	if (s->memfd >= 0)
+		shim_real_close(s->memfd);
+	free(s->typed);
+	free(s->grid);
+	free(s);
+}
+
+/* A surface of @size addressable bytes, in a memfd of whole pages. */
+static int shim_surface_alloc(u64 size, struct shim_surface **out)
+{
+	struct shim_surface *s = calloc(1, sizeof(*s));
+	void *p;
+
+	if (!s)
+		return -ENOMEM;
+	atomic_init(&s->refs, 1);
+	s->mmap_size = (size + SHIM_PAGE_SIZE - 1) & ~(SHIM_PAGE_SIZE - 1);
+	s->charge = s->mmap_size;
+	s->view.kind = DRM_VATOM_SURFACE_BUFFER;
+	s->view.size = size;
+	s->memfd = memfd_create("vatom-shim-surface", MFD_CLOEXEC);
+	if (s->memfd < 0 || ftruncate(s->memfd, s->mmap_size))
+		goto nomem;
+	p = shim_real_mmap(NULL, s->mmap_size, PROT_READ | PROT_WRITE,
+			   MAP_SHARED, s->memfd, 0);
+	if (p == MAP_FAILED)
+		goto nomem;
+	s->view.vaddr = p;
+	if (shim_offset_add(s))
+		goto nomem;
+	*out = s;
+	return 0;
+nomem:
+	shim_surface_put(s);
+	return -ENOMEM;
+}
+
+/* --- handles */
+
+/*
+ * Give @f a handle to @s, the lowest free one (idr_alloc() from 1), with
+ * the charge vatom_gem_handle_open() makes; the handle takes a reference.
+ */
+static int shim_handle_create(struct shim_file *f, struct shim_surface *s,
+			      u32 *handle)
+{
+	struct shim_account *owner = NULL;
+	struct shim_surface **n;
+	u32 i;
+	int ret;
+
+	if (atomic_load(&s->owner) != f->acct) {
+		ret = shim_account_charge(f->acct, s->charge);
+		if (ret)
+			return ret;
+		if (atomic_compare_exchange_strong(&s->owner, &owner, f->acct))
+			atomic_fetch_add(&f->acct->refs, 1);
+	}
+
+	pthread_mutex_lock(&f->handles_lock);
+	for (i = 0; i < f->nhandles && f->handles[i]; i++)
+		;
+	if (i == f->nhandles) {
+		u32 cap = f->nhandles ? 2 * f->nhandles : 16;
+
+		n = realloc(f->handles, cap * sizeof(*n));
+		if (!n) {
+			pthread_mutex_unlock(&f->handles_lock);
+			if (atomic_load(&s->owner) != f->acct)
+				shim_account_uncharge(f->acct, s->charge);
+			return -ENOMEM;
+		}
+		memset(n + f->nhandles, 0, (cap - f->nhandles) * sizeof(*n));
+		f->handles = n;
+		f->nhandles = cap;
+	}
+	shim_surface_get(s);
+	f->handles[i] = s;
+	pthread_mutex_unlock(&f->handles_lock);
+	*handle = i + 1;
+	return 0;
+}
+
+/* The handle @f has to @s, or 0. Under f->handles_lock. */
+static u32 shim_handle_of(struct shim_file *f, struct shim_surface *s)
+{
+	u32 i;
+
+	for (i = 0; i < f->nhandles; i++)
+		if (f->handles[i] == s)
+			return i + 1;
+	return 0;
+}
+
+/* Drop a handle's charge (vatom_gem_handle_close()) and its reference. */
+static void shim_handle_release(struct shim_file *f, struct shim_surface *s)
+{
+	if (atomic_load(&s->owner) != f->acct)
+		shim_account_uncharge(f->acct, s->charge);
+	shim_surface_put(s);
+}
+
+/**
+ * shim_surface_lookup() - the surface of a handle of @f
+ * @f: the file
+ * @handle: the handle
+ *
+ * Return: the surface, referenced, or NULL for an unknown handle.
+ */
+struct shim_surface *shim_surface_lookup(struct shim_file *f, u32 handle)
+{
+	struct shim_surface *s = NULL;
+
+	pthread_mutex_lock(&f->handles_lock);
+	if (handle && handle <= f->nhandles) {
+		s = f->handles[handle - 1];
+		if (s)
+			shim_surface_get(s);
+	}
+	pthread_mutex_unlock(&f->handles_lock);
+	return s;
+}
+
+/* At the file's release: every handle it still has. */
+void shim_file_close_handles(struct shim_file *f)
+{
+	u32 i;
+
+	for (i = 0; i < f->nhandles; i++)
+		if (f->handles[i])
+			shim_handle_release(f, f->handles[i]);
+	free(f->handles);
+	f->handles = NULL;
+	f->nhandles = 0;
+}
+
+int shim_gem_close(struct shim_file *f, void *arg)
+{
+	struct drm_gem_close *args = arg;
+	struct shim_surface *s = NULL;
+
+	if (args->pad)
+		return -EINVAL;
+	pthread_mutex_lock(&f->handles_lock);
+	if (args->handle && args->handle <= f->nhandles) {
+		s = f->handles[args->handle - 1];
+		f->handles[args->handle - 1] = NULL;
+	}
+	pthread_mutex_unlock(&f->handles_lock);
+	if (!s)
+		return -EINVAL;		/* drm_gem_handle_delete() */
+	shim_handle_release(f, s);
+	return 0;
+}
+
+/* --- SURFACE_CREATE, _MMAP_OFFSET, _INFO */
+
+/*
+ * copy_struct_from_user(): a shorter descriptor is zero extended; bytes
+ * past ours must be zero (-EINVAL, as vatom_copy_desc() answers).
+ */
+static int shim_copy_desc(void *desc, size_t size,
+			  const struct drm_vatom_surface_create *args)
+{
+	const unsigned char *u = (const void *)(uintptr_t)args->desc;
+	unsigned char tail[64];
+	size_t n = args->desc_size < size ? args->desc_size : size;
+	size_t off, len, i;
+
+	memset(desc, 0, size);
+	if (shim_copy_in(desc, u, n))
+		return -EFAULT;
+	for (off = size; off < args->desc_size; off += len) {
+		len = args->desc_size - off;
+		if (len > sizeof(tail))
+			len = sizeof(tail);
+		if (shim_copy_in(tail, u + off, len))
+			return -EFAULT;
+		for (i = 0; i < len; i++)
+			if (tail[i])
+				return -EINVAL;
+	}
+	return 0;
+}
+
+/* The layout of a typed surface or a tile grid, from its descriptor. */
+static int shim_surface_layout(const struct drm_vatom_surface_create *args,
+			       struct vatom_typed_layout **typed,
+			       struct vatom_tile_grid **grid, u64 *size)
+{
+	struct drm_vatom_tile_grid_desc gd;
+	struct drm_vatom_typed_desc td;
+	u8 *types;
+	int ret;
+
+	if (args->kind == DRM_VATOM_SURFACE_TYPED) {
+		ret = shim_copy_desc(&td, sizeof(td), args);
+		if (ret)
+			return ret;
+		*typed = calloc(1, sizeof(**typed));
+		if (!*typed)
+			return -ENOMEM;
+		ret = vatom_typed_layout_init(*typed, &td, VATOM_MAX_SURFACE_SIZE);
+		*size = (*typed)->size;
+		return ret;
+	}
+
+	ret = shim_copy_desc(&gd, sizeof(gd), args);
+	if (ret)
+		return ret;
+	ret = vatom_rule_tile_grid_dims(&gd);
+	if (ret)
+		return ret;
+	types = malloc(gd.width * gd.height);
+	if (!types)
+		return -ENOMEM;
+	if (shim_copy_in(types, (const void *)(uintptr_t)gd.tile_types,
+			 gd.width * gd.height)) {
+		free(types);
+		return -EFAULT;
+	}
+	*grid = calloc(1, sizeof(**grid));
+	if (!*grid) {
+		free(types);
+		return -ENOMEM;
+	}
+	ret = vatom_tile_grid_layout_init(*grid, &gd, types, VATOM_MAX_SURFACE_SIZE);
+	free(types);
+	*size = (*grid)->size;
+	return ret;
+}
+
+int shim_surface_create(struct shim_file *f, void *arg)
+{
+	struct drm_vatom_surface_create *args = arg;
+	struct vatom_typed_layout *typed = NULL;
+	struct vatom_tile_grid *grid = NULL;
+	struct shim_surface *s;
+	u64 size = args->size;
+	int ret;
+
+	ret = vatom_rule_surface_create(args);
+	if (ret)
+		return ret;
+	if (args->kind != DRM_VATOM_SURFACE_BUFFER) {
+		ret = shim_surface_layout(args, &typed, &grid, &size);
+		if (ret)
+			goto fail;
+	}
+	ret = shim_surface_alloc(size, &s);
+	if (ret)
+		goto fail;
+	s->view.kind = args->kind;
+	s->typed = typed;
+	s->view.typed = typed;
+	s->grid = grid;
+	s->view.grid = grid;
+	if (typed)
+		s->charge += sizeof(*typed);
+	if (grid)
+		s->charge += sizeof(*grid);
+	ret = shim_handle_create(f, s, &args->handle);
+	shim_surface_put(s);	/* the handle holds it, or it is gone */
+	if (!ret && args->kind != DRM_VATOM_SURFACE_BUFFER)
+		args->size = size;
+	return ret;
+fail:
+	free(typed);
+	free(grid);
+	return ret;
+}
+
+int shim_surface_mmap_offset(struct shim_file *f, void *arg)
+{
+	struct drm_vatom_surface_mmap_offset *args = arg;
+	struct shim_surface *s;
+
+	if (args->flags)
+		return -EINVAL;
+	s = shim_surface_lookup(f, args->handle);
+	if (!s)
+		return -ENOENT;
+	args->offset = s->offset;
+	shim_surface_put(s);
+	return 0;
+}
+
+int shim_surface_info(struct shim_file *f, void *arg)
+{
+	struct drm_vatom_surface_info *args = arg;
+	struct shim_surface *s;
+
+	if (vatom_rule_surface_info(args))
+		return -EINVAL;
+	s = shim_surface_lookup(f, args->handle);
+	if (!s)
+		return -ENOENT;
+	args->kind = s->view.kind;
+	args->size = s->view.size;
+	args->mmap_size = s->mmap_size;
+	shim_surface_put(s);
+	return 0;
+}
+
+/*
+ * mmap() of the file: drm_gem_mmap()'s rules. The range must lie in one
+ * surface (-EINVAL), the file must have a handle to it (-EACCES), and the
+ * mapping must be shared (the shmem helpers refuse copy-on-write ones).
+ */
+void *shim_file_mmap(struct shim_file *f, void *addr, size_t len, int prot,
+		     int flags, off_t offset)
+{
+	struct shim_surface *s = NULL;
+	u64 off = (u64)offset;
+	size_t i;
+	int err = 0;
+
+	pthread_mutex_lock(&shim_offsets_mutex);
+	for (i = 0; i < shim_noffsets; i++) {
+		struct shim_surface *c = shim_offsets[i];
+
+		if (off >= c->offset && off - c->offset < c->mmap_size &&
+		    len <= c->mmap_size - (off - c->offset)) {
+			/* Not one on its way out (kref_get_unless_zero()). */
+			unsigned int refs = atomic_load(&c->refs);
+
+			while (refs && !atomic_compare_exchange_weak(&c->refs, &refs,
+								     refs + 1))
+				;
+			if (refs)
+				s = c;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&shim_offsets_mutex);
+	if (!s) {
+		errno = EINVAL;
+		return MAP_FAILED;
+	}
+	pthread_mutex_lock(&f->handles_lock);
+	if (!shim_handle_of(f, s))
+		err = EACCES;
+	pthread_mutex_unlock(&f->handles_lock);
+	if (!err && (flags & MAP_TYPE) != MAP_SHARED)
+		err = EINVAL;
+	if (err) {
+		shim_surface_put(s);
+		errno = err;
+		return MAP_FAILED;
+	}
+	addr = shim_real_mmap(addr, len, prot, flags, s->memfd, off - s->offset);
+	shim_surface_put(s);	/* the mapping keeps the memfd's pages */
+	return addr;
+}
+
+/* --- PRIME: a descriptor that names a surface (a dma-buf) */
+
+static void *shim_prime_get(void *data)
+{
+	shim_surface_get(data);
+	return data;
+}
+
+static void shim_prime_release(void *data)
+{
+	shim_surface_put(data);
+}
+
+/*
+ * A dma-buf's ioctls: DMA_BUF_IOCTL_SYNC checks its flags, as
+ * dma_buf_ioctl() does, and has nothing to do (the pages are coherent).
+ */
+static int shim_prime_ioctl(void *data, unsigned long request, void *arg)
+{
+	struct dma_buf_sync sync;
+
+	if (request != DMA_BUF_IOCTL_SYNC)
+		return -ENOTTY;
+	if (shim_copy_in(&sync, arg, sizeof(sync)))
+		return -EFAULT;
+	if (sync.flags & ~DMA_BUF_SYNC_VALID_FLAGS_MASK ||
+	    !(sync.flags & DMA_BUF_SYNC_RW))
+		return -EINVAL;
+	return 0;
+}
+
+static const struct shim_fd_ops shim_prime_ops = {
+	.name = "vatom-shim dma-buf",
+	.release = shim_prime_release,
+	.ioctl = shim_prime_ioctl,
+};
+
+int shim_prime_handle_to_fd(struct shim_file *f, void *arg)
+{
+	struct drm_prime_handle *args = arg;
+	struct shim_surface *s;
+	int fd, ret;
+
+	if (args->flags & ~(DRM_CLOEXEC | DRM_RDWR))
+		return -EINVAL;
+	s = shim_surface_lookup(f, args->handle);
+	if (!s)
+		return -ENOENT;
+	fd = shim_real_fcntl_dupfd(s->memfd, 0, args->flags & DRM_CLOEXEC);
+	if (fd < 0) {
+		shim_surface_put(s);
+		return -errno;
+	}
+	ret = shim_fd_track(fd, &shim_prime_ops, s);	/* takes the reference */
+	if (ret) {
+		shim_real_close(fd);
+		shim_surface_put(s);
+		return ret;
+	}
+	args->fd = fd;
+	return 0;
+}
+
+int shim_prime_fd_to_handle(struct shim_file *f, void *arg)
+{
+	struct drm_prime_handle *args = arg;
+	struct shim_surface *s;
+	u32 handle;
+	int ret;
+
+	s = shim_fd_get(args->fd, &shim_prime_ops, shim_prime_get);
+	if (!s)
+		return fcntl(args->fd, F_GETFD) < 0 ? -EBADF : -EINVAL;
+	pthread_mutex_lock(&f->handles_lock);
+	handle = shim_handle_of(f, s);
+	pthread_mutex_unlock(&f->handles_lock);
+	if (handle) {
+		args->handle = handle;
+		shim_surface_put(s);
+		return 0;
+	}
+	ret = shim_handle_create(f, s, &args->handle);
+	shim_surface_put(s);
+	return ret;
+}
+
+/* --- NOC_COUNTERS (vatom_noc.c) */
+
+int shim_noc_counters(struct shim_file *f, void *arg)
+{
+	struct drm_vatom_noc_counters *args = arg;
+	void *ucnt = (void *)(uintptr_t)args->counters;
+	u32 vals[DRM_VATOM_NOC_NIU_COUNTERS] = { 0 };
+	const struct vatom_tile_grid *g;
+	struct shim_surface *s;
+	u64 clear = 0;
+	int ret;
+
+	ret = vatom_rule_noc_counters(args);
+	if (ret)
+		return ret;
+	s = shim_surface_lookup(f, args->handle);
+	if (!s)
+		return -ENOENT;
+	g = s->grid;
+	if (s->view.kind != DRM_VATOM_SURFACE_TILE_GRID || !g ||
+	    args->x >= g->width || args->y >= g->height) {
+		ret = -EINVAL;
+		goto out;
+	}
+	/* A bad pointer fails the call before any counter is cleared. */
+	if ((args->flags & DRM_VATOM_NOC_COUNTERS_READ) &&
+	    shim_copy_out(ucnt, vals, args->count * sizeof(u32))) {
+		ret = -EFAULT;
+		goto out;
+	}
+	if (args->flags & DRM_VATOM_NOC_COUNTERS_CLEAR_ALL)
+		clear = ~0ull;
+	else if (args->flags & DRM_VATOM_NOC_COUNTERS_CLEAR_OUTSTANDING)
+		clear = (u64)args->id_mask <<
+			DRM_VATOM_NOC_MST_REQS_OUTSTANDING_ID(0);
+	vatom_tile_grid_counters_take(g, s->view.vaddr, args->x, args->y,
+				      args->noc, clear, vals);
+	if ((args->flags & DRM_VATOM_NOC_COUNTERS_READ) &&
+	    shim_copy_out(ucnt, vals, args->count * sizeof(u32)))
+		ret = -EFAULT;
+out:
+	shim_surface_put(s);
+	return ret;
+}

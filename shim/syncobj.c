@@ -1,0 +1,2345 @@
+// SPDX-License-Identifier: MIT
+/*
+ * syncobj.c: DRM syncobjs and their fences, in-process.
+ *
+ * A program run under the shim must see the syncobjs vatom.ko's DRM core
+ * gives it: drivers/gpu/drm/drm_syncobj.c, dma-fence.c, dma-fence-chain.c
+ * and dma-fence-unwrap.c of Linux 6.1 (Debian 12's kernel) with the 6.1.y
+ * fixes (WAIT_AVAILABLE waits for a point to be submitted, 6.1.63 and
+ * 6.1.80). The code follows those files function by function, with their
+ * names where it helps to compare, and the same order of argument checks,
+ * so the same call fails with the same errno.
+ *
+ * Kernel to here: spinlocks and RCU are mutexes; sleeping tasks are
+ * condition variables on CLOCK_MONOTONIC, which signals do not interrupt
+ * (the kernel's waits are interruptible: -ERESTARTSYS); irq_work is a
+ * direct call. Fence callbacks run in the signaling thread after its
+ * fence's lock is dropped, and no syncobj lock is held while any runs.
+ * A syncobj fd is a memfd, a sync_file an eventfd that becomes readable
+ * when its fence signals, both tracked by preload.c (shim_fd_track()).
+ *
+ * Lock order: syncobj table, then syncobj, then a fence's or a waiter's
+ * (those two never nest another).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+
+#include <linux/sync_file.h>
+
+#include <drm.h>
+
+#include "shim.h"
+#include "syncobj.h"
+
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+
+#define NSEC_PER_SEC 1000000000LL
+
+/* drm_syncobj_find_fence(): 5s default for wait submission */
+#define WAIT_FOR_SUBMIT_TIMEOUT_NS (5 * NSEC_PER_SEC)
+
+/*
+ * KMALLOC_MAX_SIZE on x86-64 6.1 (MAX_ORDER 11): a larger kmalloc_array()
+ * fails, so a huge count_handles is -ENOMEM, not a huge copy.
+ */
+#define KMALLOC_MAX_SIZE (4u << 20)
+/* sizeof(struct syncobj_wait_entry) in the kernel, for the same check */
+#define KERNEL_WAIT_ENTRY_SIZE 64
+
+static bool kmalloc_array_fits(size_t n, size_t size)
+{
+	return n <= KMALLOC_MAX_SIZE / size;
+}
+
+static void *u64_to_user_ptr(uint64_t p)
+{
+	return (void *)(uintptr_t)p;
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+/* ------------------------------------------------------------------ */
+/* lists and sleeping                                                   */
+/* ------------------------------------------------------------------ */
+
+struct list {
+	struct list *next, *prev;
+};
+
+static void list_init(struct list *l)
+{
+	l->next = l;
+	l->prev = l;
+}
+
+static bool list_empty(const struct list *l)
+{
+	return l->next == l;
+}
+
+static void list_add_tail(struct list *n, struct list *head)
+{
+	n->prev = head->prev;
+	n->next = head;
+	head->prev->next = n;
+	head->prev = n;
+}
+
+static void list_del_init(struct list *n)
+{
+	n->prev->next = n->next;
+	n->next->prev = n->prev;
+	list_init(n);
+}
+
+static pthread_condattr_t mono_condattr;
+static pthread_once_t mono_once = PTHREAD_ONCE_INIT;
+
+static void mono_condattr_init(void)
+{
+	pthread_condattr_init(&mono_condattr);
+	pthread_condattr_setclock(&mono_condattr, CLOCK_MONOTONIC);
+}
+
+static void cond_init_monotonic(pthread_cond_t *c)
+{
+	pthread_once(&mono_once, mono_condattr_init);
+	pthread_cond_init(c, &mono_condattr);
+}
+
+/*
+ * Returns non-zero at @deadline (absolute, CLOCK_MONOTONIC); signals never
+ * end it (see the top).
+ */
+static int cond_wait_until(pthread_cond_t *c, pthread_mutex_t *m,
+			   int64_t deadline)
+{
+	struct timespec ts;
+
+	if (deadline == INT64_MAX)
+		return pthread_cond_wait(c, m);
+	if (deadline < 0)
+		deadline = 0;
+	ts.tv_sec = deadline / NSEC_PER_SEC;
+	ts.tv_nsec = deadline % NSEC_PER_SEC;
+	return pthread_cond_timedwait(c, m, &ts);
+}
+
+/*
+ * A sleeping task: wake_up_process() bumps @gen, the sleeper rechecks its
+ * conditions whenever @gen moved (set_current_state() + schedule()).
+ */
+struct waiter {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned int gen;
+};
+
+static void waiter_init(struct waiter *w)
+{
+	pthread_mutex_init(&w->lock, NULL);
+	cond_init_monotonic(&w->cond);
+	w->gen = 0;
+}
+
+static void waiter_fini(struct waiter *w)
+{
+	pthread_cond_destroy(&w->cond);
+	pthread_mutex_destroy(&w->lock);
+}
+
+static unsigned int waiter_gen(struct waiter *w)
+{
+	unsigned int gen;
+
+	pthread_mutex_lock(&w->lock);
+	gen = w->gen;
+	pthread_mutex_unlock(&w->lock);
+	return gen;
+}
+
+static void waiter_wake(struct waiter *w)
+{
+	pthread_mutex_lock(&w->lock);
+	w->gen++;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+static void waiter_sleep(struct waiter *w, unsigned int gen, int64_t deadline)
+{
+	pthread_mutex_lock(&w->lock);
+	while (w->gen == gen)
+		if (cond_wait_until(&w->cond, &w->lock, deadline))
+			break;
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* ------------------------------------------------------------------ */
+/* fences: dma-fence.c                                                  */
+/* ------------------------------------------------------------------ */
+
+enum fence_kind {
+	FENCE_PLAIN,	/* shim_fence_new(), stubs */
+	FENCE_CHAIN,	/* dma_fence_chain: a timeline point */
+	FENCE_ARRAY,	/* dma_fence_array: TRANSFER's merged fences */
+};
+
+/* struct dma_fence_cb */
+struct shim_fence_cb {
+	struct list node;
+	void (*func)(struct shim_fence *f, struct shim_fence_cb *cb);
+	bool pending;	/* on the fence's list, not yet called */
+	bool heap;	/* shim_fence_add_callback()'s: freed with the fence */
+};
+
+struct array_cb {
+	struct shim_fence_cb cb;
+	struct shim_fence *array;
+};
+
+struct shim_fence {
+	int refcount;
+	int signaled;		/* atomic; set once, under @lock */
+	int error;
+	enum fence_kind kind;
+	bool is_static;		/* the stub: never freed */
+	uint64_t context;
+	uint64_t seqno;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;	/* signaled, callbacks run */
+	struct list cb_list;
+	bool enabled;		/* DMA_FENCE_FLAG_ENABLE_SIGNAL_BIT */
+	bool running;		/* the signaler is calling the callbacks */
+	pthread_t runner;
+	union {
+		struct {
+			struct shim_fence *prev;	/* @lock; collected */
+			struct shim_fence *fence;
+			uint64_t prev_seqno;
+			struct shim_fence_cb cb;
+		} chain;
+		struct {
+			unsigned int num;
+			int num_pending;		/* atomic */
+			int pending_error;		/* atomic */
+			struct shim_fence **fences;
+			struct array_cb *cbs;
+		} array;
+	};
+};
+
+struct shim_chain {
+	struct shim_fence base;
+};
+
+/* dma_fence_context_alloc(): 0 is the stub's, as in the kernel */
+static uint64_t fence_context_counter = 1;
+
+static uint64_t fence_context_alloc(void)
+{
+	return __atomic_fetch_add(&fence_context_counter, 1, __ATOMIC_RELAXED);
+}
+
+static bool fence_signaled_flag(struct shim_fence *f)
+{
+	return __atomic_load_n(&f->signaled, __ATOMIC_ACQUIRE);
+}
+
+static void fence_init(struct shim_fence *f, enum fence_kind kind)
+{
+	memset(f, 0, sizeof(*f));
+	f->refcount = 1;
+	f->kind = kind;
+	pthread_mutex_init(&f->lock, NULL);
+	cond_init_monotonic(&f->cond);
+	list_init(&f->cb_list);
+}
+
+/* dma_fence_get_stub(): a signaled fence that cannot fail to exist */
+static struct shim_fence fence_stub;
+static pthread_once_t fence_stub_once = PTHREAD_ONCE_INIT;
+
+static void fence_stub_init(void)
+{
+	fence_init(&fence_stub, FENCE_PLAIN);
+	fence_stub.is_static = true;
+	fence_stub.signaled = 1;
+}
+
+static struct shim_fence *fence_get_stub(void)
+{
+	pthread_once(&fence_stub_once, fence_stub_init);
+	return shim_fence_get(&fence_stub);
+}
+
+/* dma_fence_allocate_private_stub() */
+static struct shim_fence *fence_allocate_private_stub(void)
+{
+	struct shim_fence *f = malloc(sizeof(*f));
+
+	if (!f)
+		return NULL;
+	fence_init(f, FENCE_PLAIN);
+	f->context = fence_context_alloc();
+	f->signaled = 1;
+	return f;
+}
+
+struct shim_fence *shim_fence_new(void)
+{
+	struct shim_fence *f = malloc(sizeof(*f));
+
+	if (!f)
+		return NULL;
+	fence_init(f, FENCE_PLAIN);
+	f->context = fence_context_alloc();
+	return f;
+}
+
+struct shim_fence *shim_fence_get(struct shim_fence *f)
+{
+	if (f)
+		__atomic_fetch_add(&f->refcount, 1, __ATOMIC_RELAXED);
+	return f;
+}
+
+static void fence_destroy(struct shim_fence *f)
+{
+	struct list *n, *next;
+
+	/* A fence freed pending: the callbacks' owners went away too. */
+	for (n = f->cb_list.next; n != &f->cb_list; n = next) {
+		struct shim_fence_cb *cb =
+			container_of(n, struct shim_fence_cb, node);
+
+		next = n->next;
+		if (cb->heap)
+			free(cb);
+	}
+	pthread_cond_destroy(&f->cond);
+	pthread_mutex_destroy(&f->lock);
+	free(f);
+}
+
+void shim_fence_put(struct shim_fence *f)
+{
+	/*
+	 * A timeline's nodes hold their previous node: release the chain in
+	 * a loop, not by recursion, as dma_fence_chain_release() does.
+	 */
+	while (f) {
+		struct shim_fence *next = NULL;
+		unsigned int i;
+
+		if (__atomic_sub_fetch(&f->refcount, 1, __ATOMIC_ACQ_REL))
+			return;
+		if (f->is_static) {	/* cannot happen: the stub keeps one */
+			__atomic_fetch_add(&f->refcount, 1, __ATOMIC_RELAXED);
+			return;
+		}
+		switch (f->kind) {
+		case FENCE_CHAIN:
+			next = f->chain.prev;
+			shim_fence_put(f->chain.fence);
+			break;
+		case FENCE_ARRAY:
+			for (i = 0; i < f->array.num; i++)
+				shim_fence_put(f->array.fences[i]);
+			free(f->array.fences);
+			free(f->array.cbs);
+			break;
+		case FENCE_PLAIN:
+			break;
+		}
+		fence_destroy(f);
+		f = next;
+	}
+}
+
+/* dma_fence_signal(), dma_fence_set_error() before it */
+static void fence_signal(struct shim_fence *f, int error)
+{
+	struct list cbs, *n, *next;
+
+	pthread_mutex_lock(&f->lock);
+	if (f->signaled) {
+		pthread_mutex_unlock(&f->lock);
+		return;
+	}
+	if (error < 0)
+		f->error = error;
+	list_init(&cbs);
+	if (!list_empty(&f->cb_list)) {
+		cbs.next = f->cb_list.next;
+		cbs.prev = f->cb_list.prev;
+		cbs.next->prev = &cbs;
+		cbs.prev->next = &cbs;
+		list_init(&f->cb_list);
+	}
+	for (n = cbs.next; n != &cbs; n = n->next)
+		container_of(n, struct shim_fence_cb, node)->pending = false;
+	__atomic_store_n(&f->signaled, 1, __ATOMIC_RELEASE);
+	f->running = true;
+	f->runner = pthread_self();
+	pthread_cond_broadcast(&f->cond);
+	pthread_mutex_unlock(&f->lock);
+
+	/* A callback may drop the last reference the others had. */
+	shim_fence_get(f);
+	for (n = cbs.next; n != &cbs; n = next) {
+		struct shim_fence_cb *cb =
+			container_of(n, struct shim_fence_cb, node);
+
+		next = n->next;	/* the callback may free or reuse its node */
+		cb->func(f, cb);
+	}
+
+	pthread_mutex_lock(&f->lock);
+	f->running = false;
+	pthread_cond_broadcast(&f->cond);
+	pthread_mutex_unlock(&f->lock);
+	shim_fence_put(f);
+}
+
+void shim_fence_signal(struct shim_fence *f, int error)
+{
+	if (f->kind != FENCE_PLAIN)	/* chains and arrays signal themselves */
+		return;
+	fence_signal(f, error);
+}
+
+static bool chain_enable_signaling(struct shim_fence *head);
+
+/*
+ * __dma_fence_enable_signaling(): chains arm their callback lazily, on
+ * the first wait or callback, as the kernel's do. Called unlocked; a
+ * chain found complete is signaled here.
+ */
+static void fence_enable_signaling(struct shim_fence *f)
+{
+	bool enable;
+
+	if (f->kind != FENCE_CHAIN)
+		return;
+	pthread_mutex_lock(&f->lock);
+	enable = !f->enabled && !f->signaled;
+	f->enabled = true;
+	pthread_mutex_unlock(&f->lock);
+	if (enable && !chain_enable_signaling(f))
+		fence_signal(f, 0);
+}
+
+/* dma_fence_add_callback() with the caller's node */
+static int fence_add_callback(struct shim_fence *f, struct shim_fence_cb *cb,
+			      void (*func)(struct shim_fence *,
+					   struct shim_fence_cb *))
+{
+	fence_enable_signaling(f);
+
+	pthread_mutex_lock(&f->lock);
+	if (f->signaled) {
+		pthread_mutex_unlock(&f->lock);
+		cb->pending = false;
+		return -ENOENT;
+	}
+	cb->func = func;
+	cb->pending = true;
+	list_add_tail(&cb->node, &f->cb_list);
+	pthread_mutex_unlock(&f->lock);
+	return 0;
+}
+
+/*
+ * dma_fence_remove_callback(): true when @cb was still pending (it will
+ * not be called). False when it has been, or is being, called: then,
+ * unless from inside a callback of @f, this waits for the callbacks to
+ * return, so the caller may free @cb's container (the kernel runs the
+ * callbacks under the fence's lock, which has the same effect).
+ */
+static bool fence_remove_callback(struct shim_fence *f,
+				  struct shim_fence_cb *cb)
+{
+	bool was_pending;
+
+	pthread_mutex_lock(&f->lock);
+	was_pending = cb->pending;
+	if (was_pending) {
+		list_del_init(&cb->node);
+		cb->pending = false;
+	} else {
+		while (f->running && !pthread_equal(f->runner, pthread_self()))
+			pthread_cond_wait(&f->cond, &f->lock);
+	}
+	pthread_mutex_unlock(&f->lock);
+	return was_pending;
+}
+
+static bool chain_signaled(struct shim_fence *f);
+
+/*
+ * dma_fence_is_signaled(). A chain's state is computed, not latched: the
+ * kernel's would signal it here and so run callbacks, but this is called
+ * with syncobj locks held. Its armed callback signals it soon anyway.
+ */
+static bool fence_is_signaled(struct shim_fence *f)
+{
+	if (fence_signaled_flag(f))
+		return true;
+	if (f->kind == FENCE_CHAIN)
+		return chain_signaled(f);
+	return false;
+}
+
+int shim_fence_status(struct shim_fence *f)
+{
+	if (!fence_is_signaled(f))
+		return 0;
+	/* a chain computed signaled has error 0, as a latched one */
+	return __atomic_load_n(&f->error, __ATOMIC_RELAXED) ?: 1;
+}
+
+int shim_fence_wait(struct shim_fence *f, int64_t abs_timeout_ns)
+{
+	int ret = 0;
+
+	if (fence_is_signaled(f))
+		return 0;
+	fence_enable_signaling(f);
+	pthread_mutex_lock(&f->lock);
+	while (!f->signaled) {
+		if (cond_wait_until(&f->cond, &f->lock, abs_timeout_ns)) {
+			ret = f->signaled ? 0 : -ETIME;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&f->lock);
+	return ret;
+}
+
+struct user_cb {
+	struct shim_fence_cb cb;	/* first: freed as a shim_fence_cb */
+	void (*func)(struct shim_fence *f, void *data);
+	void *data;
+};
+
+static void user_cb_func(struct shim_fence *f, struct shim_fence_cb *cb)
+{
+	struct user_cb *ucb = container_of(cb, struct user_cb, cb);
+
+	ucb->func(f, ucb->data);
+	free(ucb);
+}
+
+int shim_fence_add_callback(struct shim_fence *f,
+			    void (*cb)(struct shim_fence *f, void *data),
+			    void *data)
+{
+	struct user_cb *ucb = calloc(1, sizeof(*ucb));
+	int ret;
+
+	if (!ucb)
+		return fence_is_signaled(f) ? -ENOENT : -ENOMEM;
+	ucb->cb.heap = true;
+	ucb->func = cb;
+	ucb->data = data;
+	ret = fence_add_callback(f, &ucb->cb, user_cb_func);
+	if (ret)
+		free(ucb);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* dma-fence-chain.c                                                    */
+/* ------------------------------------------------------------------ */
+
+static bool is_chain(struct shim_fence *f)
+{
+	return f && f->kind == FENCE_CHAIN;
+}
+
+/* dma_fence_chain_contained() */
+static struct shim_fence *chain_contained(struct shim_fence *f)
+{
+	return is_chain(f) ? f->chain.fence : f;
+}
+
+/* dma_fence_chain_get_prev() */
+static struct shim_fence *chain_get_prev(struct shim_fence *chain)
+{
+	struct shim_fence *prev;
+
+	pthread_mutex_lock(&chain->lock);
+	prev = shim_fence_get(chain->chain.prev);
+	pthread_mutex_unlock(&chain->lock);
+	return prev;
+}
+
+/*
+ * dma_fence_chain_walk(): the next node with an unsignaled fence,
+ * unlinking (garbage collecting) the signaled ones on the way. Consumes
+ * the reference to @fence, returns one to the result.
+ */
+static struct shim_fence *chain_walk(struct shim_fence *fence)
+{
+	struct shim_fence *prev, *replacement;
+
+	if (!is_chain(fence)) {
+		shim_fence_put(fence);
+		return NULL;
+	}
+
+	while ((prev = chain_get_prev(fence))) {
+		if (is_chain(prev)) {
+			if (!fence_is_signaled(prev->chain.fence))
+				break;
+			replacement = chain_get_prev(prev);
+		} else {
+			if (!fence_is_signaled(prev))
+				break;
+			replacement = NULL;
+		}
+
+		/* cmpxchg(&chain->prev, prev, replacement) */
+		pthread_mutex_lock(&fence->lock);
+		if (fence->chain.prev == prev) {
+			fence->chain.prev = replacement;
+			pthread_mutex_unlock(&fence->lock);
+			shim_fence_put(prev);
+		} else {
+			pthread_mutex_unlock(&fence->lock);
+			shim_fence_put(replacement);
+		}
+		shim_fence_put(prev);
+	}
+
+	shim_fence_put(fence);
+	return prev;
+}
+
+/* dma_fence_chain_for_each() */
+#define chain_for_each(iter, head) \
+	for (iter = shim_fence_get(head); iter; iter = chain_walk(iter))
+
+/*
+ * dma_fence_chain_find_seqno(): advance *@pfence to the node that signals
+ * @seqno. -EINVAL when *@pfence is not a chain or the timeline has not
+ * reached @seqno; *@pfence may become NULL: the point has signaled.
+ */
+static int chain_find_seqno(struct shim_fence **pfence, uint64_t seqno)
+{
+	struct shim_fence *chain = *pfence;
+
+	if (!seqno)
+		return 0;
+
+	if (!is_chain(chain) || chain->seqno < seqno)
+		return -EINVAL;
+
+	chain_for_each(*pfence, chain) {
+		if ((*pfence)->context != chain->context ||
+		    (*pfence)->chain.prev_seqno < seqno)
+			break;
+	}
+	shim_fence_put(chain);
+	return 0;
+}
+
+static void chain_cb(struct shim_fence *f, struct shim_fence_cb *cb)
+{
+	struct shim_fence *chain = container_of(cb, struct shim_fence,
+						chain.cb);
+
+	shim_fence_put(f);
+	/* dma_fence_chain_irq_work(): try to rearm the callback */
+	if (!chain_enable_signaling(chain))
+		/* no more unsignaled fences left */
+		fence_signal(chain, 0);
+	shim_fence_put(chain);
+}
+
+/* dma_fence_chain_enable_signaling(): arm on the first pending fence */
+static bool chain_enable_signaling(struct shim_fence *head)
+{
+	struct shim_fence *iter;
+
+	shim_fence_get(head);
+	chain_for_each(iter, head) {
+		struct shim_fence *f = chain_contained(iter);
+
+		shim_fence_get(f);
+		if (!fence_add_callback(f, &head->chain.cb, chain_cb)) {
+			shim_fence_put(iter);
+			return true;
+		}
+		shim_fence_put(f);
+	}
+	shim_fence_put(head);
+	return false;
+}
+
+/* dma_fence_chain_signaled() */
+static bool chain_signaled(struct shim_fence *fence)
+{
+	struct shim_fence *iter;
+
+	chain_for_each(iter, fence) {
+		if (!fence_is_signaled(chain_contained(iter))) {
+			shim_fence_put(iter);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* dma_fence_chain_init(): takes the references to @prev and @fence */
+static void chain_init(struct shim_fence *chain, struct shim_fence *prev,
+		       struct shim_fence *fence, uint64_t seqno)
+{
+	uint64_t context;
+
+	chain->chain.prev = prev;
+	chain->chain.fence = fence;
+	chain->chain.prev_seqno = 0;
+
+	/* Try to reuse the context of the previous chain node. */
+	if (is_chain(prev) && seqno > prev->seqno) {
+		context = prev->context;
+		chain->chain.prev_seqno = prev->seqno;
+	} else {
+		context = fence_context_alloc();
+		/* Make sure that we always have a valid sequence number. */
+		if (is_chain(prev) && prev->seqno > seqno)
+			seqno = prev->seqno;
+	}
+	chain->context = context;
+	chain->seqno = seqno;
+}
+
+struct shim_chain *shim_chain_alloc(void)
+{
+	struct shim_chain *c = malloc(sizeof(*c));
+
+	if (!c)
+		return NULL;
+	fence_init(&c->base, FENCE_CHAIN);
+	return c;
+}
+
+void shim_chain_free(struct shim_chain *chain)
+{
+	if (chain)
+		fence_destroy(&chain->base);
+}
+
+/* ------------------------------------------------------------------ */
+/* dma-fence-array.c and dma-fence-unwrap.c: TRANSFER's merge           */
+/* ------------------------------------------------------------------ */
+
+static void array_cb_func(struct shim_fence *f, struct shim_fence_cb *cb)
+{
+	struct shim_fence *array = container_of(cb, struct array_cb, cb)->array;
+	int zero = 0;
+
+	/* dma_fence_array_set_pending_error(): the first error wins */
+	if (f->error)
+		__atomic_compare_exchange_n(&array->array.pending_error, &zero,
+					    f->error, false, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED);
+	if (__atomic_sub_fetch(&array->array.num_pending, 1,
+			       __ATOMIC_ACQ_REL) == 0)
+		fence_signal(array,
+			     __atomic_load_n(&array->array.pending_error,
+					     __ATOMIC_RELAXED));
+	shim_fence_put(array);
+}
+
+/*
+ * dma_fence_array_create(num, fences, context, 1, false): signals once all
+ * have, with the first error. Armed at once: 6.1's arms on the first wait
+ * and, until then, reads unsignaled even to QUERY; here it never lags.
+ * Takes the array of references. NULL when out of memory.
+ */
+static struct shim_fence *fence_array_create(unsigned int num,
+					     struct shim_fence **fences)
+{
+	struct shim_fence *a = malloc(sizeof(*a));
+	unsigned int i;
+
+	if (a)
+		fence_init(a, FENCE_ARRAY);
+	if (a)
+		a->array.cbs = calloc(num, sizeof(*a->array.cbs));
+	if (!a || !a->array.cbs) {
+		free(a);
+		return NULL;
+	}
+	a->context = fence_context_alloc();
+	a->seqno = 1;
+	a->array.num = num;
+	a->array.fences = fences;
+	/* one extra, dropped below: no element signals it while arming */
+	a->array.num_pending = num + 1;
+	for (i = 0; i < num; i++) {
+		a->array.cbs[i].array = shim_fence_get(a);
+		if (fence_add_callback(fences[i], &a->array.cbs[i].cb,
+				       array_cb_func))
+			array_cb_func(fences[i], &a->array.cbs[i].cb);
+	}
+	if (__atomic_sub_fetch(&a->array.num_pending, 1, __ATOMIC_ACQ_REL) == 0)
+		fence_signal(a, __atomic_load_n(&a->array.pending_error,
+						__ATOMIC_RELAXED));
+	return a;
+}
+
+static int fence_vec_add(struct shim_fence ***v, unsigned int *n,
+			 unsigned int *cap, struct shim_fence *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < *n; i++)	/* same fence twice: keep one */
+		if ((*v)[i] == f)
+			return 0;
+	if (*n == *cap) {
+		unsigned int ncap = *cap ? *cap * 2 : 8;
+		struct shim_fence **nv = realloc(*v, ncap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		*v = nv;
+		*cap = ncap;
+	}
+	(*v)[(*n)++] = shim_fence_get(f);
+	return 0;
+}
+
+/*
+ * dma_fence_unwrap_merge(@head): the unsignaled fences inside @head's
+ * chain nodes and arrays, as one fence: a signaled stub when none is
+ * left, the fence itself when one, else an array of them. The kernel
+ * also keeps only the later of two fences of one context; the shim's
+ * own fences each have a context, so that only removes duplicates.
+ */
+static struct shim_fence *fence_unwrap_merge(struct shim_fence *head)
+{
+	struct shim_fence **v = NULL, *iter, *res;
+	unsigned int n = 0, cap = 0, i;
+
+	chain_for_each(iter, head) {
+		struct shim_fence *c = chain_contained(iter);
+		unsigned int num = c->kind == FENCE_ARRAY ? c->array.num : 1;
+
+		for (i = 0; i < num; i++) {
+			struct shim_fence *f = c->kind == FENCE_ARRAY ?
+					       c->array.fences[i] : c;
+
+			if (fence_is_signaled(f))
+				continue;
+			if (fence_vec_add(&v, &n, &cap, f)) {
+				shim_fence_put(iter);
+				goto nomem;
+			}
+		}
+	}
+
+	if (n == 0) {
+		free(v);
+		return fence_get_stub();
+	}
+	if (n == 1) {
+		res = v[0];
+		free(v);
+		return res;
+	}
+	res = fence_array_create(n, v);
+	if (res)
+		return res;
+nomem:
+	for (i = 0; i < n; i++)
+		shim_fence_put(v[i]);
+	free(v);
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* syncobjs                                                             */
+/* ------------------------------------------------------------------ */
+
+struct shim_syncobj {
+	int refcount;
+	pthread_mutex_t lock;
+	struct shim_fence *fence;	/* @lock */
+	struct list cb_list;		/* struct syncobj_wait_entry */
+	struct list ev_fd_list;		/* struct syncobj_eventfd_entry */
+};
+
+struct shim_syncobjs {
+	pthread_mutex_t lock;
+	struct shim_syncobj **idr;	/* [handle], [0] unused */
+	uint32_t size;
+	uint32_t free_hint;		/* no free handle below it */
+};
+
+/* struct syncobj_wait_entry: one syncobj of a wait */
+struct syncobj_wait_entry {
+	struct list node;		/* on the syncobj's cb_list */
+	bool listed;
+	struct waiter *waiter;
+	struct shim_fence *fence;	/* atomic: set under the syncobj lock */
+	struct shim_fence_cb fence_cb;
+	bool cb_added;
+	uint64_t point;
+};
+
+/* struct syncobj_eventfd_entry: DRM_IOCTL_SYNCOBJ_EVENTFD's */
+struct syncobj_eventfd_entry {
+	struct list node;
+	struct shim_fence *fence;
+	struct shim_fence_cb fence_cb;
+	int fd;				/* a dup of the user's eventfd */
+	uint64_t point;
+	uint32_t flags;
+};
+
+static struct shim_syncobj *syncobj_get(struct shim_syncobj *s)
+{
+	__atomic_fetch_add(&s->refcount, 1, __ATOMIC_RELAXED);
+	return s;
+}
+
+/* drm_syncobj_fence_get() */
+static struct shim_fence *syncobj_fence_get(struct shim_syncobj *s)
+{
+	struct shim_fence *f;
+
+	pthread_mutex_lock(&s->lock);
+	f = shim_fence_get(s->fence);
+	pthread_mutex_unlock(&s->lock);
+	return f;
+}
+
+static void eventfd_write_one(int fd)
+{
+	uint64_t one = 1;
+	ssize_t r;
+
+	/* eventfd_signal(); a full counter (EAGAIN) is readable anyway */
+	do {
+		r = write(fd, &one, sizeof(one));
+	} while (r < 0 && errno == EINTR);
+}
+
+static void syncobj_eventfd_entry_free(struct syncobj_eventfd_entry *e)
+{
+	shim_fence_put(e->fence);
+	shim_real_close(e->fd);
+	free(e);
+}
+
+static void syncobj_eventfd_entry_fence_func(struct shim_fence *f,
+					     struct shim_fence_cb *cb)
+{
+	struct syncobj_eventfd_entry *e =
+		container_of(cb, struct syncobj_eventfd_entry, fence_cb);
+
+	(void)f;
+	eventfd_write_one(e->fd);
+	syncobj_eventfd_entry_free(e);
+}
+
+/*
+ * syncobj_eventfd_entry_func(), under the syncobj lock: when the point
+ * is there, take the entry off the list onto @ready, where it is armed
+ * (or written) once the lock is dropped, so that no callback runs under
+ * it.
+ */
+static void syncobj_eventfd_entry_func(struct shim_syncobj *s,
+				       struct syncobj_eventfd_entry *e,
+				       struct list *ready)
+{
+	struct shim_fence *fence = shim_fence_get(s->fence);
+
+	if (!fence)
+		return;
+	if (chain_find_seqno(&fence, e->point)) {
+		/* The given seqno has not been submitted yet. */
+		shim_fence_put(fence);
+		return;
+	}
+	if (!fence)
+		/* signaled, a later one submitted: still signal the eventfd */
+		fence = fence_get_stub();
+
+	list_del_init(&e->node);
+	e->fence = fence;
+	list_add_tail(&e->node, ready);
+}
+
+static void syncobj_eventfd_arm(struct list *ready)
+{
+	while (!list_empty(ready)) {
+		struct syncobj_eventfd_entry *e =
+			container_of(ready->next, struct syncobj_eventfd_entry,
+				     node);
+
+		list_del_init(&e->node);
+		if (e->flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_AVAILABLE) {
+			eventfd_write_one(e->fd);
+			syncobj_eventfd_entry_free(e);
+			continue;
+		}
+		if (fence_add_callback(e->fence, &e->fence_cb,
+				       syncobj_eventfd_entry_fence_func) ==
+		    -ENOENT) {
+			eventfd_write_one(e->fd);
+			syncobj_eventfd_entry_free(e);
+		}
+	}
+}
+
+/*
+ * syncobj_wait_syncobj_func(), under the syncobj lock: hand a waiting
+ * entry its point's fence once there is one.
+ */
+static void syncobj_wait_syncobj_func(struct shim_syncobj *s,
+				      struct syncobj_wait_entry *wait)
+{
+	struct shim_fence *fence = shim_fence_get(s->fence);
+
+	if (!fence || chain_find_seqno(&fence, wait->point)) {
+		shim_fence_put(fence);
+		return;
+	}
+	if (!fence)
+		fence = fence_get_stub();
+
+	__atomic_store_n(&wait->fence, fence, __ATOMIC_RELEASE);
+	list_del_init(&wait->node);
+	waiter_wake(wait->waiter);
+}
+
+/* Under the lock, after the fence changed: wake whom it satisfies. */
+static void syncobj_fence_changed(struct shim_syncobj *s, struct list *ready)
+{
+	struct list *n, *next;
+
+	for (n = s->cb_list.next; n != &s->cb_list; n = next) {
+		struct syncobj_wait_entry *wait =
+			container_of(n, struct syncobj_wait_entry, node);
+
+		next = n->next;
+		syncobj_wait_syncobj_func(s, wait);
+	}
+	for (n = s->ev_fd_list.next; n != &s->ev_fd_list; n = next) {
+		struct syncobj_eventfd_entry *e =
+			container_of(n, struct syncobj_eventfd_entry, node);
+
+		next = n->next;
+		syncobj_eventfd_entry_func(s, e, ready);
+	}
+}
+
+void shim_syncobj_add_point(struct shim_syncobj *s, struct shim_chain *chain,
+			    struct shim_fence *f, uint64_t point)
+{
+	struct shim_fence *prev, *iter;
+	struct list ready;
+
+	list_init(&ready);
+	shim_fence_get(f);
+
+	pthread_mutex_lock(&s->lock);
+	prev = shim_fence_get(s->fence);
+	/*
+	 * An unordered point (prev->seqno >= point): the kernel only
+	 * DRM_DEBUG()s it; dma_fence_chain_init() starts a new context.
+	 */
+	chain_init(&chain->base, prev, f, point);
+	s->fence = &chain->base;	/* the node's own reference */
+	syncobj_fence_changed(s, &ready);
+	pthread_mutex_unlock(&s->lock);
+
+	syncobj_eventfd_arm(&ready);
+
+	/* Walk the chain once to trigger garbage collection */
+	chain_for_each(iter, prev)
+		;
+	/* the syncobj's reference to its previous fence */
+	shim_fence_put(prev);
+}
+
+void shim_syncobj_replace_fence(struct shim_syncobj *s, struct shim_fence *f)
+{
+	struct shim_fence *old;
+	struct list ready;
+
+	list_init(&ready);
+	shim_fence_get(f);
+
+	pthread_mutex_lock(&s->lock);
+	old = s->fence;
+	s->fence = f;
+	if (f != old)
+		syncobj_fence_changed(s, &ready);
+	pthread_mutex_unlock(&s->lock);
+
+	syncobj_eventfd_arm(&ready);
+	shim_fence_put(old);
+}
+
+/* drm_syncobj_assign_null_handle() */
+static int syncobj_assign_null_handle(struct shim_syncobj *s)
+{
+	struct shim_fence *f = fence_allocate_private_stub();
+
+	if (!f)
+		return -ENOMEM;
+	shim_syncobj_replace_fence(s, f);
+	shim_fence_put(f);
+	return 0;
+}
+
+/* drm_syncobj_free() */
+static void syncobj_free(struct shim_syncobj *s)
+{
+	shim_syncobj_replace_fence(s, NULL);
+	while (!list_empty(&s->ev_fd_list)) {
+		struct syncobj_eventfd_entry *e =
+			container_of(s->ev_fd_list.next,
+				     struct syncobj_eventfd_entry, node);
+
+		list_del_init(&e->node);
+		syncobj_eventfd_entry_free(e);
+	}
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+void shim_syncobj_put(struct shim_syncobj *s)
+{
+	if (s && !__atomic_sub_fetch(&s->refcount, 1, __ATOMIC_ACQ_REL))
+		syncobj_free(s);
+}
+
+/* drm_syncobj_create() */
+static int syncobj_create(struct shim_syncobj **out, uint32_t flags)
+{
+	struct shim_syncobj *s = calloc(1, sizeof(*s));
+	int ret;
+
+	if (!s)
+		return -ENOMEM;
+	s->refcount = 1;
+	pthread_mutex_init(&s->lock, NULL);
+	list_init(&s->cb_list);
+	list_init(&s->ev_fd_list);
+
+	if (flags & DRM_SYNCOBJ_CREATE_SIGNALED) {
+		ret = syncobj_assign_null_handle(s);
+		if (ret < 0) {
+			shim_syncobj_put(s);
+			return ret;
+		}
+	}
+	*out = s;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* the handle table: idr_alloc(&idr, syncobj, 1, 0, ...)               */
+/* ------------------------------------------------------------------ */
+
+struct shim_syncobjs *shim_syncobjs_new(void)
+{
+	struct shim_syncobjs *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	pthread_mutex_init(&t->lock, NULL);
+	t->free_hint = 1;
+	return t;
+}
+
+void shim_syncobjs_free(struct shim_syncobjs *t)
+{
+	uint32_t i;
+
+	if (!t)
+		return;
+	for (i = 1; i < t->size; i++)
+		shim_syncobj_put(t->idr[i]);
+	free(t->idr);
+	pthread_mutex_destroy(&t->lock);
+	free(t);
+}
+
+struct shim_syncobj *shim_syncobj_find(struct shim_syncobjs *t,
+				       uint32_t handle)
+{
+	struct shim_syncobj *s = NULL;
+
+	pthread_mutex_lock(&t->lock);
+	if (handle && handle < t->size && t->idr[handle])
+		s = syncobj_get(t->idr[handle]);
+	pthread_mutex_unlock(&t->lock);
+	return s;
+}
+
+/*
+ * drm_syncobj_get_handle(): the lowest free handle from 1, as the idr
+ * gives, with the table's own reference.
+ */
+static int syncobj_get_handle(struct shim_syncobjs *t, struct shim_syncobj *s,
+			      uint32_t *handle)
+{
+	uint32_t h;
+	int ret = 0;
+
+	pthread_mutex_lock(&t->lock);
+	for (h = t->free_hint; h < t->size && t->idr[h]; h++)
+		;
+	if (h >= (uint32_t)INT_MAX) {
+		ret = -ENOSPC;
+	} else if (h >= t->size) {
+		uint32_t nsize = t->size ? t->size * 2 : 16;
+		struct shim_syncobj **n;
+
+		if (nsize <= h)
+			nsize = h + 1;
+		n = realloc(t->idr, nsize * sizeof(*n));
+		if (!n) {
+			ret = -ENOMEM;
+		} else {
+			memset(n + t->size, 0,
+			       (nsize - t->size) * sizeof(*n));
+			t->idr = n;
+			t->size = nsize;
+		}
+	}
+	if (!ret) {
+		t->idr[h] = syncobj_get(s);
+		t->free_hint = h + 1;
+		*handle = h;
+	}
+	pthread_mutex_unlock(&t->lock);
+	return ret;
+}
+
+void shim_syncobjs_lock(struct shim_syncobjs *t)
+{
+	pthread_mutex_lock(&t->lock);
+}
+
+void shim_syncobjs_unlock(struct shim_syncobjs *t)
+{
+	pthread_mutex_unlock(&t->lock);
+}
+
+/* drm_syncobj_destroy(): an unknown handle is -EINVAL here */
+static int syncobj_destroy(struct shim_syncobjs *t, uint32_t handle)
+{
+	struct shim_syncobj *s = NULL;
+
+	pthread_mutex_lock(&t->lock);
+	if (handle && handle < t->size) {
+		s = t->idr[handle];
+		t->idr[handle] = NULL;
+		if (s && handle < t->free_hint)
+			t->free_hint = handle;
+	}
+	pthread_mutex_unlock(&t->lock);
+
+	if (!s)
+		return -EINVAL;
+	shim_syncobj_put(s);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* drm_syncobj_find_fence()                                             */
+/* ------------------------------------------------------------------ */
+
+static void syncobj_wait_fence_func(struct shim_fence *f,
+				    struct shim_fence_cb *cb)
+{
+	(void)f;
+	waiter_wake(container_of(cb, struct syncobj_wait_entry,
+				 fence_cb)->waiter);
+}
+
+/* drm_syncobj_fence_add_wait() */
+static void syncobj_fence_add_wait(struct shim_syncobj *s,
+				   struct syncobj_wait_entry *wait)
+{
+	struct shim_fence *fence;
+
+	if (__atomic_load_n(&wait->fence, __ATOMIC_ACQUIRE))
+		return;
+
+	pthread_mutex_lock(&s->lock);
+	/*
+	 * We've already tried once to get a fence and failed. Now that we
+	 * have the lock, try one more time just to be sure we don't add a
+	 * callback when a fence has already been set.
+	 */
+	fence = shim_fence_get(s->fence);
+	if (!fence || chain_find_seqno(&fence, wait->point)) {
+		shim_fence_put(fence);
+		list_add_tail(&wait->node, &s->cb_list);
+		wait->listed = true;
+	} else {
+		if (!fence)
+			fence = fence_get_stub();
+		__atomic_store_n(&wait->fence, fence, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* drm_syncobj_remove_wait() */
+static void syncobj_remove_wait(struct shim_syncobj *s,
+				struct syncobj_wait_entry *wait)
+{
+	if (!wait->listed)
+		return;
+	pthread_mutex_lock(&s->lock);
+	list_del_init(&wait->node);
+	pthread_mutex_unlock(&s->lock);
+}
+
+static void wait_entry_init(struct syncobj_wait_entry *e, struct waiter *w,
+			    uint64_t point)
+{
+	memset(e, 0, sizeof(*e));
+	list_init(&e->node);
+	e->waiter = w;
+	e->point = point;
+}
+
+static int syncobj_find_fence(struct shim_syncobj *s, uint64_t point,
+			      uint32_t flags, struct shim_fence **fence)
+{
+	struct syncobj_wait_entry wait;
+	struct waiter w;
+	int64_t deadline;
+	int ret;
+
+	*fence = syncobj_fence_get(s);
+	if (*fence) {
+		ret = chain_find_seqno(fence, point);
+		if (!ret) {
+			/*
+			 * If the requested seqno is already signaled the
+			 * chain may give a NULL fence: use a signaled one.
+			 */
+			if (!*fence)
+				*fence = fence_get_stub();
+			return 0;
+		}
+		shim_fence_put(*fence);
+		*fence = NULL;
+	} else {
+		ret = -EINVAL;
+	}
+
+	if (!(flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT))
+		return ret;
+
+	deadline = now_ns() + WAIT_FOR_SUBMIT_TIMEOUT_NS;
+	waiter_init(&w);
+	wait_entry_init(&wait, &w, point);
+	syncobj_fence_add_wait(s, &wait);
+
+	for (;;) {
+		unsigned int gen = waiter_gen(&w);
+
+		if (__atomic_load_n(&wait.fence, __ATOMIC_ACQUIRE)) {
+			ret = 0;
+			break;
+		}
+		if (now_ns() >= deadline) {
+			ret = -ETIME;
+			break;
+		}
+		waiter_sleep(&w, gen, deadline);
+	}
+
+	syncobj_remove_wait(s, &wait);
+	*fence = __atomic_load_n(&wait.fence, __ATOMIC_ACQUIRE);
+	if (*fence)
+		ret = 0;	/* handed over as the time ran out */
+	waiter_fini(&w);
+	return ret;
+}
+
+int shim_syncobj_find_fence(struct shim_syncobjs *t, uint32_t handle,
+			    uint64_t point, uint32_t flags,
+			    struct shim_fence **fence)
+{
+	struct shim_syncobj *s = shim_syncobj_find(t, handle);
+	int ret;
+
+	*fence = NULL;
+	if (!s)
+		return -ENOENT;
+	ret = syncobj_find_fence(s, point, flags, fence);
+	shim_syncobj_put(s);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* fds: syncobj files and sync_files                                    */
+/* ------------------------------------------------------------------ */
+
+static void syncobj_file_release(void *data)
+{
+	shim_syncobj_put(data);
+}
+
+/* drm_syncobj_file_fops: FD_TO_HANDLE takes only these */
+static const struct shim_fd_ops syncobj_file_ops = {
+	.name = "syncobj_file",
+	.release = syncobj_file_release,
+};
+
+/*
+ * A sync_file: an eventfd the user polls, written once its fence
+ * signals, through a dup of our own (the user may close theirs first).
+ */
+struct sync_file {
+	int refcount;			/* the fd table's, the callback's */
+	pthread_mutex_t lock;
+	struct shim_fence *fence;
+	struct shim_fence_cb cb;
+	int wfd;			/* @lock; -1 once written or released */
+};
+
+static void sync_file_put(struct sync_file *sf)
+{
+	if (__atomic_sub_fetch(&sf->refcount, 1, __ATOMIC_ACQ_REL))
+		return;
+	shim_fence_put(sf->fence);
+	pthread_mutex_destroy(&sf->lock);
+	free(sf);
+}
+
+static void sync_file_close_wfd(struct sync_file *sf, bool write_one)
+{
+	pthread_mutex_lock(&sf->lock);
+	if (sf->wfd >= 0) {
+		if (write_one)
+			eventfd_write_one(sf->wfd);
+		shim_real_close(sf->wfd);
+		sf->wfd = -1;
+	}
+	pthread_mutex_unlock(&sf->lock);
+}
+
+static void sync_file_fence_func(struct shim_fence *f, struct shim_fence_cb *cb)
+{
+	struct sync_file *sf = container_of(cb, struct sync_file, cb);
+
+	(void)f;
+	sync_file_close_wfd(sf, true);
+	sync_file_put(sf);
+}
+
+static void sync_file_release(void *data)
+{
+	struct sync_file *sf = data;
+
+	if (fence_remove_callback(sf->fence, &sf->cb))
+		sync_file_put(sf);	/* the callback's reference */
+	sync_file_close_wfd(sf, false);
+	sync_file_put(sf);
+}
+
+/*
+ * SYNC_IOC_FILE_INFO, as sync_file_ioctl_fence_info() answers it for a
+ * sync_file of one fence (what every export makes): with no room for
+ * fence infos, the file's status and their count; else one info each.
+ */
+static int sync_file_info(struct sync_file *sf, struct sync_file_info *u)
+{
+	struct sync_fence_info fi;
+	struct sync_file_info info;
+	int status;
+
+	if (shim_copy_in(&info, u, sizeof(info)))
+		return -EFAULT;
+	if (info.flags || info.pad)
+		return -EINVAL;
+	status = shim_fence_status(sf->fence);
+	if (info.num_fences) {
+		memset(&fi, 0, sizeof(fi));
+		snprintf(fi.obj_name, sizeof(fi.obj_name), "%llu",
+			 (unsigned long long)sf->fence->context);
+		snprintf(fi.driver_name, sizeof(fi.driver_name), "vatom");
+		fi.status = status;
+		if (shim_copy_out((void *)(uintptr_t)info.sync_fence_info, &fi,
+				  sizeof(fi)))
+			return -EFAULT;
+		status = status <= 0 ? status : 1;
+	}
+	snprintf(info.name, sizeof(info.name), "vatom-%llu-%llu",
+		 (unsigned long long)sf->fence->context,
+		 (unsigned long long)sf->fence->seqno);
+	info.status = status;
+	info.num_fences = 1;
+	return shim_copy_out(u, &info, sizeof(info));
+}
+
+static int sync_file_ioctl(void *data, unsigned long request, void *arg)
+{
+	if (request == SYNC_IOC_FILE_INFO)
+		return sync_file_info(data, arg);
+	return -ENOTTY;		/* SYNC_IOC_MERGE: docs/shim.md */
+}
+
+static const struct shim_fd_ops sync_file_ops = {
+	.name = "sync_file",
+	.release = sync_file_release,
+	.ioctl = sync_file_ioctl,
+};
+
+/* drm_syncobj_get_fd(): always O_CLOEXEC, as get_unused_fd_flags() */
+static int syncobj_get_fd(struct shim_syncobj *s, int *p_fd)
+{
+	int fd = memfd_create("vatom-shim-syncobj", MFD_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = shim_fd_track(fd, &syncobj_file_ops, syncobj_get(s));
+	if (ret) {
+		shim_syncobj_put(s);
+		shim_real_close(fd);
+		return ret;
+	}
+	*p_fd = fd;
+	return 0;
+}
+
+/* drm_syncobj_handle_to_fd(): an unknown handle is -EINVAL here */
+static int syncobj_handle_to_fd(struct shim_syncobjs *t, uint32_t handle,
+				int *p_fd)
+{
+	struct shim_syncobj *s = shim_syncobj_find(t, handle);
+	int ret;
+
+	if (!s)
+		return -EINVAL;
+	ret = syncobj_get_fd(s, p_fd);
+	shim_syncobj_put(s);
+	return ret;
+}
+
+static void *syncobj_file_get(void *data)
+{
+	return syncobj_get(data);
+}
+
+/* drm_syncobj_fd_to_handle(): a new handle for every import */
+static int syncobj_fd_to_handle(struct shim_syncobjs *t, int fd,
+				uint32_t *handle)
+{
+	struct shim_syncobj *s = shim_fd_get(fd, &syncobj_file_ops,
+					     syncobj_file_get);
+	int ret;
+
+	if (!s)		/* not open, or not a syncobj file: both -EINVAL */
+		return -EINVAL;
+	ret = syncobj_get_handle(t, s, handle);
+	shim_syncobj_put(s);
+	return ret;
+}
+
+static void *sync_file_fence_get(void *data)
+{
+	return shim_fence_get(((struct sync_file *)data)->fence);
+}
+
+/* sync_file_get_fence() */
+static struct shim_fence *sync_file_get_fence(int fd)
+{
+	return shim_fd_get(fd, &sync_file_ops, sync_file_fence_get);
+}
+
+static int syncobj_import_sync_file_fence(struct shim_syncobjs *t, int fd,
+					  uint32_t handle)
+{
+	struct shim_fence *fence = sync_file_get_fence(fd);
+	struct shim_syncobj *s;
+
+	if (!fence)
+		return -EINVAL;
+
+	s = shim_syncobj_find(t, handle);
+	if (!s) {
+		shim_fence_put(fence);
+		return -ENOENT;
+	}
+	shim_syncobj_replace_fence(s, fence);
+	shim_fence_put(fence);
+	shim_syncobj_put(s);
+	return 0;
+}
+
+static int syncobj_export_sync_file(struct shim_syncobjs *t, uint32_t handle,
+				    int *p_fd)
+{
+	struct shim_fence *fence;
+	struct sync_file *sf;
+	int fd, ret;
+
+	/* the fd first, as get_unused_fd_flags() comes first there */
+	fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+
+	ret = shim_syncobj_find_fence(t, handle, 0, 0, &fence);
+	if (ret)
+		goto err_close;
+
+	sf = calloc(1, sizeof(*sf));
+	if (!sf) {
+		ret = -ENOMEM;
+		goto err_put_fence;
+	}
+	sf->wfd = shim_real_fcntl_dupfd(fd, 0, true);
+	if (sf->wfd < 0) {
+		ret = -errno;
+		free(sf);
+		goto err_put_fence;
+	}
+	pthread_mutex_init(&sf->lock, NULL);
+	sf->fence = fence;
+	sf->refcount = 2;
+	if (fence_add_callback(fence, &sf->cb, sync_file_fence_func))
+		sync_file_fence_func(fence, &sf->cb);
+
+	ret = shim_fd_track(fd, &sync_file_ops, sf);
+	if (ret) {
+		sync_file_release(sf);
+		goto err_close;
+	}
+	*p_fd = fd;
+	return 0;
+
+err_put_fence:
+	shim_fence_put(fence);
+err_close:
+	shim_real_close(fd);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* waits: drm_syncobj_array_wait_timeout()                              */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Returns 0 or a negative errno; *@idx as the kernel leaves it: the
+ * first signaled at the first look, or for "any" the one that ended the
+ * wait, else untouched (~0 from the caller).
+ */
+static int syncobj_array_wait_timeout(struct shim_syncobj **syncobjs,
+				      const void *user_points, uint32_t count,
+				      uint32_t flags, int64_t timeout_nsec,
+				      uint32_t *idx)
+{
+	struct syncobj_wait_entry *entries;
+	struct waiter w;
+	uint64_t *points;
+	uint32_t signaled_count, i;
+	int64_t deadline;
+	bool expired;
+	int ret = 0;
+
+	/*
+	 * drm_timeout_abs_to_jiffies(): 0 or a past time is a poll; the
+	 * kernel rounds the rest up to a jiffy and one more.
+	 */
+	deadline = timeout_nsec;
+	expired = timeout_nsec == 0 || timeout_nsec <= now_ns();
+
+	if (!kmalloc_array_fits(count, sizeof(*points)))
+		return -ENOMEM;
+	points = malloc(count * sizeof(*points));
+	if (!points)
+		return -ENOMEM;
+	if (!user_points) {
+		memset(points, 0, count * sizeof(*points));
+	} else if (shim_copy_in(points, user_points,
+				count * sizeof(*points))) {
+		ret = -EFAULT;
+		goto err_free_points;
+	}
+
+	if (!kmalloc_array_fits(count, KERNEL_WAIT_ENTRY_SIZE)) {
+		ret = -ENOMEM;
+		goto err_free_points;
+	}
+	entries = malloc(count * sizeof(*entries));
+	if (!entries) {
+		ret = -ENOMEM;
+		goto err_free_points;
+	}
+	waiter_init(&w);
+	for (i = 0; i < count; i++)
+		wait_entry_init(&entries[i], &w, points[i]);
+
+	/*
+	 * Walk the list of sync objects and initialize entries. We do this
+	 * up-front so that we can properly return -EINVAL if there is a
+	 * syncobj with a missing fence and then never have the chance of
+	 * returning -EINVAL again.
+	 */
+	signaled_count = 0;
+	for (i = 0; i < count; i++) {
+		struct shim_fence *fence = syncobj_fence_get(syncobjs[i]);
+
+		if (!fence || chain_find_seqno(&fence, points[i])) {
+			shim_fence_put(fence);
+			if (flags & (DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT |
+				     DRM_SYNCOBJ_WAIT_FLAGS_WAIT_AVAILABLE))
+				continue;
+			ret = -EINVAL;
+			goto cleanup_entries;
+		}
+		if (!fence)
+			fence = fence_get_stub();
+		entries[i].fence = fence;
+
+		if ((flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_AVAILABLE) ||
+		    fence_is_signaled(fence)) {
+			if (signaled_count == 0 && idx)
+				*idx = i;
+			signaled_count++;
+		}
+	}
+
+	if (signaled_count == count ||
+	    (signaled_count > 0 && !(flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL)))
+		goto cleanup_entries;
+
+	if (flags & (DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT |
+		     DRM_SYNCOBJ_WAIT_FLAGS_WAIT_AVAILABLE))
+		for (i = 0; i < count; i++)
+			syncobj_fence_add_wait(syncobjs[i], &entries[i]);
+
+	for (;;) {
+		unsigned int gen = waiter_gen(&w);
+
+		signaled_count = 0;
+		for (i = 0; i < count; i++) {
+			struct shim_fence *fence =
+				__atomic_load_n(&entries[i].fence,
+						__ATOMIC_ACQUIRE);
+
+			if (!fence)
+				continue;
+
+			if ((flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_AVAILABLE) ||
+			    fence_is_signaled(fence) ||
+			    (!entries[i].cb_added &&
+			     fence_add_callback(fence, &entries[i].fence_cb,
+						syncobj_wait_fence_func))) {
+				/* The fence has been signaled */
+				if (flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL) {
+					signaled_count++;
+				} else {
+					if (idx)
+						*idx = i;
+					goto done_waiting;
+				}
+			} else {
+				entries[i].cb_added = true;
+			}
+		}
+
+		if (signaled_count == count)
+			goto done_waiting;
+
+		if (expired) {
+			ret = -ETIME;
+			goto done_waiting;
+		}
+
+		waiter_sleep(&w, gen, deadline);
+		expired = now_ns() >= deadline;
+	}
+
+done_waiting:
+cleanup_entries:
+	for (i = 0; i < count; i++) {
+		struct shim_fence *fence;
+
+		syncobj_remove_wait(syncobjs[i], &entries[i]);
+		fence = __atomic_load_n(&entries[i].fence, __ATOMIC_ACQUIRE);
+		if (entries[i].cb_added)
+			fence_remove_callback(fence, &entries[i].fence_cb);
+		shim_fence_put(fence);
+	}
+	waiter_fini(&w);
+	free(entries);
+err_free_points:
+	free(points);
+	return ret;
+}
+
+/* drm_syncobj_array_find() */
+static int syncobj_array_find(struct shim_syncobjs *t, const void *user_handles,
+			      uint32_t count, struct shim_syncobj ***out)
+{
+	struct shim_syncobj **syncobjs;
+	uint32_t i, *handles;
+	int ret;
+
+	if (!kmalloc_array_fits(count, sizeof(*handles)))
+		return -ENOMEM;
+	handles = malloc(count * sizeof(*handles));
+	if (!handles)
+		return -ENOMEM;
+
+	if (shim_copy_in(handles, user_handles, count * sizeof(*handles))) {
+		ret = -EFAULT;
+		goto err_free_handles;
+	}
+
+	if (!kmalloc_array_fits(count, sizeof(void *))) {
+		ret = -ENOMEM;
+		goto err_free_handles;
+	}
+	syncobjs = malloc(count * sizeof(*syncobjs));
+	if (!syncobjs) {
+		ret = -ENOMEM;
+		goto err_free_handles;
+	}
+
+	for (i = 0; i < count; i++) {
+		syncobjs[i] = shim_syncobj_find(t, handles[i]);
+		if (!syncobjs[i]) {
+			ret = -ENOENT;
+			goto err_put_syncobjs;
+		}
+	}
+
+	free(handles);
+	*out = syncobjs;
+	return 0;
+
+err_put_syncobjs:
+	while (i-- > 0)
+		shim_syncobj_put(syncobjs[i]);
+	free(syncobjs);
+err_free_handles:
+	free(handles);
+	return ret;
+}
+
+static void syncobj_array_free(struct shim_syncobj **syncobjs, uint32_t count)
+{
+	uint32_t i;
+
+	for (i = 0; i < count; i++)
+		shim_syncobj_put(syncobjs[i]);
+	free(syncobjs);
+}
+
+/* ------------------------------------------------------------------ */
+/* the ioctls                                                           */
+/* ------------------------------------------------------------------ */
+
+static int syncobj_create_ioctl(struct shim_syncobjs *t,
+				struct drm_syncobj_create *args)
+{
+	struct shim_syncobj *s;
+	int ret;
+
+	/* no valid flags yet */
+	if (args->flags & ~DRM_SYNCOBJ_CREATE_SIGNALED)
+		return -EINVAL;
+
+	ret = syncobj_create(&s, args->flags);
+	if (ret)
+		return ret;
+	ret = syncobj_get_handle(t, s, &args->handle);
+	shim_syncobj_put(s);
+	return ret;
+}
+
+static int syncobj_destroy_ioctl(struct shim_syncobjs *t,
+				 struct drm_syncobj_destroy *args)
+{
+	/* make sure padding is empty */
+	if (args->pad)
+		return -EINVAL;
+	return syncobj_destroy(t, args->handle);
+}
+
+static int syncobj_handle_to_fd_ioctl(struct shim_syncobjs *t,
+				      struct drm_syncobj_handle *args)
+{
+	if (args->pad)
+		return -EINVAL;
+
+	if (args->flags != 0 &&
+	    args->flags != DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE)
+		return -EINVAL;
+
+	if (args->flags & DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE)
+		return syncobj_export_sync_file(t, args->handle, &args->fd);
+
+	return syncobj_handle_to_fd(t, args->handle, &args->fd);
+}
+
+static int syncobj_fd_to_handle_ioctl(struct shim_syncobjs *t,
+				      struct drm_syncobj_handle *args)
+{
+	if (args->pad)
+		return -EINVAL;
+
+	if (args->flags != 0 &&
+	    args->flags != DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE)
+		return -EINVAL;
+
+	if (args->flags & DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE)
+		return syncobj_import_sync_file_fence(t, args->fd,
+						      args->handle);
+
+	return syncobj_fd_to_handle(t, args->fd, &args->handle);
+}
+
+static int syncobj_transfer_to_timeline(struct shim_syncobjs *t,
+					struct drm_syncobj_transfer *args)
+{
+	struct shim_syncobj *timeline;
+	struct shim_fence *fence, *tmp;
+	struct shim_chain *chain;
+	int ret;
+
+	timeline = shim_syncobj_find(t, args->dst_handle);
+	if (!timeline)
+		return -ENOENT;
+	/* 6.1 passes the flags on unchecked: only WAIT_FOR_SUBMIT counts */
+	ret = shim_syncobj_find_fence(t, args->src_handle, args->src_point,
+				      args->flags, &tmp);
+	if (ret)
+		goto err_put_timeline;
+
+	fence = fence_unwrap_merge(tmp);
+	shim_fence_put(tmp);
+	if (!fence) {
+		ret = -ENOMEM;
+		goto err_put_timeline;
+	}
+
+	chain = shim_chain_alloc();
+	if (!chain) {
+		ret = -ENOMEM;
+		goto err_free_fence;
+	}
+
+	shim_syncobj_add_point(timeline, chain, fence, args->dst_point);
+err_free_fence:
+	shim_fence_put(fence);
+err_put_timeline:
+	shim_syncobj_put(timeline);
+	return ret;
+}
+
+static int syncobj_transfer_to_binary(struct shim_syncobjs *t,
+				      struct drm_syncobj_transfer *args)
+{
+	struct shim_syncobj *binary;
+	struct shim_fence *fence;
+	int ret;
+
+	binary = shim_syncobj_find(t, args->dst_handle);
+	if (!binary)
+		return -ENOENT;
+	ret = shim_syncobj_find_fence(t, args->src_handle, args->src_point,
+				      args->flags, &fence);
+	if (!ret) {
+		shim_syncobj_replace_fence(binary, fence);
+		shim_fence_put(fence);
+	}
+	shim_syncobj_put(binary);
+	return ret;
+}
+
+static int syncobj_transfer_ioctl(struct shim_syncobjs *t,
+				  struct drm_syncobj_transfer *args)
+{
+	if (args->pad)
+		return -EINVAL;
+
+	if (args->dst_point)
+		return syncobj_transfer_to_timeline(t, args);
+	return syncobj_transfer_to_binary(t, args);
+}
+
+static int syncobj_wait_ioctl(struct shim_syncobjs *t,
+			      struct drm_syncobj_wait *args)
+{
+	struct shim_syncobj **syncobjs;
+	uint32_t first = ~0u;
+	int ret;
+
+	if (args->flags & ~(DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL |
+			    DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT))
+		return -EINVAL;
+
+	if (args->count_handles == 0)
+		return -EINVAL;
+
+	ret = syncobj_array_find(t, u64_to_user_ptr(args->handles),
+				 args->count_handles, &syncobjs);
+	if (ret < 0)
+		return ret;
+
+	ret = syncobj_array_wait_timeout(syncobjs, NULL, args->count_handles,
+					 args->flags, args->timeout_nsec,
+					 &first);
+	if (!ret)
+		args->first_signaled = first;
+
+	syncobj_array_free(syncobjs, args->count_handles);
+	return ret;
+}
+
+static int syncobj_timeline_wait_ioctl(struct shim_syncobjs *t,
+				       struct drm_syncobj_timeline_wait *args)
+{
+	struct shim_syncobj **syncobjs;
+	uint32_t first = ~0u;
+	int ret;
+
+	if (args->flags & ~(DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL |
+			    DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT |
+			    DRM_SYNCOBJ_WAIT_FLAGS_WAIT_AVAILABLE))
+		return -EINVAL;
+
+	if (args->count_handles == 0)
+		return -EINVAL;
+
+	ret = syncobj_array_find(t, u64_to_user_ptr(args->handles),
+				 args->count_handles, &syncobjs);
+	if (ret < 0)
+		return ret;
+
+	ret = syncobj_array_wait_timeout(syncobjs,
+					 u64_to_user_ptr(args->points),
+					 args->count_handles, args->flags,
+					 args->timeout_nsec, &first);
+	if (!ret)
+		args->first_signaled = first;
+
+	syncobj_array_free(syncobjs, args->count_handles);
+	return ret;
+}
+
+static int syncobj_reset_ioctl(struct shim_syncobjs *t,
+			       struct drm_syncobj_array *args)
+{
+	struct shim_syncobj **syncobjs;
+	uint32_t i;
+	int ret;
+
+	if (args->pad != 0)
+		return -EINVAL;
+
+	if (args->count_handles == 0)
+		return -EINVAL;
+
+	ret = syncobj_array_find(t, u64_to_user_ptr(args->handles),
+				 args->count_handles, &syncobjs);
+	if (ret < 0)
+		return ret;
+
+	for (i = 0; i < args->count_handles; i++)
+		shim_syncobj_replace_fence(syncobjs[i], NULL);
+
+	syncobj_array_free(syncobjs, args->count_handles);
+	return 0;
+}
+
+static int syncobj_signal_ioctl(struct shim_syncobjs *t,
+				struct drm_syncobj_array *args)
+{
+	struct shim_syncobj **syncobjs;
+	uint32_t i;
+	int ret;
+
+	if (args->pad != 0)
+		return -EINVAL;
+
+	if (args->count_handles == 0)
+		return -EINVAL;
+
+	ret = syncobj_array_find(t, u64_to_user_ptr(args->handles),
+				 args->count_handles, &syncobjs);
+	if (ret < 0)
+		return ret;
+
+	for (i = 0; i < args->count_handles; i++) {
+		ret = syncobj_assign_null_handle(syncobjs[i]);
+		if (ret < 0)
+			break;
+	}
+
+	syncobj_array_free(syncobjs, args->count_handles);
+	return ret;
+}
+
+static int syncobj_timeline_signal_ioctl(struct shim_syncobjs *t,
+					 struct drm_syncobj_timeline_array *args)
+{
+	struct shim_syncobj **syncobjs;
+	struct shim_chain **chains;
+	uint64_t *points;
+	uint32_t i, j;
+	int ret;
+
+	if (args->flags != 0)
+		return -EINVAL;
+
+	if (args->count_handles == 0)
+		return -EINVAL;
+
+	ret = syncobj_array_find(t, u64_to_user_ptr(args->handles),
+				 args->count_handles, &syncobjs);
+	if (ret < 0)
+		return ret;
+
+	points = NULL;
+	if (kmalloc_array_fits(args->count_handles, sizeof(*points)))
+		points = malloc(args->count_handles * sizeof(*points));
+	if (!points) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (!u64_to_user_ptr(args->points)) {
+		memset(points, 0, args->count_handles * sizeof(*points));
+	} else if (shim_copy_in(points, u64_to_user_ptr(args->points),
+				args->count_handles * sizeof(*points))) {
+		ret = -EFAULT;
+		goto err_points;
+	}
+
+	chains = NULL;
+	if (kmalloc_array_fits(args->count_handles, sizeof(void *)))
+		chains = malloc(args->count_handles * sizeof(*chains));
+	if (!chains) {
+		ret = -ENOMEM;
+		goto err_points;
+	}
+	for (i = 0; i < args->count_handles; i++) {
+		chains[i] = shim_chain_alloc();
+		if (!chains[i]) {
+			for (j = 0; j < i; j++)
+				shim_chain_free(chains[j]);
+			ret = -ENOMEM;
+			goto err_chains;
+		}
+	}
+
+	for (i = 0; i < args->count_handles; i++) {
+		struct shim_fence *fence = fence_get_stub();
+
+		shim_syncobj_add_point(syncobjs[i], chains[i], fence,
+				       points[i]);
+		shim_fence_put(fence);
+	}
+err_chains:
+	free(chains);
+err_points:
+	free(points);
+out:
+	syncobj_array_free(syncobjs, args->count_handles);
+	return ret;
+}
+
+static int syncobj_query_ioctl(struct shim_syncobjs *t,
+			       struct drm_syncobj_timeline_array *args)
+{
+	struct shim_syncobj **syncobjs;
+	uint64_t *points = u64_to_user_ptr(args->points);
+	uint32_t i;
+	int ret;
+
+	if (args->flags & ~DRM_SYNCOBJ_QUERY_FLAGS_LAST_SUBMITTED)
+		return -EINVAL;
+
+	if (args->count_handles == 0)
+		return -EINVAL;
+
+	ret = syncobj_array_find(t, u64_to_user_ptr(args->handles),
+				 args->count_handles, &syncobjs);
+	if (ret < 0)
+		return ret;
+
+	for (i = 0; i < args->count_handles; i++) {
+		struct shim_fence *fence = syncobj_fence_get(syncobjs[i]);
+		uint64_t point;
+
+		if (is_chain(fence)) {
+			struct shim_fence *iter;
+			struct shim_fence *last_signaled =
+				shim_fence_get(fence);
+
+			if (args->flags &
+			    DRM_SYNCOBJ_QUERY_FLAGS_LAST_SUBMITTED) {
+				point = fence->seqno;
+			} else {
+				chain_for_each(iter, fence) {
+					if (iter->context != fence->context) {
+						shim_fence_put(iter);
+						/* most likely unordered points */
+						break;
+					}
+					shim_fence_put(last_signaled);
+					last_signaled = shim_fence_get(iter);
+				}
+				point = fence_is_signaled(last_signaled) ?
+					last_signaled->seqno :
+					last_signaled->chain.prev_seqno;
+			}
+			shim_fence_put(last_signaled);
+		} else {
+			point = 0;
+		}
+		shim_fence_put(fence);
+		ret = shim_copy_out(&points[i], &point, sizeof(point));
+		ret = ret ? -EFAULT : 0;
+		if (ret)
+			break;
+	}
+	syncobj_array_free(syncobjs, args->count_handles);
+	return ret;
+}
+
+#ifdef DRM_IOCTL_SYNCOBJ_EVENTFD
+/*
+ * eventfd_ctx_fdget(): -EBADF for no open fd, -EINVAL for one that is not
+ * an eventfd.
+ */
+static int eventfd_check(int fd)
+{
+	char path[64], target[64];
+	ssize_t n;
+
+	if (fd < 0 || fcntl(fd, F_GETFD) < 0)
+		return -EBADF;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return -EBADF;
+	target[n] = '\0';
+	return strcmp(target, "anon_inode:[eventfd]") ? -EINVAL : 0;
+}
+
+/* drm_syncobj_eventfd_ioctl(), Linux 6.6 */
+static int syncobj_eventfd_ioctl(struct shim_syncobjs *t,
+				 struct drm_syncobj_eventfd *args)
+{
+	struct syncobj_eventfd_entry *entry;
+	struct shim_syncobj *s;
+	struct list ready;
+	int ret;
+
+	if (args->flags & ~DRM_SYNCOBJ_WAIT_FLAGS_WAIT_AVAILABLE)
+		return -EINVAL;
+
+	if (args->pad)
+		return -EINVAL;
+
+	s = shim_syncobj_find(t, args->handle);
+	if (!s)
+		return -ENOENT;
+
+	ret = eventfd_check(args->fd);
+	if (ret)
+		goto err_put;
+
+	entry = calloc(1, sizeof(*entry));
+	if (!entry) {
+		ret = -ENOMEM;
+		goto err_put;
+	}
+	/* our own reference to the eventfd, as eventfd_ctx is */
+	entry->fd = shim_real_fcntl_dupfd(args->fd, 0, true);
+	if (entry->fd < 0) {
+		ret = -errno;
+		free(entry);
+		goto err_put;
+	}
+	entry->point = args->point;
+	entry->flags = args->flags;
+
+	/* drm_syncobj_add_eventfd() */
+	list_init(&ready);
+	pthread_mutex_lock(&s->lock);
+	list_add_tail(&entry->node, &s->ev_fd_list);
+	syncobj_eventfd_entry_func(s, entry, &ready);
+	pthread_mutex_unlock(&s->lock);
+	syncobj_eventfd_arm(&ready);
+	ret = 0;
+
+err_put:
+	shim_syncobj_put(s);
+	return ret;
+}
+#endif
+
+int shim_syncobj_ioctl(struct shim_syncobjs *t, unsigned long request,
+		       void *arg)
+{
+	switch (request) {
+	case DRM_IOCTL_SYNCOBJ_CREATE:
+		return syncobj_create_ioctl(t, arg);
+	case DRM_IOCTL_SYNCOBJ_DESTROY:
+		return syncobj_destroy_ioctl(t, arg);
+	case DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD:
+		return syncobj_handle_to_fd_ioctl(t, arg);
+	case DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE:
+		return syncobj_fd_to_handle_ioctl(t, arg);
+	case DRM_IOCTL_SYNCOBJ_WAIT:
+		return syncobj_wait_ioctl(t, arg);
+	case DRM_IOCTL_SYNCOBJ_RESET:
+		return syncobj_reset_ioctl(t, arg);
+	case DRM_IOCTL_SYNCOBJ_SIGNAL:
+		return syncobj_signal_ioctl(t, arg);
+	case DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT:
+		return syncobj_timeline_wait_ioctl(t, arg);
+	case DRM_IOCTL_SYNCOBJ_QUERY:
+		return syncobj_query_ioctl(t, arg);
+	case DRM_IOCTL_SYNCOBJ_TRANSFER:
+		return syncobj_transfer_ioctl(t, arg);
+	case DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL:
+		return syncobj_timeline_signal_ioctl(t, arg);
+#ifdef DRM_IOCTL_SYNCOBJ_EVENTFD
+	case DRM_IOCTL_SYNCOBJ_EVENTFD:
+		return syncobj_eventfd_ioctl(t, arg);
+#endif
+	default:
+		return -ENOTTY;
+	}
+}
