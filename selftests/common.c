@@ -29,6 +29,18 @@ long long vt_kmsg_start_seq = -1;
 /* Devices                                                                   */
 /* ------------------------------------------------------------------------ */
 
+/*
+ * The shim's version, which it exports: a weak reference is resolved to
+ * it when the library is preloaded, and is NULL otherwise (on vatom.ko,
+ * or in a static program, which nothing can be preloaded into).
+ */
+extern const char vatom_shim_version[] __attribute__((weak));
+
+bool vt_shim(void)
+{
+	return vatom_shim_version != NULL;
+}
+
 int vt_open_path(const char *path)
 {
 	return open(path, O_RDWR | O_CLOEXEC);

@@ -45,6 +45,20 @@ int vt_open_path(const char *path);
 int vt_open(void);
 int vt_driver_name(int fd, char *name, size_t len);
 
+/*
+ * vt_shim() - whether the program runs on the in-process device
+ * (libvatom-shim.so preloaded, docs/shim.md) rather than vatom.ko. A test
+ * of what only the kernel has skips there with VT_SKIP_ON_SHIM(what),
+ * which says what; scripts/must-run.txt names each such test for the
+ * shim stage, so no other test can skip there unnoticed.
+ */
+bool vt_shim(void);
+#define VT_SKIP_ON_SHIM(what)						\
+	do {								\
+		if (vt_shim())						\
+			SKIP(return, "in-process device: %s", what);	\
+	} while (0)
+
 /* ------------------------------------------------------------------------ */
 /* Ioctl wrappers: return what ioctl() returns (0, or -1 with errno set).   */
 /* ------------------------------------------------------------------------ */

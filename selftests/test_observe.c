@@ -67,6 +67,7 @@ TEST(fdinfo_usage)
 	int fd, fd2, dmabuf, i;
 
 	VT_OPEN(fd);
+	VT_SKIP_ON_SHIM("no fdinfo");
 	EXPECT_TRUE(ob_fdinfo_is(fd, "drm-driver", "vatom"));
 	EXPECT_LT(0, vt_fdinfo(fd, "drm-client-id"));
 	EXPECT_EQ(0, vt_fdinfo(fd, "vatom-jobs-submitted"));

@@ -22,6 +22,7 @@ TEST(queue_params)
 	int fd;
 
 	VT_OPEN(fd);
+	VT_SKIP_ON_SHIM("no user-mode queues yet");
 	EXPECT_TRUE(vt_caps(fd) & DRM_VATOM_CAP_QUEUE);
 	ASSERT_EQ(0, vt_get_param(fd, DRM_VATOM_PARAM_MAX_QUEUE_ENTRIES, 0, &v));
 	EXPECT_EQ(DRM_VATOM_QUEUE_MAX_ENTRIES, v);
@@ -83,6 +84,7 @@ TEST(queue_create_errors)
 	int fd;
 
 	VT_OPEN(fd);
+	VT_SKIP_ON_SHIM("no user-mode queues yet");
 	ASSERT_EQ(0, vt_buffer_create(fd, 4096, &h));
 	before = vq_charged(fd);
 	for (i = 0; i < VT_ARRAY_SIZE(vq_create_cases); i++) {
@@ -152,6 +154,7 @@ TEST(queue_destroy_kick_errors)
 	int fd, fd2;
 
 	VT_OPEN(fd);
+	VT_SKIP_ON_SHIM("no user-mode queues yet");
 	VT_OPEN(fd2);
 	ASSERT_EQ(0, vq_create(fd, 4, NULL, 0, &q));
 	VT_EXPECT_ERRNO(ENOENT, vq_destroy(fd, 0));
@@ -187,6 +190,7 @@ TEST(queue_limit)
 	int fd;
 
 	VT_OPEN(fd);
+	VT_SKIP_ON_SHIM("no user-mode queues yet");
 	for (i = 0; i < 64; i++) {
 		ASSERT_EQ(0, vq_create(fd, 1, NULL, 0, &q));
 		ids[i] = q.id;
@@ -208,6 +212,7 @@ TEST(queue_accounting)
 	int fd;
 
 	VT_OPEN(fd);
+	VT_SKIP_ON_SHIM("no user-mode queues yet");
 	before = vq_charged(fd);
 	ASSERT_EQ(0, vq_create(fd, 64, NULL, 0, &q));
 	during = vq_charged(fd);
@@ -241,6 +246,7 @@ TEST(queue_run_jobs)
 	int fd;
 
 	VT_OPEN(fd);
+	VT_SKIP_ON_SHIM("no user-mode queues yet");
 	ASSERT_EQ(0, vq_env_init(&v, fd, entries));
 	for (first = 0; first < n; first += batch) {
 		batch = 1 + first % entries;
@@ -333,6 +339,7 @@ TEST(queue_job_status)
 	int fd;
 
 	VT_OPEN(fd);
+	VT_SKIP_ON_SHIM("no user-mode queues yet");
 	ASSERT_EQ(0, vq_env_init(&v, fd, entries));
 	for (i = 0; i < n; i++) {
 		struct drm_vatom_queue_job *j = vq_next(&v.q);
@@ -419,6 +426,7 @@ TEST(queue_tail_too_far)
 	int fd;
 
 	VT_OPEN(fd);
+	VT_SKIP_ON_SHIM("no user-mode queues yet");
 	ASSERT_EQ(0, vq_env_init(&v, fd, 8));
 	vt_stream_init(&s);
 	vq_add16(&s, 1, false);
@@ -508,6 +516,7 @@ TEST(queue_hostile_writer)
 	int fd, fd2, ret;
 
 	VT_OPEN(fd);
+	VT_SKIP_ON_SHIM("no user-mode queues yet");
 	VT_OPEN(fd2);
 	ASSERT_EQ(0, vq_env_init(&v, fd, entries));
 	VT_BUFFER(fd, 4096, ch, canary);
@@ -577,6 +586,7 @@ TEST(queue_close_nonempty)
 	int fd, fd2;
 
 	VT_OPEN(fd);
+	VT_SKIP_ON_SHIM("no user-mode queues yet");
 	VT_OPEN(fd2);
 	if (!vt_debugfs_stats_path(vt_render_path, path, sizeof(path)))
 		SKIP(close(fd); close(fd2); return, "no debugfs");
@@ -641,6 +651,7 @@ TEST(queue_destroy_during_kick)
 	int fd;
 
 	VT_OPEN(fd);
+	VT_SKIP_ON_SHIM("no user-mode queues yet");
 	ASSERT_EQ(0, vq_env_init(&v, fd, entries));
 	/* 32 packets of 16 lanes per job: 1024 jobs take a while under TCG. */
 	vt_stream_init(&s);
@@ -686,6 +697,7 @@ TEST(queue_with_submit)
 	int fd;
 
 	VT_OPEN(fd);
+	VT_SKIP_ON_SHIM("no user-mode queues yet");
 	ASSERT_EQ(0, vq_env_init(&v, fd, entries));
 	x.fd = fd;
 	x.h = v.th;
