@@ -10,6 +10,10 @@
 #               at low priority while the stages below run
 #   build:*     make module (W=1), userlib, tools, selftests, bench: a failure or
 #               a compiler/modpost warning is a failed test
+#   build:shim, shim:*, shim2:vatom_test
+#               the in-process device (libvatom-shim.so, docs/shim.md) on
+#               the host: its own tests, vatom_test (1 and 2 devices),
+#               libvatom's test, the examples, the demo, the fuzzer
 #   install     scripts/install-check.sh: make install into build/dest/,
 #               a program built there with pkg-config (run in the vm stage),
 #               make uninstall
@@ -197,6 +201,43 @@ done
 # would otherwise go unseen until someone measures.
 run_check build:bench "make -C bench all (engine_bench, vm_bench), no warnings" \
 	"$WARN" make -C bench all
+
+# --- the in-process device: libvatom-shim.so (docs/shim.md), no VM and
+# no module, so first: seconds. The guest's programs, linked dynamically
+# (nothing can be preloaded into a static program), with the library
+# preloaded: its own tests, vatom_test (one device, then two), the
+# library's test, the examples and the demo through `vatom --shim`, and
+# the fuzzer. scripts/must-run.txt says which tests may skip there, and
+# why: the rest must run.
+SHIM_LIB=$ROOT/build/shim/libvatom-shim.so
+build_shim()
+{
+	make -j"$JOBS" -C shim && make -C tools shim && make -C selftests shim
+}
+on_shim()
+{
+	LD_PRELOAD=$SHIM_LIB LD_LIBRARY_PATH=$ROOT/userlib "$@"
+}
+shim_examples()
+{
+	local f rc=0
+
+	for f in examples/*.vasm; do
+		tools/vatom --shim run --tap "$f" || rc=1
+	done
+	return $rc
+}
+run_check build:shim "make -C shim; the dynamically linked vatom and selftests, no warnings" \
+	"$WARN" build_shim
+run_tap shim:unit make -s -C shim check
+run_tap shim:vatom_test on_shim build/shim/selftests/vatom_test
+run_tap shim2:vatom_test env VATOM_SHIM_DEVICES=2 LD_PRELOAD="$SHIM_LIB" \
+	build/shim/selftests/vatom_test
+run_tap shim:libvatom_test on_shim userlib/test/libvatom_test-dyn
+run_tap shim:vatom_run shim_examples
+run_check shim:demo "vatom --shim demo: every family's self-checking demo, OK" "" \
+	tools/vatom --shim demo
+run_tap shim:vatom_fuzz on_shim build/shim/selftests/vatom_fuzz -t 20 -s 1
 
 # --- installing: make install into a staging root (the program it builds
 # there with pkg-config runs in the vm stage), and DKMS for the default
