@@ -48,11 +48,11 @@ KDIR ?= /usr/src/linux-headers-$(KVER)
 export KVER KDIR
 endif
 
-.PHONY: all module userlib tools selftests host-tests sparse checkpatch \
+.PHONY: all module userlib tools selftests shim demo-shim host-tests sparse checkpatch \
 	check check-quick debug-kernel demo bench bench-icount coverage coverage-driver clean install uninstall \
 	dkms-source deb
 
-all: module userlib tools selftests
+all: module userlib tools selftests shim
 
 ifneq ($(DEBUG_KERNEL),)
 module:
@@ -77,6 +77,16 @@ tools: userlib
 
 selftests:
 	$(MAKE) -C selftests
+
+# The device in-process (docs/shim.md), with the dynamically linked vatom
+# and selftests it can be preloaded into.
+shim: userlib
+	$(MAKE) -C shim
+	$(MAKE) -C tools shim
+	$(MAKE) -C selftests shim
+
+demo-shim:
+	scripts/demo-shim.sh
 
 host-tests:
 	$(MAKE) -C tests check
@@ -113,12 +123,14 @@ install: module userlib tools
 	/sbin/depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KVER)
 	$(MAKE) -C userlib install
 	$(MAKE) -C tools install
+	$(MAKE) -C shim install
 
 uninstall:
 	rm -f $(DESTDIR)/lib/modules/$(KVER)/updates/vatom.ko*
 	/sbin/depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KVER)
 	$(MAKE) -C userlib uninstall
 	$(MAKE) -C tools uninstall
+	$(MAKE) -C shim uninstall
 
 dkms-source:
 	rm -rf $(DKMS_SRC)

@@ -12,7 +12,8 @@
 #     as a tarball in $VATOM_DEB_CACHE (default /var/cache/vatom/deb-root),
 #     unpacked anew on each run; in it `apt-get install` of the packages
 #     with linux-headers-$KVER, the 6.1 target of scripts/env.sh
-#  3. DKMS built and installed vatom.ko for $KVER there
+#  3. DKMS built and installed vatom.ko for $KVER there; the packaged
+#     shim runs the demo there (vatom --shim, on this host: no VM)
 #  4. one VM boot (scripts/vm-run.sh) with THAT vatom.ko, running the
 #     installed programs: /usr/lib/vatom/tests/vatom_test, .../libvatom_test
 #     (against the installed libvatom.so.0), .../vatom_load (which unloads
@@ -104,7 +105,7 @@ root_setup()
 }
 
 echo "TAP version 13"
-echo "1..$((5 + ${#PROGS[@]}))"
+echo "1..$((6 + ${#PROGS[@]}))"
 [ "$(id -u)" -eq 0 ] || { echo "Bail out! needs root (debootstrap, chroot)"; exit 1; }
 [ -n "$KVER" ] || { echo "Bail out! no 6.1 headers: run scripts/deps.sh"; exit 1; }
 
@@ -185,6 +186,15 @@ dkms_step >"$WORK/dkms.log" 2>&1 || fail "$desc" "$WORK/dkms.log"
 sed 's/^/# /' "$WORK/dkms.log"
 tap 0 "$desc"
 cp "$ko" "$WORK/vatom.ko"
+
+# --- 3b. the installed shim, in the root on this host (no module, no
+# VM): vatom --shim finds the packaged libvatom-shim.so beside it
+desc="in the root: vatom --shim demo, on the packaged libvatom-shim.so"
+in_root /usr/bin/vatom --shim demo >"$WORK/shim.log" 2>&1 &&
+	[ "$(grep -c ': OK (' "$WORK/shim.log")" -eq 3 ] ||
+	fail "$desc" "$WORK/shim.log"
+grep '^demo' "$WORK/shim.log" | sed 's/^/# /'
+tap 0 "$desc"
 
 # The packages' file lists, before the removal; the test programs and the
 # library they use, for the guest.

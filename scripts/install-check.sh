@@ -36,11 +36,11 @@ for f in "lib/modules/$KVER/updates/vatom.ko" \
 	 usr/lib/libvatom.so "usr/lib/libvatom.so.$VERSION" usr/lib/libvatom.so.0 \
 	 usr/lib/libvatom.a usr/include/vatom.h usr/include/vatom/vatom_drm.h \
 	 usr/lib/pkgconfig/vatom.pc usr/bin/vatom usr/share/man/man1/vatom.1 \
-	 usr/share/man/man3/libvatom.3; do
+	 usr/share/man/man3/libvatom.3 usr/lib/vatom/libvatom-shim.so; do
 	[ -e "$DEST/$f" ] || missing="$missing $f"
 done
 [ -z "$missing" ] || echo "# missing:$missing (make install log: $DEST.log)"
-tap "$([ -z "$missing" ]; echo $?)" "make install DESTDIR: module, library, headers, vatom.pc, tool, man pages"
+tap "$([ -z "$missing" ]; echo $?)" "make install DESTDIR: module, library, headers, vatom.pc, tool, man pages, the shim"
 
 ok=1
 grep -q "updates/vatom.ko:" "$DEST/lib/modules/$KVER/modules.dep" 2>/dev/null &&

@@ -382,7 +382,7 @@ static void usage(FILE *f)
 {
 	unsigned int i;
 
-	fprintf(f, "usage: vatom [-d N | -D NODE] [-v] COMMAND [ARGS...]\n\n"
+	fprintf(f, "usage: vatom [-d N | -D NODE] [-v] [--shim] COMMAND [ARGS...]\n\n"
 		"  -d N          use the N-th vatom device (default 0)\n"
 		"  -D NODE       use this DRM node (e.g. /dev/dri/renderD129)\n"
 		"  -v            more output (run --validate-only: the packets)\n"
