@@ -776,21 +776,27 @@ bool qp_supported(int fd)
 }
 
 /*
- * A fixture's file: -1 (and @skip set) without a vatom device or its
- * polling queues; the harness of 6.1 runs the test after a skipping
+ * A fixture's file: -1 (and @skip set) without a vatom device or the
+ * capabilities @caps; the harness of 6.1 runs the test after a skipping
  * setup, so each test checks @skip first.
  */
-int qp_fixture_open(bool *skip)
+int qp_fixture_open_caps(bool *skip, __u64 caps)
 {
 	int fd = vt_open();
 
 	*skip = fd == -ENODEV;
-	if (fd >= 0 && !qp_supported(fd)) {
+	if (fd >= 0 && (vt_caps(fd) & caps) != caps) {
 		close(fd);
 		*skip = true;
 		fd = -1;
 	}
 	return fd;
+}
+
+/* qp_fixture_open_caps() of polling queues that signal (QP_CAPS). */
+int qp_fixture_open(bool *skip)
+{
+	return qp_fixture_open_caps(skip, QP_CAPS);
 }
 
 __u64 qp_param(int fd, __u32 param)

@@ -291,6 +291,7 @@ pid_t qp_poller_tid(pid_t pid);
 #define QP_CAPS		(DRM_VATOM_CAP_QUEUE_POLL | DRM_VATOM_CAP_QUEUE_SIGNAL)
 
 bool qp_supported(int fd);
+int qp_fixture_open_caps(bool *skip, __u64 caps);
 int qp_fixture_open(bool *skip);
 __u64 qp_param(int fd, __u32 param);
 

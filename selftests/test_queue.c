@@ -22,7 +22,6 @@ TEST(queue_params)
 	int fd;
 
 	VT_OPEN(fd);
-	VT_SKIP_ON_SHIM("no user-mode queues yet");
 	EXPECT_TRUE(vt_caps(fd) & DRM_VATOM_CAP_QUEUE);
 	ASSERT_EQ(0, vt_get_param(fd, DRM_VATOM_PARAM_MAX_QUEUE_ENTRIES, 0, &v));
 	EXPECT_EQ(DRM_VATOM_QUEUE_MAX_ENTRIES, v);
@@ -84,7 +83,6 @@ TEST(queue_create_errors)
 	int fd;
 
 	VT_OPEN(fd);
-	VT_SKIP_ON_SHIM("no user-mode queues yet");
 	ASSERT_EQ(0, vt_buffer_create(fd, 4096, &h));
 	before = vq_charged(fd);
 	for (i = 0; i < VT_ARRAY_SIZE(vq_create_cases); i++) {
@@ -154,7 +152,6 @@ TEST(queue_destroy_kick_errors)
 	int fd, fd2;
 
 	VT_OPEN(fd);
-	VT_SKIP_ON_SHIM("no user-mode queues yet");
 	VT_OPEN(fd2);
 	ASSERT_EQ(0, vq_create(fd, 4, NULL, 0, &q));
 	VT_EXPECT_ERRNO(ENOENT, vq_destroy(fd, 0));
@@ -190,7 +187,6 @@ TEST(queue_limit)
 	int fd;
 
 	VT_OPEN(fd);
-	VT_SKIP_ON_SHIM("no user-mode queues yet");
 	for (i = 0; i < 64; i++) {
 		ASSERT_EQ(0, vq_create(fd, 1, NULL, 0, &q));
 		ids[i] = q.id;
@@ -212,7 +208,6 @@ TEST(queue_accounting)
 	int fd;
 
 	VT_OPEN(fd);
-	VT_SKIP_ON_SHIM("no user-mode queues yet");
 	before = vq_charged(fd);
 	ASSERT_EQ(0, vq_create(fd, 64, NULL, 0, &q));
 	during = vq_charged(fd);
@@ -246,7 +241,6 @@ TEST(queue_run_jobs)
 	int fd;
 
 	VT_OPEN(fd);
-	VT_SKIP_ON_SHIM("no user-mode queues yet");
 	ASSERT_EQ(0, vq_env_init(&v, fd, entries));
 	for (first = 0; first < n; first += batch) {
 		batch = 1 + first % entries;
@@ -339,7 +333,6 @@ TEST(queue_job_status)
 	int fd;
 
 	VT_OPEN(fd);
-	VT_SKIP_ON_SHIM("no user-mode queues yet");
 	ASSERT_EQ(0, vq_env_init(&v, fd, entries));
 	for (i = 0; i < n; i++) {
 		struct drm_vatom_queue_job *j = vq_next(&v.q);
@@ -426,7 +419,6 @@ TEST(queue_tail_too_far)
 	int fd;
 
 	VT_OPEN(fd);
-	VT_SKIP_ON_SHIM("no user-mode queues yet");
 	ASSERT_EQ(0, vq_env_init(&v, fd, 8));
 	vt_stream_init(&s);
 	vq_add16(&s, 1, false);
@@ -516,7 +508,6 @@ TEST(queue_hostile_writer)
 	int fd, fd2, ret;
 
 	VT_OPEN(fd);
-	VT_SKIP_ON_SHIM("no user-mode queues yet");
 	VT_OPEN(fd2);
 	ASSERT_EQ(0, vq_env_init(&v, fd, entries));
 	VT_BUFFER(fd, 4096, ch, canary);
@@ -586,7 +577,6 @@ TEST(queue_close_nonempty)
 	int fd, fd2;
 
 	VT_OPEN(fd);
-	VT_SKIP_ON_SHIM("no user-mode queues yet");
 	VT_OPEN(fd2);
 	if (!vt_debugfs_stats_path(vt_render_path, path, sizeof(path)))
 		SKIP(close(fd); close(fd2); return, "no debugfs");
@@ -651,7 +641,6 @@ TEST(queue_destroy_during_kick)
 	int fd;
 
 	VT_OPEN(fd);
-	VT_SKIP_ON_SHIM("no user-mode queues yet");
 	ASSERT_EQ(0, vq_env_init(&v, fd, entries));
 	/* 32 packets of 16 lanes per job: 1024 jobs take a while under TCG. */
 	vt_stream_init(&s);
@@ -697,7 +686,6 @@ TEST(queue_with_submit)
 	int fd;
 
 	VT_OPEN(fd);
-	VT_SKIP_ON_SHIM("no user-mode queues yet");
 	ASSERT_EQ(0, vq_env_init(&v, fd, entries));
 	x.fd = fd;
 	x.h = v.th;

@@ -34,10 +34,11 @@ struct shim_limits {
 
 extern struct shim_limits shim_limits;
 
-/* What vatom.ko reports in DRM_VATOM_PARAM_CAPS and the shim has not yet. */
-#define SHIM_CAPS_MISSING						\
-	(DRM_VATOM_CAP_QUEUE | DRM_VATOM_CAP_QUEUE_POLL |		\
-	 DRM_VATOM_CAP_QUEUE_SIGNAL | DRM_VATOM_CAP_QUEUE_POLL_CPU)
+/*
+ * What vatom.ko reports in DRM_VATOM_PARAM_CAPS and the shim has not yet:
+ * polling queues (queue.c).
+ */
+#define SHIM_CAPS_MISSING	(DRM_VATOM_CAP_QUEUE_POLL | DRM_VATOM_CAP_QUEUE_POLL_CPU)
 
 /**
  * struct shim_device - one device the shim presents
@@ -98,6 +99,7 @@ void shim_surface_get(struct shim_surface *s);
 void shim_surface_put(struct shim_surface *s);
 
 struct shim_sched;
+struct shim_queue;
 
 /**
  * struct shim_file - one open device file (drm_file and vatom_file)
@@ -120,6 +122,8 @@ struct shim_sched;
  * @innocent_acked: innocent resets when last acknowledged
  * @device_resets_open: the device's resets when it was opened
  * @cancel: it is closing: its jobs stop
+ * @queues_lock: protects @queues
+ * @queues: its user-mode queues, by id - 1 (queue.c)
  * @prev: the list of open files, for fork()
  * @next: the same
  */
@@ -143,8 +147,36 @@ struct shim_file {
 	u64 innocent_acked;
 	u64 device_resets_open;
 	atomic_bool cancel;
+	pthread_mutex_t queues_lock;
+	struct shim_queue *queues[VATOM_MAX_QUEUES];
 	struct shim_file *prev, *next;
 };
+
+/**
+ * struct shim_exec - the control block of one job's validation and
+ * execution, whatever door it came through (vatom.ko's struct vatom_exec)
+ * @ctl: the engine's; first, for the stop rule
+ * @f: the file whose job it is
+ * @cancel: the job stops when this becomes true (its queue destroyed),
+ *	or NULL
+ * @deadline: CLOCK_MONOTONIC ns by which it must be done, 0 before it runs
+ */
+struct shim_exec {
+	struct vatom_exec_ctl ctl;
+	struct shim_file *f;
+	const atomic_bool *cancel;
+	u64 deadline;
+};
+
+/* exec.c */
+void shim_exec_init(struct shim_exec *x, struct shim_file *f,
+		    const atomic_bool *cancel);
+int shim_exec_validate(struct shim_exec *x, const void *stream, u32 size,
+		       const struct vatom_bindings *b, u64 *needed,
+		       struct vatom_stream_error *err);
+int shim_exec_run(struct shim_exec *x, const void *stream, u32 size,
+		  const struct vatom_bindings *b, u8 *results);
+bool shim_file_guilty(struct shim_file *f);
 
 /* surface.c */
 void shim_offsets_lock(void);
@@ -157,7 +189,19 @@ int shim_gem_close(struct shim_file *f, void *arg);
 int shim_prime_handle_to_fd(struct shim_file *f, void *arg);
 int shim_prime_fd_to_handle(struct shim_file *f, void *arg);
 struct shim_surface *shim_surface_lookup(struct shim_file *f, u32 handle);
+int shim_bindings_read(struct shim_file *f, const void *ubind, u32 count,
+		       struct shim_surface *surf[DRM_VATOM_MAX_SLOTS],
+		       struct vatom_bindings *b);
+int shim_buffer_new(struct shim_file *f, u64 size, u32 *handle,
+		    struct shim_surface **out);
+void shim_handle_delete(struct shim_file *f, u32 handle);
 void shim_file_close_handles(struct shim_file *f);
+
+/* queue.c */
+int shim_queue_create(struct shim_file *f, void *arg);
+int shim_queue_destroy_ioctl(struct shim_file *f, void *arg);
+int shim_queue_kick(struct shim_file *f, void *arg);
+void shim_file_queues_release(struct shim_file *f);
 
 /* submit.c */
 int shim_submit(struct shim_file *f, void *arg);

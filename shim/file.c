@@ -43,6 +43,7 @@ static void shim_fork_prepare(void)
 
 	pthread_mutex_lock(&shim_files_lock);
 	for (f = shim_files; f; f = f->next) {
+		pthread_mutex_lock(&f->queues_lock);
 		pthread_mutex_lock(&f->handles_lock);
 		shim_syncobjs_lock(f->syncobjs);
 	}
@@ -57,6 +58,7 @@ static void shim_fork_parent(void)
 	for (f = shim_files; f; f = f->next) {
 		shim_syncobjs_unlock(f->syncobjs);
 		pthread_mutex_unlock(&f->handles_lock);
+		pthread_mutex_unlock(&f->queues_lock);
 	}
 	pthread_mutex_unlock(&shim_files_lock);
 }
@@ -69,6 +71,7 @@ static void shim_fork_child(void)
 	for (f = shim_files; f; f = f->next) {
 		shim_syncobjs_unlock(f->syncobjs);
 		pthread_mutex_unlock(&f->handles_lock);
+		pthread_mutex_unlock(&f->queues_lock);
 		pthread_mutex_init(&f->lock, NULL);
 		if (f->sched)
 			atomic_fetch_sub(&f->dev->schedulers, 1);
@@ -259,6 +262,7 @@ int shim_file_open(unsigned int minor, struct shim_file **out)
 	f->device_resets_open = atomic_load(&f->dev->resets);
 	pthread_mutex_init(&f->handles_lock, NULL);
 	pthread_mutex_init(&f->lock, NULL);
+	pthread_mutex_init(&f->queues_lock, NULL);
 	pthread_mutex_lock(&shim_files_lock);
 	f->next = shim_files;
 	if (shim_files)
@@ -291,11 +295,14 @@ void shim_file_put(struct shim_file *f)
 	if (f->next)
 		f->next->prev = f->prev;
 	pthread_mutex_unlock(&shim_files_lock);
+	/* As vatom.ko's postclose: its queues, its jobs, then the rest. */
+	shim_file_queues_release(f);
 	shim_file_stop_jobs(f);
 	shim_file_close_handles(f);
 	shim_syncobjs_free(f->syncobjs);
 	pthread_mutex_destroy(&f->handles_lock);
 	pthread_mutex_destroy(&f->lock);
+	pthread_mutex_destroy(&f->queues_lock);
 	shim_account_put(f->acct);
 	free(f);
 }
@@ -377,7 +384,7 @@ static int shim_get_param(struct shim_file *f, void *arg)
 		args->value = atomic_load(&f->acct->bytes);
 		break;
 	case DRM_VATOM_PARAM_MAX_POLL_QUEUES:
-		args->value = 0;	/* no queues yet: docs/shim.md */
+		args->value = 0;	/* no polling queues yet: docs/shim.md */
 		break;
 	case DRM_VATOM_PARAM_JOB_TIMEOUT_MS:
 		args->value = __atomic_load_n(&shim_limits.job_timeout_ms,
@@ -389,12 +396,6 @@ static int shim_get_param(struct shim_file *f, void *arg)
 		break;
 	}
 	return 0;
-}
-
-/* Not yet in the shim (docs/shim.md): its capabilities are not reported. */
-static int shim_no_queues(struct shim_file *f, void *arg)
-{
-	return -EOPNOTSUPP;
 }
 
 /**
@@ -443,9 +444,9 @@ static const struct shim_ioctl shim_vatom_ioctls[] = {
 	SHIM_DRV(SURFACE_INFO, shim_surface_info),
 	SHIM_DRV(SUBMIT, shim_submit),
 	SHIM_DRV(NOC_COUNTERS, shim_noc_counters),
-	SHIM_DRV(QUEUE_CREATE, shim_no_queues),
-	SHIM_DRV(QUEUE_DESTROY, shim_no_queues),
-	SHIM_DRV(QUEUE_KICK, shim_no_queues),
+	SHIM_DRV(QUEUE_CREATE, shim_queue_create),
+	SHIM_DRV(QUEUE_DESTROY, shim_queue_destroy_ioctl),
+	SHIM_DRV(QUEUE_KICK, shim_queue_kick),
 	SHIM_DRV(RESET_STATUS, shim_reset_status),
 };
 

@@ -37,9 +37,8 @@ struct shim_out {
 
 /**
  * struct shim_job - one submission (vatom_job)
- * @x: the engine's control block; first, for shim_job_stop()
+ * @x: its control block (exec.c)
  * @f: its file
- * @deadline: CLOCK_MONOTONIC ns by which it must be done, 0 before it runs
  * @resets: its file's resets when it was admitted
  * @id: its number in the file
  * @async: an asynchronous job
@@ -60,9 +59,8 @@ struct shim_out {
  * @next: the worker's queue
  */
 struct shim_job {
-	struct vatom_exec_ctl x;
+	struct shim_exec x;
 	struct shim_file *f;
-	u64 deadline;
 	unsigned int resets;
 	u64 id;
 	bool async;
@@ -98,15 +96,6 @@ struct shim_sched {
 	struct shim_job *head, *tail;
 	bool stop;
 };
-
-/* The stop rule of an executing job (vatom_exec_stop()): timeout, close. */
-static bool shim_job_stop(const struct vatom_exec_ctl *ctl)
-{
-	const struct shim_job *job = (const struct shim_job *)ctl;
-
-	return atomic_load(&job->f->cancel) ||
-	       (job->deadline && shim_now_ns() >= job->deadline);
-}
 
 static int shim_job_charge(struct shim_job *job, u64 bytes)
 {
@@ -203,31 +192,6 @@ static int shim_job_out_syncs(struct shim_job *job,
 	return 0;
 }
 
-/* vatom_binding_table_read(): each entry checked, each handle looked up. */
-static int shim_job_bindings(struct shim_job *job,
-			     const struct drm_vatom_submit *args)
-{
-	const struct drm_vatom_binding *u = (const void *)(uintptr_t)args->bindings;
-	struct drm_vatom_binding bind;
-	struct shim_surface *s;
-	u32 i;
-	int ret;
-
-	for (i = 0; i < args->binding_count; i++) {
-		if (shim_copy_in(&bind, &u[i], sizeof(bind)))
-			return -EFAULT;
-		ret = vatom_rule_binding(&bind, &job->b);
-		if (ret)
-			return ret;
-		s = shim_surface_lookup(job->f, bind.handle);
-		if (!s)
-			return -ENOENT;
-		job->surf[bind.slot] = s;
-		job->b.slot[bind.slot] = &s->view;
-	}
-	return 0;
-}
-
 static int shim_job_copy_stream(struct shim_job *job,
 				const struct drm_vatom_submit *args)
 {
@@ -294,21 +258,20 @@ static int shim_job_results(struct shim_job *job, struct drm_vatom_submit *args)
 static int shim_job_prepare(struct shim_job *job, struct drm_vatom_submit *args)
 {
 	struct vatom_stream_error err = { 0 };
-	struct vatom_exec_ctl ctl = { .max_ops = shim_limits.max_submit_ops };
-	u64 ops;
 	int ret;
 
 	ret = shim_job_in_syncs(job, args);
 	if (!ret)
 		ret = shim_job_out_syncs(job, args);
 	if (!ret)
-		ret = shim_job_bindings(job, args);
+		ret = shim_bindings_read(job->f, (const void *)(uintptr_t)args->bindings,
+					 args->binding_count, job->surf, &job->b);
 	if (!ret)
 		ret = shim_job_copy_stream(job, args);
 	if (ret)
 		return ret;
-	ret = vatom_stream_validate_ctl(job->stream, job->stream_size, &job->b,
-					&ctl, &args->results_needed, &ops, &err);
+	ret = shim_exec_validate(&job->x, job->stream, job->stream_size, &job->b,
+				 &args->results_needed, &err);
 	if (ret) {
 		args->error_index = err.index;
 		args->error_reason = err.reason;
@@ -319,37 +282,11 @@ static int shim_job_prepare(struct shim_job *job, struct drm_vatom_submit *args)
 
 /* --- executing */
 
-/* vatom_file_reset(): the job timed out; the file is guilty. */
-static void shim_file_reset(struct shim_file *f)
-{
-	atomic_fetch_add(&f->resets, 1);
-	atomic_fetch_add(&f->dev->resets, 1);
-}
-
-/*
- * vatom_exec_run(): the stream, within the job timeout from now. Return:
- * 0, -ETIMEDOUT (a prefix ran; the file is reset) or -ECANCELED (the
- * file closes).
- */
+/* vatom_exec_run() of the job's stream, to its results. */
 static int shim_job_execute(struct shim_job *job)
 {
-	struct vatom_stats stats;
-	int ret = 0;
-
-	memset(&stats, 0, sizeof(stats));
-	job->x.stop = shim_job_stop;
-	/* The timeout as it is set now, whatever door: vatom_exec_run(). */
-	job->deadline = shim_now_ns() +
-			__atomic_load_n(&shim_limits.job_timeout_ms, __ATOMIC_RELAXED) *
-			1000000ull;
-	if (job->stream_size &&
-	    vatom_stream_execute_ctl(job->stream, job->stream_size, &job->b,
-				     job->results, &stats, &job->x))
-		ret = atomic_load(&job->f->cancel) ? -ECANCELED : -ETIMEDOUT;
-	job->deadline = 0;
-	if (ret == -ETIMEDOUT)
-		shim_file_reset(job->f);
-	return ret;
+	return shim_exec_run(&job->x, job->stream, job->stream_size, &job->b,
+			     job->results);
 }
 
 /* vatom_job_signal(): its slot and charge back first, then its fence. */
@@ -376,11 +313,6 @@ static void shim_job_install_outs(struct shim_job *job, struct shim_fence *fence
 			shim_syncobj_replace_fence(out->syncobj, fence);
 		}
 	}
-}
-
-static bool shim_file_guilty(struct shim_file *f)
-{
-	return atomic_load(&f->resets) != atomic_load(&f->resets_acked);
 }
 
 /* The first of the job's in-fences that failed, its error, or 0. */
@@ -638,7 +570,7 @@ int shim_submit(struct shim_file *f, void *arg)
 	}
 	job->f = f;
 	job->async = args->flags & DRM_VATOM_SUBMIT_ASYNC;
-	job->x.max_ops = shim_limits.max_submit_ops;
+	shim_exec_init(&job->x, f, NULL);
 
 	ret = shim_job_prepare(job, args);
 	if (ret || (args->flags & DRM_VATOM_SUBMIT_VALIDATE_ONLY))

@@ -262,6 +262,80 @@ int shim_gem_close(struct shim_file *f, void *arg)
 	return 0;
 }
 
+/**
+ * shim_bindings_read() - vatom_binding_table_read(): each entry checked,
+ * each handle looked up
+ * @f: the file whose handles the table names
+ * @ubind: the caller's struct drm_vatom_binding[@count]
+ * @count: entries, at most %DRM_VATOM_MAX_SLOTS (the caller checks)
+ * @surf: out, the surfaces by slot, referenced; on failure what was bound
+ *	so far, for the caller to put
+ * @b: out, their views
+ *
+ * Return: 0, -EFAULT, -EINVAL (flags, padding, a slot out of range or
+ * twice) or -ENOENT (an unknown handle).
+ */
+int shim_bindings_read(struct shim_file *f, const void *ubind, u32 count,
+		       struct shim_surface *surf[DRM_VATOM_MAX_SLOTS],
+		       struct vatom_bindings *b)
+{
+	const struct drm_vatom_binding *u = ubind;
+	struct drm_vatom_binding bind;
+	struct shim_surface *s;
+	u32 i;
+	int ret;
+
+	for (i = 0; i < count; i++) {
+		if (shim_copy_in(&bind, &u[i], sizeof(bind)))
+			return -EFAULT;
+		ret = vatom_rule_binding(&bind, b);
+		if (ret)
+			return ret;
+		s = shim_surface_lookup(f, bind.handle);
+		if (!s)
+			return -ENOENT;
+		surf[bind.slot] = s;
+		b->slot[bind.slot] = &s->view;
+	}
+	return 0;
+}
+
+/**
+ * shim_buffer_new() - vatom_buffer_new(): a zeroed buffer and a handle
+ * to it in @f (charged to it)
+ * @f: the file
+ * @size: bytes
+ * @handle: out, the handle
+ * @out: out, the surface, with a reference of the caller's own
+ *
+ * Return: 0, -ENOSPC or -ENOMEM.
+ */
+int shim_buffer_new(struct shim_file *f, u64 size, u32 *handle,
+		    struct shim_surface **out)
+{
+	struct shim_surface *s;
+	int ret;
+
+	ret = shim_surface_alloc(size, &s);
+	if (ret)
+		return ret;
+	ret = shim_handle_create(f, s, handle);
+	if (ret) {
+		shim_surface_put(s);
+		return ret;
+	}
+	*out = s;
+	return 0;
+}
+
+/* drm_gem_handle_delete(): @handle of @f is gone. */
+void shim_handle_delete(struct shim_file *f, u32 handle)
+{
+	struct drm_gem_close args = { .handle = handle };
+
+	shim_gem_close(f, &args);
+}
+
 /* --- SURFACE_CREATE, _MMAP_OFFSET, _INFO */
 
 /*
