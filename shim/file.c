@@ -471,7 +471,7 @@ static const struct shim_ioctl *shim_ioctl_find(unsigned long cmd)
 
 int shim_file_ioctl(struct shim_file *f, unsigned long cmd, void *arg)
 {
-	unsigned char stack[128] __attribute__((aligned(8)));
+	unsigned char stack[128] __aligned(8);
 	size_t in_size, out_size, ksize;
 	const struct shim_ioctl *io;
 	unsigned char *kdata = stack;
@@ -484,7 +484,8 @@ int shim_file_ioctl(struct shim_file *f, unsigned long cmd, void *arg)
 		return -EINVAL;		/* as drm_ioctl(): no such ioctl */
 
 	/* drm_ioctl(): the caller's size, extended to ours with zeroes. */
-	in_size = out_size = _IOC_SIZE(cmd);
+	in_size = _IOC_SIZE(cmd);
+	out_size = in_size;
 	if (!(cmd & io->cmd & IOC_IN))
 		in_size = 0;
 	if (!(cmd & io->cmd & IOC_OUT))

@@ -81,13 +81,15 @@ int tool_shim_exec(char **argv)
 		return 0;
 	}
 	if (!shim_find_lib(lib, sizeof(lib))) {
-		fprintf(stderr, "vatom --shim: libvatom-shim.so not found (%s); set VATOM_SHIM_LIB\n",
-			lib);
+		fprintf(stderr, "vatom --shim: libvatom-shim.so not found (%s); %s\n",
+			lib, "set VATOM_SHIM_LIB");
 		return 2;
 	}
 #ifdef VATOM_TOOL_STATIC
 	if (!shim_beside(exe, sizeof(exe), "../build/shim/bin/vatom")) {
-		fprintf(stderr, "vatom --shim: this vatom is statically linked and cannot load the shim; build the one that can with 'make -C tools shim'\n");
+		fprintf(stderr, "vatom --shim: %s; %s\n",
+			"this vatom is statically linked and cannot load the shim",
+			"build the one that can with 'make -C tools shim'");
 		return 2;
 	}
 #else
