@@ -7,15 +7,25 @@
  * (driver/engine/vatom_rules.h). Mesa's drm-shim, with the engine as the
  * simulator. This header is how the pieces meet:
  *
- *   preload.c   the libc entry points it takes over, the file descriptor
- *               table, the fake /dev/dri and sysfs entries
+ *   preload.c, preload_fs.c
+ *               the libc entry points it takes over (preloaded only)
+ *   vfs.c, vnode.c
+ *               the fake /dev/dri and sysfs entries, and what they answer
+ *   fdtable.c   the file descriptor table
+ *   fault.c     faults in the caller's memory caught: the user copies
+ *   devices.c   how many devices
  *   file.c      one open device file: its GEM handles, the ioctl switch
  *   surface.c   surfaces (memfd-backed GEM objects), mmap, PRIME
+ *   exec.c      the execution core every job goes through
  *   submit.c    SUBMIT: synchronous, validate-only and asynchronous jobs
+ *   queue.c     user-mode queues (kick mode)
  *   syncobj.c   DRM syncobjs (binary and timeline) and their fences
  *
- * Every function that can fail returns 0 or a negative errno, as the
- * kernel's do; preload.c turns that into -1 and errno for the caller.
+ * fdtable.c, fault.c, devices.c and everything below them link into a
+ * static program too (no libc call taken over): the device without the
+ * preloading. Every function that can fail returns 0 or a negative
+ * errno, as the kernel's do; the entry points turn that into -1 and
+ * errno for the caller.
  */
 #ifndef _VATOM_SHIM_H_
 #define _VATOM_SHIM_H_
@@ -33,7 +43,7 @@
 #define SHIM_MAX_DEVICES	16
 
 /* ------------------------------------------------------------------ */
-/* preload.c: the process's file descriptors and the real libc calls    */
+/* fdtable.c, fault.c, devices.c: descriptors, copies, the real libc  */
 /* ------------------------------------------------------------------ */
 
 /**
@@ -101,7 +111,7 @@ void *shim_fd_get(int fd, const struct shim_fd_ops *ops,
  * @n: bytes
  *
  * A fault reading @usrc (unmapped, protected) is caught, as the kernel's
- * exception tables catch it, with no system call on the way: preload.c
+ * exception tables catch it, with no system call on the way: fault.c
  * keeps a SIGSEGV/SIGBUS handler first in line (the program's own,
  * installed before or after, is called for every other fault).
  *

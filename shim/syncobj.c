@@ -16,7 +16,7 @@
  * direct call. Fence callbacks run in the signaling thread after its
  * fence's lock is dropped, and no syncobj lock is held while any runs.
  * A syncobj fd is a memfd, a sync_file an eventfd that becomes readable
- * when its fence signals, both tracked by preload.c (shim_fd_track()).
+ * when its fence signals, both tracked by fdtable.c (shim_fd_track()).
  *
  * Lock order: syncobj table, then syncobj, then a fence's or a waiter's
  * (those two never nest another).

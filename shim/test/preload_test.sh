@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# preload.c's host test: build the test shim (preload.c with the stub
-# file.c of preload_test.c) and preload_test, then run preload_test
-# under it for one device, two, sixteen and bad VATOM_SHIM_DEVICES values.
+# preload.c's host test: build the test shim (preload.c and the other
+# files of the libc side, $srcs, with the stub file.c of preload_test.c)
+# and preload_test, then run preload_test under it for one device, two,
+# sixteen and bad VATOM_SHIM_DEVICES values.
 # TAP on stdout: each run's lines (its description says which run) and
 # its own "1..N" plan. Exit status 1 if any run failed.
 #
@@ -22,16 +23,23 @@ cflags="-std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE ${CFLAGS:-}"
 drm_cflags=$(pkg-config --cflags libdrm)
 drm_libs=$(pkg-config --libs libdrm)
 
+# The libc side of the shim: everything but file.c and what it drives
+srcs="preload preload_fs vfs vnode fdtable fault devices"
+
 mkdir -p "$out"
 # shellcheck disable=SC2086 # the flags are words
 {
-	$cc $cflags -fPIC -fvisibility=hidden -Ishim -Iuapi \
-		-c shim/preload.c -o "$out/preload.o"
+	objs=
+	for s in $srcs; do
+		$cc $cflags -fPIC -fvisibility=hidden -Ishim -Iuapi \
+			-c "shim/$s.c" -o "$out/$s.o"
+		objs="$objs $out/$s.o"
+	done
 	$cc $cflags -fPIC -fvisibility=hidden -Ishim -Iuapi $drm_cflags \
 		-DPRELOAD_TEST_STUB -c shim/test/preload_test.c \
 		-o "$out/preload_test_stub.o"
 	$cc -shared -Wl,-z,defs -o "$out/libvatom-shim-test.so" \
-		"$out/preload.o" "$out/preload_test_stub.o"
+		$objs "$out/preload_test_stub.o"
 	$cc $cflags -Ishim -Iuapi $drm_cflags shim/test/preload_test.c \
 		-o "$out/preload_test" $drm_libs
 }

@@ -5,8 +5,9 @@
  *
  * Every expected value comes from the kernel's code and documentation,
  * noted where it is not obvious, not from running syncobj.c. Linked with
- * syncobj.c alone: the preload.c functions it needs are stood in for
- * below (an fd table without dup(), copies that fault only on NULL).
+ * syncobj.c alone: the fdtable.c and fault.c functions it needs are stood
+ * in for below (an fd table without dup(), copies that fault only on
+ * NULL).
  *
  *   gcc -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Ishim \
  *       -Iuapi $(pkg-config --cflags libdrm) shim/test/<this file> \

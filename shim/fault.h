@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fault.h: the fault catching behind shim_copy_in() and shim_copy_out()
+ * (fault.c), for preload.c: its constructor installs the handler, and its
+ * sigaction() and signal() entry points, for SIGSEGV and SIGBUS, keep the
+ * program's own actions here, behind the shim's handler.
+ *
+ * fault.c defines no libc symbol and needs nothing of preload.c, so that a
+ * program linked statically without preload.c can copy in and out too;
+ * the one libc call it needs, sigaction(), is shim_real_sigaction(): weak
+ * in fault.c and calling libc's, libc's own (RTLD_NEXT) in preload.c.
+ */
+#ifndef _VATOM_SHIM_FAULT_H_
+#define _VATOM_SHIM_FAULT_H_
+
+#include <signal.h>
+
+/* The signals the shim's handler takes: 0 (SIGSEGV), 1 (SIGBUS) or -1. */
+static inline int fault_sig_slot(int sig)
+{
+	return sig == SIGSEGV ? 0 : sig == SIGBUS ? 1 : -1;
+}
+
+void fault_init(void);
+int fault_sigaction(int sig, const struct sigaction *act,
+		    struct sigaction *old);
+void fault_fork_prepare(void);
+void fault_fork_release(void);
+
+/* libc's sigaction(), never intercepted: as libc's, -1 with errno set. */
+int shim_real_sigaction(int sig, const struct sigaction *act,
+			struct sigaction *old);
+
+#endif /* _VATOM_SHIM_FAULT_H_ */

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fdtable.c: the shim's descriptor table.
+ *
+ * Every descriptor that stands for a shim object (an open device file, a
+ * fake sysfs file, a memfd file.c hands out: a dma-buf, a sync_file) is
+ * in it, with dup() semantics: dup()s share the object, and the close()
+ * of the last of them releases it. preload.c's close(), dup() and fcntl()
+ * keep the table in step with the process's descriptors; the rest of the
+ * shim tracks and finds its objects with shim_fd_track(), shim_fd_lookup()
+ * and shim_fd_get() (shim.h).
+ *
+ * Why a file of its own: it must link into a program without preload.c.
+ * A test program linked statically with file.c and the engine (no libc
+ * interposition; it calls shim_file_open() and shim_file_ioctl()
+ * directly) needs the table, and the libc calls the shim makes past its
+ * own entry points, shim_real_close(), shim_real_mmap() and
+ * shim_real_fcntl_dupfd(). So this file defines no libc symbol and uses
+ * none of preload.c's REAL() table: its shim_real_*() are weak and call
+ * libc, which in such a program is the real one; the preloaded library
+ * links preload.c's strong ones over them, which call libc's own
+ * (dlsym(RTLD_NEXT)) and never the shim's interposed close(), fcntl(),
+ * mmap(). A link-time choice: no pointer to set, no window before
+ * preload.c's constructor in which the wrong one could be called.
+ */
+#undef _FORTIFY_SOURCE
+#undef _FILE_OFFSET_BITS
+#undef _TIME_BITS
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/mman.h>
+
+#include "fdtable.h"
+
+struct shim_obj **fd_chunks[FD_LIMIT / FD_CHUNK];
+pthread_mutex_t fd_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The slot of @fd, its chunk allocated if @alloc; fd_lock held. */
+static struct shim_obj **fd_slot(int fd, bool alloc)
+{
+	struct shim_obj ***cp, **chunk;
+
+	if ((unsigned int)fd >= FD_LIMIT)
+		return NULL;
+	cp = &fd_chunks[fd >> FD_CHUNK_BITS];
+	chunk = *cp;
+	if (!chunk && alloc) {
+		chunk = calloc(FD_CHUNK, sizeof(*chunk));
+		if (!chunk)
+			return NULL;
+		__atomic_store_n(cp, chunk, __ATOMIC_RELEASE);
+	}
+	return chunk ? &chunk[fd & (FD_CHUNK - 1)] : NULL;
+}
+
+static void fd_slot_set(struct shim_obj **slot, struct shim_obj *o)
+{
+	__atomic_store_n(slot, o, __ATOMIC_RELEASE);
+}
+
+/* One descriptor less; fd_lock held. Return: @o, if that was the last. */
+static struct shim_obj *obj_unref_locked(struct shim_obj *o)
+{
+	return o && !--o->ndesc ? o : NULL;
+}
+
+/**
+ * obj_release() - release objects whose last descriptor is gone
+ * @o: an object from fd_clear(), fd_clear_range(), or NULL
+ *
+ * Releases @o and every object after it on its list, with no lock held;
+ * errno is kept.
+ */
+void obj_release(struct shim_obj *o)
+{
+	struct shim_obj *next;
+	int err = errno;
+
+	for (; o; o = next) {
+		next = o->next;
+		if (o->ops->release)
+			o->ops->release(o->data);
+		free(o);
+	}
+	errno = err;
+}
+
+int shim_fd_track(int fd, const struct shim_fd_ops *ops, void *data)
+{
+	struct shim_obj *o, **slot, *stale;
+
+	o = malloc(sizeof(*o));
+	if (!o)
+		return -ENOMEM;
+	*o = (struct shim_obj){ .ops = ops, .data = data, .ndesc = 1 };
+	pthread_mutex_lock(&fd_lock);
+	slot = fd_slot(fd, true);
+	if (!slot) {
+		pthread_mutex_unlock(&fd_lock);
+		free(o);
+		return -ENOMEM;
+	}
+	/* Left by a close() that bypassed us: that descriptor is gone. */
+	stale = obj_unref_locked(*slot);
+	fd_slot_set(slot, o);
+	pthread_mutex_unlock(&fd_lock);
+	obj_release(stale);
+	return 0;
+}
+
+void *shim_fd_lookup(int fd, const struct shim_fd_ops *ops)
+{
+	struct shim_obj *o = fd_get(fd);
+
+	return o && o->ops == ops ? o->data : NULL;
+}
+
+void *shim_fd_get(int fd, const struct shim_fd_ops *ops,
+		  void *(*get)(void *data))
+{
+	struct shim_obj *o;
+	void *ret = NULL;
+
+	pthread_mutex_lock(&fd_lock);
+	o = fd_get(fd);
+	if (o && o->ops == ops)
+		ret = get(o->data);
+	pthread_mutex_unlock(&fd_lock);
+	return ret;
+}
+
+/**
+ * fd_clear() - @fd is being closed: forget it
+ * @fd: the descriptor
+ *
+ * Done before the real close(), so that no other thread can be given the
+ * number while it is still in the table.
+ *
+ * Return: the object to obj_release() after the close, if @fd was its
+ * last descriptor, or NULL.
+ */
+struct shim_obj *fd_clear(int fd)
+{
+	struct shim_obj **slot, *o = NULL;
+
+	pthread_mutex_lock(&fd_lock);
+	slot = fd_slot(fd, false);
+	if (slot && *slot) {
+		o = obj_unref_locked(*slot);
+		fd_slot_set(slot, NULL);
+	}
+	pthread_mutex_unlock(&fd_lock);
+	return o;
+}
+
+/**
+ * fd_clear_range() - fd_clear() for [@first, @last]
+ * @first: the first descriptor
+ * @last: the last (~0u: all from @first on)
+ *
+ * Return: a list of the objects to obj_release(), or NULL.
+ */
+struct shim_obj *fd_clear_range(unsigned int first, unsigned int last)
+{
+	struct shim_obj **chunk, *o, *list = NULL;
+	unsigned int fd;
+
+	if (first >= FD_LIMIT)
+		return NULL;
+	if (last >= FD_LIMIT)
+		last = FD_LIMIT - 1;
+	pthread_mutex_lock(&fd_lock);
+	for (fd = first; fd <= last; fd++) {
+		chunk = fd_chunks[fd >> FD_CHUNK_BITS];
+		if (!chunk) {
+			fd |= FD_CHUNK - 1;	/* the next chunk */
+			continue;
+		}
+		o = chunk[fd & (FD_CHUNK - 1)];
+		if (!o)
+			continue;
+		fd_slot_set(&chunk[fd & (FD_CHUNK - 1)], NULL);
+		if (obj_unref_locked(o)) {
+			o->next = list;
+			list = o;
+		}
+	}
+	pthread_mutex_unlock(&fd_lock);
+	return list;
+}
+
+/**
+ * fd_dup() - @newfd has just been made a copy of @oldfd
+ * @oldfd: the descriptor copied
+ * @newfd: the copy (dup(), dup2(), dup3(), F_DUPFD)
+ *
+ * @newfd stands for what @oldfd stands for, and no longer for what it
+ * stood for before (dup2() closed that).
+ *
+ * Return: @newfd, or -1 with errno set (and @newfd closed).
+ */
+int fd_dup(int oldfd, int newfd)
+{
+	struct shim_obj **slot, *o, *stale = NULL;
+
+	if (oldfd == newfd || (!fd_get(oldfd) && !fd_get(newfd)))
+		return newfd;
+	pthread_mutex_lock(&fd_lock);
+	o = fd_get(oldfd);
+	slot = fd_slot(newfd, o);
+	if (!slot) {
+		pthread_mutex_unlock(&fd_lock);
+		if (!o)
+			return newfd;
+		shim_real_close(newfd);
+		return fail(ENOMEM);
+	}
+	if (*slot != o) {
+		stale = obj_unref_locked(*slot);
+		if (o)
+			o->ndesc++;
+		fd_slot_set(slot, o);
+	}
+	pthread_mutex_unlock(&fd_lock);
+	obj_release(stale);
+	return newfd;
+}
+
+/**
+ * fd_close() - close(), as the table sees it
+ * @fd: any descriptor
+ *
+ * Forgets @fd, closes it with libc's close() and releases what it stood
+ * for if it was the last descriptor of it.
+ *
+ * Return: close()'s.
+ */
+int fd_close(int fd)
+{
+	struct shim_obj *o = fd_get(fd) ? fd_clear(fd) : NULL;
+	int ret = shim_real_close(fd);
+
+	obj_release(o);
+	return ret;
+}
+
+/**
+ * fd_fork_prepare() - take fd_lock for a fork()
+ *
+ * A fork() child calls close() and the like: fd_lock must not stay held
+ * in it. preload.c's pthread_atfork() handlers call this and
+ * fd_fork_release(); a program without preload.c that forks while other
+ * threads use the table registers them itself.
+ */
+void fd_fork_prepare(void)
+{
+	pthread_mutex_lock(&fd_lock);
+}
+
+/**
+ * fd_fork_release() - release fd_lock after a fork(), in parent and child
+ */
+void fd_fork_release(void)
+{
+	pthread_mutex_unlock(&fd_lock);
+}
+
+/* ------------------------------------------------------------------ */
+/* libc, uninterposed: the defaults preload.c overrides                 */
+/* ------------------------------------------------------------------ */
+
+/**
+ * shim_real_close() - libc's close(), past the descriptor table
+ * @fd: a descriptor the shim holds for itself and never tracked
+ *
+ * Return: 0, or -1 with errno set, as close() does.
+ */
+__attribute__((weak)) int shim_real_close(int fd)
+{
+	return close(fd);
+}
+
+/**
+ * shim_real_mmap() - libc's mmap(), past the device files
+ * @addr: as mmap()'s
+ * @len: as mmap()'s
+ * @prot: as mmap()'s
+ * @flags: as mmap()'s
+ * @fd: as mmap()'s
+ * @off: as mmap()'s
+ *
+ * Return: the mapping, or MAP_FAILED with errno set, as mmap() does.
+ */
+__attribute__((weak)) void *shim_real_mmap(void *addr, size_t len, int prot,
+					   int flags, int fd, off_t off)
+{
+	return mmap(addr, len, prot, flags, fd, off);
+}
+
+/**
+ * shim_real_fcntl_dupfd() - fcntl(F_DUPFD or F_DUPFD_CLOEXEC), untracked
+ * @fd: the descriptor
+ * @min: the lowest number the copy may take
+ * @cloexec: F_DUPFD_CLOEXEC
+ *
+ * The copy stands for nothing in the table, whatever @fd stands for.
+ *
+ * Return: the new descriptor, or -1 with errno set, as fcntl() does.
+ */
+__attribute__((weak)) int shim_real_fcntl_dupfd(int fd, int min, bool cloexec)
+{
+	return fcntl(fd, cloexec ? F_DUPFD_CLOEXEC : F_DUPFD, min);
+}
+
+/**
+ * shim_real_fcntl() - libc's fcntl(), for a command with an int argument
+ * @fd: the descriptor
+ * @cmd: the command (F_SETFL, say; not F_DUPFD: see shim_real_fcntl_dupfd())
+ * @arg: its argument
+ *
+ * Return: fcntl()'s.
+ */
+__attribute__((weak)) int shim_real_fcntl(int fd, int cmd, int arg)
+{
+	return fcntl(fd, cmd, arg);
+}
