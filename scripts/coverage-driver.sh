@@ -19,6 +19,9 @@
 #
 # Exit status 1 below the bar: driver/ without the engine (which the host
 # tests cover, make coverage) >= 95 % of lines and >= 85 % of branches.
+# The driver's part counts driver/engine/vatom_rules.h, the UAPI's
+# argument checks: beside the engine for the shim's sake, but run by the
+# driver's ioctls only (the host's engine tests never call them).
 #
 # The module is built in build/debug-6.12-gcov-module/, apart from the one
 # of `make module KERNEL=debug-6.12`; gcov's paths are that directory's.
@@ -72,6 +75,8 @@ gcovr -r . -f driver/ --json "$OUT/driver.json" \
 	--html-details "$HTML/index.html" >/dev/null
 echo "# HTML: ${HTML#"$ROOT"/}/index.html"
 echo "# the engine, in the kernel:"
-"$SCRIPTS/coverage-table.py" "$OUT/driver.json" 0 0 -f 'driver/engine/' | tail -n 2 | head -n 1
-echo "# driver/ without the engine (bar: $BAR_LINES % of lines, $BAR_BRANCHES % of branches):"
-"$SCRIPTS/coverage-table.py" "$OUT/driver.json" "$BAR_LINES" "$BAR_BRANCHES" -e 'driver/engine/'
+"$SCRIPTS/coverage-table.py" "$OUT/driver.json" 0 0 -f 'driver/engine/' \
+	-e 'driver/engine/vatom_rules\.h$' | tail -n 2 | head -n 1
+echo "# driver/ without the engine, with its rules (bar: $BAR_LINES % of lines, $BAR_BRANCHES % of branches):"
+"$SCRIPTS/coverage-table.py" "$OUT/driver.json" "$BAR_LINES" "$BAR_BRANCHES" \
+	-e 'driver/engine/(?!vatom_rules\.h$)'
