@@ -403,6 +403,8 @@ struct vatom_surface *vatom_buffer_new(struct drm_device *dev,
 	surf = vatom_surface_alloc(dev, size);
 	if (IS_ERR(surf))
 		return surf;
+	/* Addressable: what was asked for, as SURFACE_CREATE's buffers. */
+	surf->view.size = size;
 	ret = drm_gem_handle_create(file, &surf->shmem.base, handle);
 	if (ret) {
 		drm_gem_object_put(&surf->shmem.base);

@@ -222,6 +222,48 @@ TEST(queue_accounting)
 	close(fd);
 }
 
+/*
+ * The ring and the page are ordinary buffers of the file (docs/queues.md):
+ * SURFACE_INFO says so, with the size they were made with (64 bytes a
+ * descriptor; the page 4096), not their page-rounded mappings'.
+ */
+TEST(queue_surfaces)
+{
+	static const struct {
+		__u32 entries;
+		__u64 ring_size, ring_mmap;
+	} rows[] = {
+		{ 1, 64, 4096 },
+		{ 8, 512, 4096 },
+		{ 64, 4096, 4096 },
+		{ 128, 8192, 8192 },
+	};
+	struct drm_vatom_surface_info info;
+	unsigned int i;
+	struct vq q;
+	int fd;
+
+	VT_OPEN(fd);
+	for (i = 0; i < VT_ARRAY_SIZE(rows); i++) {
+		ASSERT_EQ(0, vq_create(fd, rows[i].entries, NULL, 0, &q));
+		ASSERT_EQ(0, vt_surface_info(fd, q.ring_handle, &info));
+		EXPECT_EQ(DRM_VATOM_SURFACE_BUFFER, info.kind);
+		EXPECT_EQ(rows[i].ring_size, info.size)
+			TH_LOG("%u entries", rows[i].entries);
+		EXPECT_EQ(rows[i].ring_mmap, info.mmap_size);
+		ASSERT_EQ(0, vt_surface_info(fd, q.ctl_handle, &info));
+		EXPECT_EQ(DRM_VATOM_SURFACE_BUFFER, info.kind);
+		EXPECT_EQ(4096, info.size);
+		EXPECT_EQ(4096, info.mmap_size);
+		EXPECT_EQ(0, vq_destroy(fd, q.id));
+		munmap(q.ring, rows[i].ring_mmap);
+		munmap(q.ctl, 4096);
+		EXPECT_EQ(0, vt_gem_close(fd, q.ring_handle));
+		EXPECT_EQ(0, vt_gem_close(fd, q.ctl_handle));
+	}
+	close(fd);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Jobs                                                                      */
 /* ------------------------------------------------------------------------ */
