@@ -321,7 +321,11 @@ run_progs=()
 for f in examples/*.vasm; do
 	run_progs+=("tools/vatom run --tap $f")
 done
-run_vm vm "" "${vm_progs[@]}" "${run_progs[@]}" build/dest/pkgconfig-hello
+# The differential: the fuzzer's deterministic phase on the device and on
+# the in-process device (libvatom-shim.so), seeded, 30 s; every answer,
+# fence and surface byte the same (selftests/fuzz_trace.c).
+run_vm vm "" "${vm_progs[@]}" "${run_progs[@]}" build/dest/pkgconfig-hello \
+	"build/shim/selftests/vatom_fuzz -t 30 -s 1 -D shim"
 # Two devices: discovery lists both, and the multi-device tests run; and
 # 20 s of the fuzzer, seeded (a failure names the seed to rerun). The job
 # timeout is the tests' to shorten (test_reset.c), at run time.

@@ -2,10 +2,13 @@
 /*
  * vatom_fuzz: a seeded ioctl fuzzer for the vatom render node.
  *
- *   vatom_fuzz [-t SECONDS] [-n CALLS] [-s SEED] [-j THREADS] [-F jobs] [-v]
+ *   vatom_fuzz [-t SECONDS] [-n CALLS] [-s SEED] [-j THREADS] [-F jobs] [-D shim] [-v]
  *
  * (-v prints every call of phase 1; calls over 0.5 s are printed anyway.
- * -F jobs injects faults into jobs: see below.)
+ * -F jobs injects faults into jobs: see below. -D shim is the
+ * differential against the in-process device, libvatom-shim.so: phase 1
+ * alone, on the device and on the shim, traced and compared, in
+ * fuzz_trace.c; -T FILE is one half of it.)
  *
  * Two phases share the time budget (-t, default 20 s) half and half:
  *
@@ -94,6 +97,7 @@
 #include "kselftest.h"
 
 #include "common.h"
+#include "fuzz_trace.h"
 
 #define VZ_MAX_HANDLES	24
 #define VZ_MAX_SYNCS	12
@@ -111,6 +115,8 @@
 #define VZ_MAX_QUEUES	4
 #define VZ_QUEUE_SURF	(64 * 1024)	/* a worker's queue streams and results */
 #define VZ_NCOUNTS	4		/* the live counts checked at the end */
+/* -T: no job of a trace reaches it (vatom_rules.h's largest) */
+#define VATOM_TRACE_TIMEOUT_MS	600000
 
 /* ------------------------------------------------------------------------ */
 /* PRNG: splitmix64, one per worker                                          */
@@ -312,7 +318,8 @@ static void vz_ack(int fd)
 static int vz_ioctl(struct vz_worker *w, int fd, unsigned long req, void *arg,
 		    bool core)
 {
-	int ret = ioctl(fd, req, arg), e = errno;
+	int ret = vd_trace ? vd_ioctl(fd, req, arg, w->op) : ioctl(fd, req, arg);
+	int e = errno;
 
 	atomic_fetch_add(&vz_rep->calls, 1);
 	if (!ret)
@@ -336,7 +343,7 @@ static int vz_ioctl(struct vz_worker *w, int fd, unsigned long req, void *arg,
 /* ------------------------------------------------------------------------ */
 
 /* @valid most of the time, else a pointer the kernel must refuse. */
-static __u64 vz_ptr(struct vz_worker *w, const void *valid, __u32 bad_pct)
+static __u64 vz_ptr_any(struct vz_worker *w, const void *valid, __u32 bad_pct)
 {
 	if (!vz_chance(&w->rng, bad_pct))
 		return vt_u64_ptr(valid);
@@ -354,6 +361,49 @@ static __u64 vz_ptr(struct vz_worker *w, const void *valid, __u32 bad_pct)
 	default:
 		return vz_next(&w->rng);
 	}
+}
+
+/* Whether @p is one of vz_ptr_any()'s answers for @valid, all but chance. */
+static bool vz_ptr_known(struct vz_worker *w, __u64 p, const void *valid)
+{
+	return p == vt_u64_ptr(valid) || p == vt_u64_ptr(valid) + 1 ||
+	       p == vt_u64_ptr(vz_ro) || p == vt_u64_ptr(vz_none) ||
+	       p == 0xffff888000000000ull || !p;
+}
+
+/*
+ * vz_ptr_any(), with the same answer in both halves of -T's trace:
+ * what lies 4 GiB past a buffer, or at a random address, depends on the
+ * process's layout (the shim maps every surface), so those are PROT_NONE
+ * memory there.
+ */
+static __u64 vz_ptr(struct vz_worker *w, const void *valid, __u32 bad_pct)
+{
+	__u64 p = vz_ptr_any(w, valid, bad_pct);
+
+	if (vd_trace && !vz_ptr_known(w, p, valid))
+		return vt_u64_ptr(vz_none);
+	return p;
+}
+
+/* -T: where pointer @p points, the same words in both halves. */
+static const char *vz_ptr_name(struct vz_worker *w, __u64 p, char *buf, size_t len)
+{
+	__u64 sc = vt_u64_ptr(w->scratch), st = vt_u64_ptr(w->stream);
+
+	if (p >= sc && p < sc + VZ_SCRATCH)
+		snprintf(buf, len, "scratch+%llu", (unsigned long long)(p - sc));
+	else if (p >= st && p < st + VZ_STREAM + VT_PAGE_SIZE)
+		snprintf(buf, len, "stream+%llu", (unsigned long long)(p - st));
+	else if (p == vt_u64_ptr(vz_none))
+		snprintf(buf, len, "none");
+	else if (p == vt_u64_ptr(vz_ro))
+		snprintf(buf, len, "read-only");
+	else if (!p)
+		snprintf(buf, len, "null");
+	else
+		snprintf(buf, len, "elsewhere");
+	return buf;
 }
 
 /* A count: usually small, sometimes huge. */
@@ -530,6 +580,22 @@ static void vz_op_create(struct vz_worker *w)
 			break;
 		}
 	}
+	/*
+	 * -T: a bit flipped in the tile types' pointer (case 5) points
+	 * where the process's layout says: PROT_NONE memory instead.
+	 */
+	if (vd_trace && c.kind == DRM_VATOM_SURFACE_TILE_GRID &&
+	    !vz_ptr_known(w, gd->tile_types, types))
+		gd->tile_types = vt_u64_ptr(vz_none);
+	if (vd_trace) {
+		char d[32], t[32];
+
+		vd_printf("args kind %u flags %#x size %llu desc %s size %u types %s\n",
+			  c.kind, c.flags, (unsigned long long)c.size,
+			  vz_ptr_name(w, c.desc, d, sizeof(d)), c.desc_size,
+			  c.kind == DRM_VATOM_SURFACE_TILE_GRID ?
+			  vz_ptr_name(w, gd->tile_types, t, sizeof(t)) : "-");
+	}
 	if (!vz_ioctl(w, w->fd, DRM_IOCTL_VATOM_SURFACE_CREATE, &c, false)) {
 		vz_remember(w, c.handle, c.kind, c.size);
 		if (c.kind == DRM_VATOM_SURFACE_TILE_GRID)
@@ -606,6 +672,13 @@ static void vz_visa(struct vz_worker *w, struct vt_stream *s, __u64 size)
 	__u8 exec;
 
 	memset(&v, 0, sizeof(v));
+	/*
+	 * A packet may name more lanes than were drawn (a TYPED_ATOMIC is
+	 * SIMD8 whatever @exec): those read 0, not the stack.
+	 */
+	memset(addr, 0, sizeof(addr));
+	memset(src0, 0, sizeof(src0));
+	memset(src1, 0, sizeof(src1));
 	exec = vz_below(&w->rng, 5);
 	n = 1u << exec;
 	vz_lanes(w, addr, src0, src1, n, size);
@@ -781,6 +854,91 @@ static void vz_mutate_stream(struct vz_worker *w, struct vt_stream *s)
 /* SUBMIT                                                                    */
 /* ------------------------------------------------------------------------ */
 
+/*
+ * -T: what a call writes through a pointer into the first half of the
+ * scratch (user results, NoC counters), traced: before the call (@done
+ * false) the half is set to a known pattern, since it holds pointers of
+ * earlier calls; after it, its digest goes in the trace.
+ */
+static void vz_trace_out(struct vz_worker *w, bool done)
+{
+	if (!vd_trace || w->results)
+		return;
+	if (!done)
+		memset(w->scratch, 0xa5, VZ_SCRATCH / 2);
+	else
+		vd_printf("out %016llx\n",
+			  (unsigned long long)vd_hash(w->scratch, VZ_SCRATCH / 2));
+}
+
+/*
+ * -T: wait until the file's jobs have executed, so that what the next
+ * call sees is the device's answer and not how far it got: a synchronous
+ * SUBMIT runs after the file's earlier jobs, and the syncobjs' fences
+ * are waited for (those with none fail at once).
+ */
+static void vz_trace_drain(struct vz_worker *w)
+{
+	struct drm_vatom_submit empty = { 0 };
+	struct timespec ts;
+	__s64 deadline;
+	int i;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	deadline = (ts.tv_sec + 60) * 1000000000ll + ts.tv_nsec;
+	vd_printf("drain %d\n", ioctl(w->fd, DRM_IOCTL_VATOM_SUBMIT, &empty) ? -errno : 0);
+	for (i = 0; i < w->nsync; i++)
+		if (drmSyncobjWait(w->fd, &w->sync[i], 1, deadline, 0, NULL) &&
+		    errno == ETIME)
+			vd_printf("drain: syncobj %u still unsignalled after 60 s\n",
+				  w->sync[i]);
+}
+
+/*
+ * -T: the state a call left, in the trace: each syncobj's fence status
+ * and timeline point; with @surfaces,
+ * a digest of every surface the worker knows (and of the queue jobs'
+ * streams and results).
+ */
+static void vz_trace_state(struct vz_worker *w, bool surfaces)
+{
+	uint64_t point;
+	void *map;
+	size_t len;
+	int i;
+
+	vd_printf("sync");
+	for (i = 0; i < w->nsync; i++) {
+		point = 0;
+		if (drmSyncobjQuery(w->fd, &w->sync[i], &point, 1))
+			point = ~0ull;
+		vd_printf(" %u:%d:%llu", w->sync[i], vt_fence_status(w->fd, w->sync[i]),
+			  (unsigned long long)point);
+	}
+	vd_printf("\n");
+	if (!surfaces)
+		return;
+	for (i = 0; i < w->nsurf; i++) {
+		const struct vz_surf *s = &w->surf[i];
+
+		if (!s->size || s->size > VZ_MAX_KEEP)
+			continue;
+		len = (s->size + VT_PAGE_SIZE - 1) & ~(size_t)(VT_PAGE_SIZE - 1);
+		map = vt_map(w->fd, s->h, len);
+		if (!map) {
+			vd_printf("surf %u unmappable\n", s->h);
+			continue;
+		}
+		vd_printf("surf %u %u %llu %016llx\n", s->h, s->kind,
+			  (unsigned long long)s->size,
+			  (unsigned long long)vd_hash(map, s->size));
+		munmap(map, len);
+	}
+	if (w->qmap)
+		vd_printf("surf queue %016llx\n",
+			  (unsigned long long)vd_hash(w->qmap, VZ_QUEUE_SURF));
+}
+
 static void vz_op_submit(struct vz_worker *w)
 {
 	struct vt_stream *s = (void *)(w->scratch + VZ_SCRATCH / 2);
@@ -847,8 +1005,9 @@ static void vz_op_submit(struct vz_worker *w)
 		a.result_offset = 8 * vz_below(&w->rng, 8);
 		a.results_size = s->results;
 	}
+	/* Zero, not the stack's: the mutations below may point at them. */
+	memset(syncs, 0, sizeof(syncs));
 	if (w->nsync && vz_chance(&w->rng, 30)) {
-		memset(syncs, 0, sizeof(syncs));
 		a.in_sync_count = vz_below(&w->rng, 3);
 		a.out_sync_count = vz_below(&w->rng, 3);
 		for (i = 0; i < 4; i++) {
@@ -924,8 +1083,22 @@ static void vz_op_submit(struct vz_worker *w)
 			break;
 		}
 	}
-	vz_ioctl(w, w->fd, DRM_IOCTL_VATOM_SUBMIT,
-		 vz_chance(&w->rng, 2) ? (void *)vz_none : &a, false);
+	vz_trace_out(w, false);
+	if (vd_trace) {
+		vd_printf("args flags %#x stream %u bindings %u", a.flags, a.stream_size,
+			  a.binding_count);
+		for (i = 0; i < nb; i++)
+			vd_printf(" %u:%u:%#x:%#x", bind[i].slot, bind[i].handle,
+				  bind[i].flags, bind[i].pad);
+		vd_printf(" results %llu handle %u offset %llu syncs %u %u\n",
+			  (unsigned long long)a.results_size, a.result_handle,
+			  (unsigned long long)a.result_offset, a.in_sync_count,
+			  a.out_sync_count);
+	}
+	if (!vz_ioctl(w, w->fd, DRM_IOCTL_VATOM_SUBMIT,
+		      vz_chance(&w->rng, 2) ? (void *)vz_none : &a, false) && vd_trace)
+		vz_trace_drain(w);
+	vz_trace_out(w, true);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -954,7 +1127,9 @@ static void vz_op_counters(struct vz_worker *w)
 	}
 	if (vz_chance(&w->rng, 5))
 		c.pad = 1;
+	vz_trace_out(w, false);
 	vz_ioctl(w, w->fd, DRM_IOCTL_VATOM_NOC_COUNTERS, &c, false);
+	vz_trace_out(w, true);
 }
 
 static void vz_op_param(struct vz_worker *w)
@@ -1003,8 +1178,12 @@ static void vz_op_prime(struct vz_worker *w)
 	dmabuf = p.fd;
 	p.handle = 0;
 	p.flags = 0;
-	if (vz_chance(&w->rng, 5))
+	if (vz_chance(&w->rng, 5)) {
 		p.fd = vz_below(&w->rng, 64);	/* any fd: not a dma-buf */
+		/* -T: the same descriptor in both halves, a pipe */
+		if (vd_trace)
+			p.fd = w->pipefd[0];
+	}
 	if (!vz_ioctl(w, to, DRM_IOCTL_PRIME_FD_TO_HANDLE, &p, true)) {
 		if (to == w->fd && p.handle != h)
 			vz_remember(w, p.handle, DRM_VATOM_SURFACE_BUFFER, 0);
@@ -1273,6 +1452,9 @@ static void vz_queue_create(struct vz_worker *w)
 			break;
 		case 2:
 			a.eventfd = vz_below(&w->rng, VZ_LEDGER_EFD_MIN); /* whatever it is */
+			/* -T: the same descriptor in both halves, a pipe */
+			if (vd_trace)
+				a.eventfd = w->pipefd[1];
 			break;
 		default:
 			a.eventfd = w->efd;
@@ -1294,6 +1476,12 @@ static void vz_queue_create(struct vz_worker *w)
 			     vz_next(&w->rng);
 	else if (vz_chance(&w->rng, 3))
 		a.poll_cpu = vz_next(&w->rng);
+	/*
+	 * -T: no polling queue. A poller consumes when it likes, so what
+	 * the next call sees of its jobs is timing, not the device.
+	 */
+	if (vd_trace)
+		a.flags &= ~(DRM_VATOM_QUEUE_CREATE_POLL | DRM_VATOM_QUEUE_CREATE_POLL_CPU);
 	if (vz_ioctl(w, w->fd, DRM_IOCTL_VATOM_QUEUE_CREATE,
 		     vz_chance(&w->rng, 2) ? (void *)vz_none : &a, false))
 		return;
@@ -1960,20 +2148,34 @@ static unsigned long long vz_phase1(__u64 seed, double secs, unsigned long long 
 		double t = vz_now();
 
 		w.iter = i;
-		if (!(i % 16))
+		if (l && !(i % 16))
 			vz_ledger_add(l, &w.rng);
 		if (!(i % 64)) {
 			vz_ack(fd);	/* its queues' jobs fail silently */
 			if (fd2 >= 0)
 				vz_ack(fd2);
 		}
+		/*
+		 * -T: the scratch holds pointers from earlier calls, which a
+		 * mutated call may read as numbers: cleared, for both halves.
+		 */
+		if (vd_trace)
+			memset(w.scratch, 0, VZ_SCRATCH);
 		vz_ops[vz_below(&w.rng, VT_ARRAY_SIZE(vz_ops))](&w);
+		if (vd_trace)
+			vz_trace_state(&w, !(i % 64));
 		t = vz_now() - t;
 		/* -v: every call; else the slow ones (a time budget's worth). */
 		if (vz_verbose || t > 0.5)
 			ksft_print_msg("call %llu: %s, %.3f s\n", i, w.op, t);
-		if (!(i % 64) && vz_now() > end)
+		if (!(i % 64) && vz_now() > end) {
+			i++;
 			break;
+		}
+	}
+	if (vd_trace) {
+		vz_trace_state(&w, true);
+		vd_printf("end %llu\n", i);
 	}
 	vz_worker_fini(&w);
 	close(fd);
@@ -2307,9 +2509,50 @@ static void vz_counts(long long c[2][VZ_NCOUNTS])
 	}
 }
 
+/*
+ * -T FILE: one half of -D shim, on whichever device this process sees
+ * (the real one, or the shim preloaded): phase 1 alone, traced, with what
+ * timing could change taken out (no polling queue, every job done before
+ * the next call, a job timeout no job reaches). Prints one TAP result.
+ */
+static int vz_trace_half(const char *path, __u64 seed, double secs,
+			 unsigned long long max)
+{
+	char old[32] = "";
+	unsigned long long calls;
+
+	ksft_set_plan(1);
+	vd_trace = fopen(path, "w");
+	vz_rep = mmap(NULL, sizeof(*vz_rep), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	vz_none = mmap(NULL, 2 * VT_PAGE_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	vz_ro = mmap(NULL, VT_PAGE_SIZE, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!vd_trace || vz_rep == MAP_FAILED || vz_none == MAP_FAILED ||
+	    vz_ro == MAP_FAILED)
+		ksft_exit_fail_msg("%s: %s\n", path, strerror(errno));
+	memset(vz_ro, 0x5a, VT_PAGE_SIZE);
+	mprotect(vz_ro, VT_PAGE_SIZE, PROT_READ);
+	if (vt_read_file(VT_JOB_TIMEOUT_PARAM, old, sizeof(old)) < 0 ||
+	    vt_job_timeout_set(VATOM_TRACE_TIMEOUT_MS))
+		ksft_exit_fail_msg("%s: cannot be set (root?)\n", VT_JOB_TIMEOUT_PARAM);
+	ksft_print_msg("%s: seed %llu, %s, job_timeout_ms %u, trace %s\n",
+		       vt_shim() ? "in-process device" : vz_nodes[0],
+		       (unsigned long long)seed, max == ~0ull ? "time budget" : "call budget",
+		       VATOM_TRACE_TIMEOUT_MS, path);
+	calls = vz_phase1(seed, secs, max, NULL);
+	vt_write_file(VT_JOB_TIMEOUT_PARAM, old);
+	fclose(vd_trace);
+	ksft_test_result(!atomic_load(&vz_rep->bad),
+			 "traced: %llu calls, errnos in the table%s%s\n", calls,
+			 vz_rep->first[0] ? ": " : "", vz_rep->first);
+	ksft_finished();
+	return 0;
+}
+
 static void vz_usage(void)
 {
-	fprintf(stderr, "usage: vatom_fuzz [-t SECONDS] [-n CALLS] [-s SEED] [-j THREADS] [-F jobs] [-v]\n");
+	fprintf(stderr, "usage: vatom_fuzz [-t SECONDS] [-n CALLS] [-s SEED] [-j THREADS] [-F jobs] [-D shim] [-v]\n");
 	exit(KSFT_FAIL);
 }
 
@@ -2321,14 +2564,15 @@ int main(int argc, char **argv)
 	long long r0[2][VZ_NRESETS], r1[2][VZ_NRESETS];
 	double secs = 20, t0, t1, t2;
 	__u64 seed = 0;
-	bool have_seed = false, settled = false, ok;
+	bool have_seed = false, settled = false, diff = false, ok;
+	const char *trace = NULL;
 	int nthreads = 4, opt, n, i, rounds;
 	struct vz_ledger ledger;
 	long long seq;
 
 	/* Line by line: a crash or a kill keeps what was printed. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	while ((opt = getopt(argc, argv, "t:n:s:j:F:v")) != -1) {
+	while ((opt = getopt(argc, argv, "t:n:s:j:F:D:T:v")) != -1) {
 		switch (opt) {
 		case 't':
 			secs = atof(optarg);
@@ -2348,6 +2592,14 @@ int main(int argc, char **argv)
 				vz_usage();
 			vz_faults = true;
 			break;
+		case 'D':
+			if (strcmp(optarg, "shim"))
+				vz_usage();
+			diff = true;
+			break;
+		case 'T':	/* one half of -D: see vz_trace_half() */
+			trace = optarg;
+			break;
 		case 'v':
 			vz_verbose = true;
 			break;
@@ -2355,7 +2607,8 @@ int main(int argc, char **argv)
 			vz_usage();
 		}
 	}
-	if (nthreads < 1 || nthreads > VZ_MAX_THREADS || secs <= 0)
+	if (nthreads < 1 || nthreads > VZ_MAX_THREADS || secs <= 0 ||
+	    ((diff || trace) && vz_faults))
 		vz_usage();
 	if (!have_seed)
 		seed = (__u64)time(NULL) ^ ((__u64)getpid() << 32);
@@ -2365,8 +2618,16 @@ int main(int argc, char **argv)
 	if (n <= 0)
 		ksft_exit_skip("no vatom device (is vatom.ko loaded?)\n");
 	vz_ndev = n > 2 ? 2 : n;
-	for (i = 0; i < vz_ndev; i++) {
+	for (i = 0; i < vz_ndev; i++)
 		snprintf(vz_nodes[i], VT_PATH_MAX, "%s", paths[i]);
+	if (trace)
+		return vz_trace_half(trace, seed, secs, max);
+	if (diff) {
+		if (vt_shim())
+			ksft_exit_skip("-D shim compares the device with the shim: run it without the shim\n");
+		vd_diff_main("/proc/self/exe", seed, secs, n);
+	}
+	for (i = 0; i < vz_ndev; i++) {
 		/* The in-process device has no debugfs: no live counts. */
 		if (vt_shim())
 			continue;
