@@ -100,7 +100,7 @@ static const struct vd_own vd_own[] = {
  * @mask: the bits of its value that differ; @name what the trace says
  *
  * docs/shim.md, "Where it differs": the shim's charges are its own
- * allocations' sizes, and it has no polling queues.
+ * allocations' sizes.
  */
 struct vd_param_diff {
 	__u32 param;
@@ -110,9 +110,6 @@ struct vd_param_diff {
 
 static const struct vd_param_diff vd_param_diffs[] = {
 	{ DRM_VATOM_PARAM_FILE_MEM_CHARGED, ~0ull, "charged" },
-	{ DRM_VATOM_PARAM_CAPS,
-	  DRM_VATOM_CAP_QUEUE_POLL | DRM_VATOM_CAP_QUEUE_POLL_CPU, "caps" },
-	{ DRM_VATOM_PARAM_MAX_POLL_QUEUES, ~0ull, "poll-queues" },
 };
 
 /* GET_PARAM's value, less the bits that differ by design. */

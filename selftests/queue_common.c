@@ -831,35 +831,56 @@ void qp_broadcast_jobs(struct qp_env *v, __u32 first, __u32 n, __u32 packets,
  * The poller's task id: the one task named vatom-poll/@pid (15 bytes
  * kept); -1 when there is none, -2 when there are several.
  */
-pid_t qp_poller_tid(pid_t pid)
+/* Whether the task at /proc/@dir/@name is called @want: 1, 0, -1 not a task. */
+static int qp_comm_is(const char *dir, const char *name, const char *want)
 {
-	char want[16], path[300], comm[64];
+	char path[300], comm[64];
+	int is = -1;
+	FILE *f;
+
+	if (name[0] < '0' || name[0] > '9')
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s/comm", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fgets(comm, sizeof(comm), f)) {
+		comm[strcspn(comm, "\n")] = 0;
+		is = !strcmp(comm, want);
+	}
+	fclose(f);
+	return is;
+}
+
+/*
+ * The one task in directory @dir (/proc, or a process's task/) called
+ * @want: its id, -1 none, -2 more than one.
+ */
+static pid_t qp_task_named(const char *dir, const char *want)
+{
 	pid_t found = -1;
 	struct dirent *e;
-	DIR *d;
-	FILE *f;
+	DIR *d = opendir(dir);
+
+	while (d && (e = readdir(d)))
+		if (qp_comm_is(dir, e->d_name, want) == 1)
+			found = found < 0 ? atoi(e->d_name) : -2;
+	if (d)
+		closedir(d);
+	return found;
+}
+
+pid_t qp_poller_tid(pid_t pid)
+{
+	char want[16], dir[64];
+	pid_t found;
 
 	/* TASK_COMM_LEN is 16: the kernel keeps 15 bytes of the name. */
 	snprintf(want, sizeof(want), "vatom-poll/%d", (int)pid);
-	d = opendir("/proc");
-	if (!d)
-		return -1;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f)) {
-			comm[strcspn(comm, "\n")] = 0;
-			if (!strcmp(comm, want)) {
-				/* Two threads of that name: which one is ours? */
-				found = found < 0 ? atoi(e->d_name) : -2;
-			}
-		}
-		fclose(f);
-	}
-	closedir(d);
-	return found;
+	found = qp_task_named("/proc", want);
+	if (found != -1)
+		return found;
+	/* The in-process device's poller is a thread of @pid's own. */
+	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
+	return qp_task_named(dir, want);
 }

@@ -36,7 +36,6 @@ TEST(queue_poll_params)
 	int fd;
 
 	VT_OPEN(fd);
-	VT_SKIP_ON_SHIM("no polling queues yet");
 	ASSERT_EQ(0, vt_get_param(fd, DRM_VATOM_PARAM_CAPS, 0, &caps));
 	EXPECT_TRUE(caps & DRM_VATOM_CAP_QUEUE_POLL);
 	EXPECT_TRUE(caps & DRM_VATOM_CAP_QUEUE_SIGNAL);

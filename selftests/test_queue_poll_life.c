@@ -239,6 +239,7 @@ TEST_F_TIMEOUT(qpoll_busy, stops_promptly, 120)
 		}
 		stop_ns = va_now_ns() - t0;
 	} else {
+		VT_SKIP_ON_SHIM("an exiting process's poller stops where the exit finds it, not between packets");
 		ASSERT_EQ(0, pipe(up));
 		ASSERT_EQ(0, pipe(down));
 		pid = fork();

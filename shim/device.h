@@ -30,15 +30,10 @@ struct shim_limits {
 	u64 max_submit_ops;
 	u32 job_timeout_ms;
 	u32 max_schedulers;
+	u32 max_poll_queues;
 };
 
 extern struct shim_limits shim_limits;
-
-/*
- * What vatom.ko reports in DRM_VATOM_PARAM_CAPS and the shim has not yet:
- * polling queues (queue.c).
- */
-#define SHIM_CAPS_MISSING	(DRM_VATOM_CAP_QUEUE_POLL | DRM_VATOM_CAP_QUEUE_POLL_CPU)
 
 /**
  * struct shim_device - one device the shim presents
@@ -47,12 +42,16 @@ extern struct shim_limits shim_limits;
  * @clients: files opened, for their client ids
  * @schedulers: its open files that have had an asynchronous job, against
  *	max_schedulers
+ * @poll_queues: its polling queues, against max_poll_queues
+ * @poller: the thread that polls them (poller.c), or NULL
  */
 struct shim_device {
 	unsigned int index;
 	atomic_uint_fast64_t resets;
 	atomic_uint_fast64_t clients;
 	atomic_uint schedulers;
+	atomic_uint poll_queues;
+	struct shim_poller *poller;
 };
 
 /**
@@ -202,6 +201,7 @@ int shim_queue_create(struct shim_file *f, void *arg);
 int shim_queue_destroy_ioctl(struct shim_file *f, void *arg);
 int shim_queue_kick(struct shim_file *f, void *arg);
 void shim_file_queues_release(struct shim_file *f);
+void shim_file_queues_after_fork(struct shim_file *f);
 
 /* submit.c */
 int shim_submit(struct shim_file *f, void *arg);

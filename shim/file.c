@@ -16,6 +16,7 @@
 #include <drm.h>
 
 #include "device.h"
+#include "poller.h"
 
 /* The library's version; `vatom --shim` looks for it to know it loaded. */
 SHIM_EXPORT const char vatom_shim_version[] = VATOM_VERSION_STRING;
@@ -66,6 +67,7 @@ static void shim_fork_parent(void)
 static void shim_fork_child(void)
 {
 	struct shim_file *f;
+	unsigned int i;
 
 	shim_offsets_unlock();
 	for (f = shim_files; f; f = f->next) {
@@ -77,7 +79,10 @@ static void shim_fork_child(void)
 			atomic_fetch_sub(&f->dev->schedulers, 1);
 		f->sched = NULL;
 		f->last_fence = NULL;	/* the parent's worker signals it */
+		shim_file_queues_after_fork(f);
 	}
+	for (i = 0; i < SHIM_MAX_DEVICES; i++)
+		shim_pollers_after_fork(&shim_devices[i]);
 	pthread_mutex_unlock(&shim_files_lock);
 }
 
@@ -118,6 +123,11 @@ static void shim_limits_init(void)
 		vatom_rule_clamp(shim_env_u64("VATOM_SHIM_MAX_SCHEDULERS",
 					      VATOM_DEFAULT_MAX_SCHEDULERS),
 				 VATOM_MIN_MAX_SCHEDULERS, VATOM_MAX_MAX_SCHEDULERS);
+	/* Bounded: each poller has room for all of a device's queues. */
+	shim_limits.max_poll_queues =
+		vatom_rule_clamp(shim_env_u64("VATOM_SHIM_MAX_POLL_QUEUES",
+					      VATOM_DEFAULT_MAX_POLL_QUEUES),
+				 0, VATOM_MAX_MAX_POLL_QUEUES);
 	for (i = 0; i < SHIM_MAX_DEVICES; i++)
 		shim_devices[i].index = i;
 	pthread_atfork(shim_fork_prepare, shim_fork_parent, shim_fork_child);
@@ -152,6 +162,8 @@ int shim_param_show(const char *name, char *buf, size_t len)
 		v = __atomic_load_n(&shim_limits.job_timeout_ms, __ATOMIC_RELAXED);
 	else if (!strcmp(name, "num_devices"))
 		v = shim_num_devices();
+	else if (!strcmp(name, "max_poll_queues"))
+		v = shim_limits.max_poll_queues;
 	return snprintf(buf, len, "%llu\n", (unsigned long long)v);
 }
 
@@ -365,9 +377,6 @@ static int shim_get_param(struct shim_file *f, void *arg)
 	struct drm_vatom_get_param *args = arg;
 	int ret = vatom_param_fixed(args->param, args->index, &args->value);
 
-	/* What the shim does not have is not reported: docs/shim.md. */
-	if (!ret && args->param == DRM_VATOM_PARAM_CAPS)
-		args->value &= ~SHIM_CAPS_MISSING;
 	if (ret <= 0)
 		return ret;
 	switch (args->param) {
@@ -384,7 +393,7 @@ static int shim_get_param(struct shim_file *f, void *arg)
 		args->value = atomic_load(&f->acct->bytes);
 		break;
 	case DRM_VATOM_PARAM_MAX_POLL_QUEUES:
-		args->value = 0;	/* no polling queues yet: docs/shim.md */
+		args->value = shim_limits.max_poll_queues;
 		break;
 	case DRM_VATOM_PARAM_JOB_TIMEOUT_MS:
 		args->value = __atomic_load_n(&shim_limits.job_timeout_ms,

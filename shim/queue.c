@@ -12,19 +12,21 @@
  * that order; after the batch, a point on the queue's timeline syncobj
  * and a write to its eventfd.
  *
- * Polling mode (a consumer thread, no system call a job) is not in the
- * shim yet: DRM_VATOM_CAP_QUEUE_POLL is not reported, and its flag is
- * unknown here (-EINVAL).
+ * In polling mode the device's poller (poller.c) consumes as the tail
+ * moves; a KICK wakes it when it sleeps, and while it is awake consumes
+ * as in kick mode.
  */
 
 #include <errno.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "device.h"
+#include "poller.h"
 
 /**
  * struct shim_queue - one user-mode queue (vatom_queue)
@@ -46,6 +48,8 @@
  * @eventfd: a descriptor of the eventfd it signals per batch, or -1
  * @stream: the copy of the stream of the job it consumes
  * @stream_cap: bytes of @stream, charged to the file
+ * @poller: polling mode: its poller, referenced; NULL in kick mode
+ * @idle_ns: polling mode: its idle time
  */
 struct shim_queue {
 	atomic_uint refs;
@@ -65,6 +69,8 @@ struct shim_queue {
 	int eventfd;
 	void *stream;
 	u32 stream_cap;
+	struct shim_poller *poller;
+	u64 idle_ns;
 };
 
 static void shim_queue_put(struct shim_queue *q)
@@ -86,6 +92,8 @@ static void shim_queue_put(struct shim_queue *q)
 	if (q->eventfd >= 0)
 		shim_real_close(q->eventfd);
 	shim_account_uncharge(q->f->acct, sizeof(*q) + q->stream_cap);
+	if (q->poller)
+		shim_poller_put_queue(q->poller);
 	free(q->stream);
 	pthread_mutex_destroy(&q->lock);
 	free(q);
@@ -106,10 +114,17 @@ static struct shim_queue *shim_queue_get(struct shim_file *f, u32 id)
 	return q;
 }
 
-/* No CPU names a poller here: there is none (polling mode). */
+/*
+ * Whether @cpu may run the poller: online, and one the caller may run on
+ * (vatom_queue_poll_cpu_ok()).
+ */
 static bool shim_queue_cpu_ok(u32 cpu)
 {
-	return false;
+	cpu_set_t set;
+
+	if (cpu >= CPU_SETSIZE || sched_getaffinity(0, sizeof(set), &set))
+		return false;
+	return CPU_ISSET(cpu, &set);
 }
 
 /*
@@ -156,8 +171,6 @@ int shim_queue_create(struct shim_file *f, void *arg)
 	ret = vatom_rule_queue_create(args, shim_queue_cpu_ok);
 	if (ret)
 		return ret;
-	if (args->flags & DRM_VATOM_QUEUE_CREATE_POLL)
-		return -EINVAL;		/* not reported: docs/shim.md */
 
 	ret = shim_account_charge(f->acct, sizeof(*q));
 	if (ret)
@@ -188,26 +201,41 @@ int shim_queue_create(struct shim_file *f, void *arg)
 	if (ret)
 		goto handles;
 	q->ctl = (struct drm_vatom_queue_ctl *)q->ctl_surf->view.vaddr;
-	/* Kick mode: every job needs a KICK. */
-	__atomic_store_n(&q->ctl->flags, DRM_VATOM_QUEUE_CTL_NEED_WAKEUP,
-			 __ATOMIC_RELAXED);
+	if (args->flags & DRM_VATOM_QUEUE_CREATE_POLL) {
+		/* Awake from the start; it sets NEED_WAKEUP when it sleeps. */
+		ret = shim_queue_poll_start(q, f->dev, args->poll_idle_us,
+					    args->flags & DRM_VATOM_QUEUE_CREATE_POLL_CPU ?
+					    (int)args->poll_cpu : -1);
+		if (ret)
+			goto handles;
+	} else {
+		/* Kick mode: every job needs a KICK. */
+		__atomic_store_n(&q->ctl->flags, DRM_VATOM_QUEUE_CTL_NEED_WAKEUP,
+				 __ATOMIC_RELAXED);
+	}
 
 	/* The lowest free id (xa_alloc() from 1), or -EBUSY. */
 	pthread_mutex_lock(&f->queues_lock);
 	for (id = 0; id < VATOM_MAX_QUEUES && f->queues[id]; id++)
 		;
-	if (id < VATOM_MAX_QUEUES)
+	if (id < VATOM_MAX_QUEUES) {
+		if (q->poller)
+			shim_queue_poll_attach(q, q->poller, q->idle_ns);
 		f->queues[id] = q;
+	}
 	pthread_mutex_unlock(&f->queues_lock);
 	if (id == VATOM_MAX_QUEUES) {
 		ret = -EBUSY;
-		goto handles;
+		goto poller;
 	}
 	args->queue_id = id + 1;
 	args->ring_handle = ring_handle;
 	args->ctl_handle = ctl_handle;
 	return 0;
 
+poller:
+	if (q->poller)
+		shim_queue_poll_stop(q, q->poller);
 handles:
 	if (ctl_handle)
 		shim_handle_delete(f, ctl_handle);
@@ -217,10 +245,15 @@ free:
 	return ret;
 }
 
-/* Destroyed: a KICK under way stops after its job; the table's reference. */
+/*
+ * Destroyed: a KICK or the poller's batch under way stops after its job;
+ * the poller lets go of it; the table's reference.
+ */
 static void shim_queue_destroy(struct shim_queue *q)
 {
 	atomic_store(&q->dead, true);
+	if (q->poller)
+		shim_queue_poll_stop(q, q->poller);
 	shim_queue_put(q);
 }
 
@@ -327,11 +360,20 @@ static void shim_queue_consume(struct shim_queue *q, struct shim_exec *x)
 	__atomic_store_n(&slot->error_index, err.index, __ATOMIC_RELAXED);
 	__atomic_store_n(&slot->error_reason, err.reason, __ATOMIC_RELAXED);
 	__atomic_store_n(&slot->status, ret, __ATOMIC_RELAXED);
-	q->head++;
+	__atomic_store_n(&q->head, q->head + 1, __ATOMIC_RELAXED);
 	q->completed++;
 	__atomic_store_n(&q->ctl->head, q->head, __ATOMIC_RELAXED);
 	/* Pairs with userspace's acquire: status and results come first. */
 	__atomic_store_n(&q->ctl->completed, q->completed, __ATOMIC_RELEASE);
+}
+
+/*
+ * vatom_queue_tail_ok(): at most the ring's entries ahead of the head
+ * (read once: the poller may move it under a polling queue's KICK).
+ */
+static bool shim_queue_tail_ok(struct shim_queue *q, u32 tail)
+{
+	return tail - __atomic_load_n(&q->head, __ATOMIC_RELAXED) <= q->entries;
 }
 
 /* A point of the batch on the syncobj, a write to the eventfd. */
@@ -357,9 +399,11 @@ static void shim_queue_signal(struct shim_queue *q)
 
 /*
  * vatom_queue_drain(): consume the ring from the head to @tail, then
- * signal. Return: 0, -ENOMEM (the syncobj point: nothing consumed).
+ * signal; @polled: the consumer is the poller, which also stops between
+ * two jobs when a detach waits for it. Return: 0, -ENOMEM (the syncobj
+ * point: nothing consumed).
  */
-static int shim_queue_drain(struct shim_queue *q, u32 tail)
+static int shim_queue_drain(struct shim_queue *q, u32 tail, bool polled)
 {
 	struct shim_exec x;
 	u64 completed = q->completed;
@@ -372,8 +416,11 @@ static int shim_queue_drain(struct shim_queue *q, u32 tail)
 		if (!q->chain)
 			return -ENOMEM;
 	}
-	while (q->head != tail && !atomic_load(&q->dead))
+	while (q->head != tail && !atomic_load(&q->dead)) {
+		if (polled && shim_poller_detaching(q->poller))
+			break;	/* the poller comes back to it */
 		shim_queue_consume(q, &x);
+	}
 	if (q->completed != completed)
 		shim_queue_signal(q);
 	return 0;
@@ -383,7 +430,8 @@ int shim_queue_kick(struct shim_file *f, void *arg)
 {
 	struct drm_vatom_queue_kick *args = arg;
 	struct shim_queue *q;
-	int ret;
+	u64 completed;
+	int ret = 0;
 	u32 tail;
 
 	if (args->pad)
@@ -391,11 +439,79 @@ int shim_queue_kick(struct shim_file *f, void *arg)
 	q = shim_queue_get(f, args->queue_id);
 	if (!q)
 		return -ENOENT;
+	/*
+	 * Polling mode: wake a sleeping poller, which consumes; while it is
+	 * awake (or has no thread: a fork()ed child's) consume as in kick
+	 * mode, after the batch it may be running here.
+	 */
+	if (q->poller && !shim_poller_orphan(q->poller)) {
+		tail = __atomic_load_n(&q->ctl->tail, __ATOMIC_ACQUIRE);
+		if (!shim_queue_tail_ok(q, tail)) {
+			ret = -EINVAL;
+			goto put;
+		}
+		if (shim_poller_wake(q->poller))
+			goto put;
+	}
 	pthread_mutex_lock(&q->lock);
 	tail = __atomic_load_n(&q->ctl->tail, __ATOMIC_ACQUIRE);
-	/* vatom_queue_tail_ok(): at most the ring's entries ahead. */
-	ret = tail - q->head <= q->entries ? shim_queue_drain(q, tail) : -EINVAL;
+	completed = q->completed;
+	ret = shim_queue_tail_ok(q, tail) ? shim_queue_drain(q, tail, false) : -EINVAL;
+	if (q->poller && q->completed != completed)
+		shim_poller_kicked(q->poller);
 	pthread_mutex_unlock(&q->lock);
+put:
 	shim_queue_put(q);
 	return ret;
+}
+
+/* --- for the poller (poller.h) */
+
+struct drm_vatom_queue_ctl *shim_queue_ctl(struct shim_queue *q)
+{
+	return q->ctl;
+}
+
+u64 shim_queue_idle_ns(struct shim_queue *q)
+{
+	return q->idle_ns;
+}
+
+void shim_queue_set_poller(struct shim_queue *q, struct shim_poller *p,
+			   u64 idle_ns)
+{
+	q->poller = p;
+	q->idle_ns = idle_ns;
+}
+
+bool shim_queue_has_work(struct shim_queue *q, u32 *tail)
+{
+	*tail = __atomic_load_n(&q->ctl->tail, __ATOMIC_ACQUIRE);
+	return *tail != __atomic_load_n(&q->head, __ATOMIC_RELAXED) &&
+	       shim_queue_tail_ok(q, *tail);
+}
+
+void shim_queue_poll_drain(struct shim_queue *q)
+{
+	int ret = 0;
+	u32 tail;
+
+	if (pthread_mutex_trylock(&q->lock))
+		return;		/* a KICK is at it: move on */
+	if (shim_queue_has_work(q, &tail))
+		ret = shim_queue_drain(q, tail, true);
+	pthread_mutex_unlock(&q->lock);
+	/* Out of memory for the syncobj point: nothing consumed; back off. */
+	if (ret == -ENOMEM)
+		usleep(1000);
+}
+
+/* In a fork()ed child: a KICK or the poller may have held the lock. */
+void shim_file_queues_after_fork(struct shim_file *f)
+{
+	u32 i;
+
+	for (i = 0; i < VATOM_MAX_QUEUES; i++)
+		if (f->queues[i])
+			pthread_mutex_init(&f->queues[i]->lock, NULL);
 }

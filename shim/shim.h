@@ -18,7 +18,8 @@
  *   surface.c   surfaces (memfd-backed GEM objects), mmap, PRIME
  *   exec.c      the execution core every job goes through
  *   submit.c    SUBMIT: synchronous, validate-only and asynchronous jobs
- *   queue.c     user-mode queues (kick mode)
+ *   queue.c     user-mode queues
+ *   poller.c    their polling mode: the device's poller thread
  *   syncobj.c   DRM syncobjs (binary and timeline) and their fences
  *
  * fdtable.c, fault.c, devices.c and everything below them link into a

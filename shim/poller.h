@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * poller.h: what queue.c and poller.c share about polling mode (poller.c
+ * says how it works).
+ */
+#ifndef _VATOM_SHIM_POLLER_H_
+#define _VATOM_SHIM_POLLER_H_
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "device.h"
+
+/**
+ * struct shim_poller - a device's polling thread (vatom_poller)
+ * @refs: the device's, the thread's and each queue's
+ * @dev: its device
+ * @thread: the thread
+ * @lock: protects the fields below it but @polled and what the thread
+ *	alone touches
+ * @wake: the thread sleeps (or steps aside) on it
+ * @seen_cond: a detach waits on it for @seen
+ * @queues: its queues; @nqueues how many
+ * @gen: bumped when a queue comes or goes
+ * @seen: the @gen of the thread's copy
+ * @attached: a queue came since the last copy
+ * @wakeups: wakes so far (the thread sleeps while it stays the same)
+ * @stop: the last queue went
+ * @users: queues (shim_pollers_lock)
+ * @cpu: the CPU it is pinned to, or -1
+ * @orphan: in a fork()ed child, where the thread did not come along
+ * @asleep: sleeping, NEED_WAKEUP published
+ * @kicked: a KICK consumed jobs of its queues while it was awake
+ * @idle_ns: the longest idle time of its queues
+ * @polled: the thread's copy of @queues; @npolled how many; @next where
+ *	the round robin goes on
+ * @step_aside_ns: the last step aside
+ */
+struct shim_poller {
+	atomic_uint refs;
+	struct shim_device *dev;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake, seen_cond;
+	struct shim_queue **queues;
+	u32 nqueues;
+	atomic_uint gen;
+	unsigned int seen;
+	bool attached;
+	u64 wakeups;
+	bool stop;
+	unsigned int users;
+	int cpu;
+	bool orphan;
+	atomic_bool asleep, kicked;
+	atomic_uint_fast64_t idle_ns;
+	struct shim_queue **polled;
+	u32 npolled, next;
+	u64 step_aside_ns;
+};
+
+/* poller.c, for queue.c */
+
+/*
+ * Give a queue being created its device's poller (a new one, or the one
+ * there is), pinned to @cpu unless -1: 0, -EBUSY (max_poll_queues), -EINVAL
+ * (pinned elsewhere) or -ENOMEM.
+ */
+int shim_queue_poll_start(struct shim_queue *q, struct shim_device *dev,
+			  u32 idle_us, int cpu);
+/* Start polling a complete queue. */
+void shim_queue_poll_attach(struct shim_queue *q, struct shim_poller *p,
+			    u64 idle_ns);
+/* Take it back, waiting until the thread has left it; the last stops it. */
+void shim_queue_poll_stop(struct shim_queue *q, struct shim_poller *p);
+/* A queue's reference, dropped as the queue is freed. */
+void shim_poller_put_queue(struct shim_poller *p);
+/* Wake it if it sleeps: whether it slept (it will consume). */
+bool shim_poller_wake(struct shim_poller *p);
+/* A KICK consumed jobs while it was awake: step aside. */
+void shim_poller_kicked(struct shim_poller *p);
+/* Whether a detach waits for the thread's next copy of its list. */
+bool shim_poller_detaching(struct shim_poller *p);
+/* Whether its thread is gone (a fork()ed child). */
+bool shim_poller_orphan(const struct shim_poller *p);
+/* In a fork()ed child: the device's poller has no thread. */
+void shim_pollers_after_fork(struct shim_device *dev);
+
+/* queue.c, for poller.c */
+
+struct drm_vatom_queue_ctl *shim_queue_ctl(struct shim_queue *q);
+u64 shim_queue_idle_ns(struct shim_queue *q);
+/* Whether @q has a batch the poller may consume; @tail gets its tail. */
+bool shim_queue_has_work(struct shim_queue *q, u32 *tail);
+/* The poller's drain of @q, unless a KICK is at it. */
+void shim_queue_poll_drain(struct shim_queue *q);
+void shim_queue_set_poller(struct shim_queue *q, struct shim_poller *p,
+			   u64 idle_ns);
+
+#endif /* _VATOM_SHIM_POLLER_H_ */
