@@ -99,6 +99,7 @@ void shim_surface_put(struct shim_surface *s);
 
 struct shim_sched;
 struct shim_queue;
+struct shim_job;
 
 /**
  * struct shim_file - one open device file (drm_file and vatom_file)
@@ -112,6 +113,8 @@ struct shim_queue;
  * @nhandles: entries of @handles
  * @syncobjs: its syncobj handles
  * @lock: orders its submissions (vatom_file.lock)
+ * @spare_job: a synchronous job's memory, kept for the file's next SUBMIT
+ *	(submit.c), or NULL
  * @sched: the worker of its asynchronous jobs, from the first on
  * @last_fence: the out-fence of its last asynchronous job, or NULL
  * @inflight: jobs in flight, against max_jobs
@@ -137,6 +140,7 @@ struct shim_file {
 	u32 nhandles;
 	struct shim_syncobjs *syncobjs;
 	pthread_mutex_t lock;
+	struct shim_job *_Atomic spare_job;
 	struct shim_sched *sched;
 	struct shim_fence *last_fence;
 	atomic_uint inflight;
@@ -190,7 +194,7 @@ int shim_prime_fd_to_handle(struct shim_file *f, void *arg);
 struct shim_surface *shim_surface_lookup(struct shim_file *f, u32 handle);
 int shim_bindings_read(struct shim_file *f, const void *ubind, u32 count,
 		       struct shim_surface *surf[DRM_VATOM_MAX_SLOTS],
-		       struct vatom_bindings *b);
+		       struct vatom_bindings *b, u8 *bound, u32 *nbound);
 int shim_buffer_new(struct shim_file *f, u64 size, u32 *handle,
 		    struct shim_surface **out);
 void shim_handle_delete(struct shim_file *f, u32 handle);

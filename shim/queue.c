@@ -187,7 +187,7 @@ int shim_queue_create(struct shim_file *f, void *arg)
 	pthread_mutex_init(&q->lock, NULL);
 
 	ret = shim_bindings_read(f, (const void *)(uintptr_t)args->bindings,
-				 args->binding_count, q->surf, &q->b);
+				 args->binding_count, q->surf, &q->b, NULL, NULL);
 	if (!ret)
 		ret = shim_queue_get_signals(q, args);
 	if (!ret)

@@ -45,8 +45,7 @@ struct shim_out {
  * @stream: the copy of its stream
  * @stream_size: bytes of @stream
  * @charged: bytes charged to the file for it
- * @surf: the surfaces bound, by slot, referenced
- * @b: their views
+ * @nbound: entries of @bound
  * @result_surf: the result surface, referenced, or NULL
  * @results: where results go, or NULL
  * @bounce: a synchronous job's copy of the user's results, or NULL
@@ -57,6 +56,19 @@ struct shim_out {
  * @fence: its out-fence: an asynchronous job's, or a synchronous one's
  *	with out-syncobjs; NULL else
  * @next: the worker's queue
+ * @stream_buf: the memory of @stream, @stream_cap bytes, kept when the job
+ *	is recycled (up to SHIM_JOB_KEEP bytes)
+ * @bounce_buf: likewise @bounce's, @bounce_cap bytes
+ * @bound: the slots bound, in order
+ * @surf: the surfaces bound, by slot, referenced; NULL for every slot not
+ *	in @bound, also while the job is a file's spare
+ * @b: their views, likewise
+ * @deps: its in-syncobjs' fences, referenced (@ndeps of them)
+ * @outs: its out-syncobjs (@nouts)
+ *
+ * Everything before @stream_buf is zeroed for each submission; the tables
+ * after it (6 KiB) are not: a recycled job's slots were cleared one by
+ * one, and the rest are read no further than their counts.
  */
 struct shim_job {
 	struct shim_exec x;
@@ -67,17 +79,22 @@ struct shim_job {
 	void *stream;
 	u32 stream_size;
 	u64 charged;
-	struct shim_surface *surf[DRM_VATOM_MAX_SLOTS];
-	struct vatom_bindings b;
+	u32 nbound;
 	struct shim_surface *result_surf;
 	u8 *results;
 	u8 *bounce;
 	u32 ndeps;
-	struct shim_fence *deps[VATOM_MAX_SYNCS];
 	u32 nouts;
-	struct shim_out outs[VATOM_MAX_SYNCS];
 	struct shim_fence *fence;
 	struct shim_job *next;
+	/* not zeroed per submission: see above */
+	void *stream_buf, *bounce_buf;
+	u64 stream_cap, bounce_cap;
+	u8 bound[DRM_VATOM_MAX_SLOTS];
+	struct shim_surface *surf[DRM_VATOM_MAX_SLOTS];
+	struct vatom_bindings b;
+	struct shim_fence *deps[VATOM_MAX_SYNCS];
+	struct shim_out outs[VATOM_MAX_SYNCS];
 };
 
 /**
@@ -115,13 +132,20 @@ static void shim_job_unaccount(struct shim_job *job)
 	atomic_fetch_sub(&job->f->inflight, 1);
 }
 
-static void shim_job_free(struct shim_job *job)
-{
-	u32 i;
+/* The largest buffer a recycled job keeps: a page of stream or results. */
+#define SHIM_JOB_KEEP	4096
 
-	for (i = 0; i < DRM_VATOM_MAX_SLOTS; i++)
-		if (job->surf[i])
-			shim_surface_put(job->surf[i]);
+/* Drop what the job holds; its slots cleared again. */
+static void shim_job_release(struct shim_job *job)
+{
+	u32 i, slot;
+
+	for (i = 0; i < job->nbound; i++) {
+		slot = job->bound[i];
+		shim_surface_put(job->surf[slot]);
+		job->surf[slot] = NULL;
+		job->b.slot[slot] = NULL;
+	}
 	if (job->result_surf)
 		shim_surface_put(job->result_surf);
 	for (i = 0; i < job->ndeps; i++)
@@ -132,9 +156,60 @@ static void shim_job_free(struct shim_job *job)
 	}
 	if (job->fence)
 		shim_fence_put(job->fence);
-	free(job->stream);
-	free(job->bounce);
+	if (job->stream_cap > SHIM_JOB_KEEP) {
+		free(job->stream_buf);
+		job->stream_buf = NULL;
+		job->stream_cap = 0;
+	}
+	if (job->bounce_cap > SHIM_JOB_KEEP) {
+		free(job->bounce_buf);
+		job->bounce_buf = NULL;
+		job->bounce_cap = 0;
+	}
+}
+
+static void shim_job_free(struct shim_job *job)
+{
+	shim_job_release(job);
+	free(job->stream_buf);
+	free(job->bounce_buf);
 	free(job);
+}
+
+/* @n bytes of one of the job's kept buffers (@buf, @cap), or NULL. */
+static void *shim_job_buf(void **buf, u64 *cap, u64 n)
+{
+	if (n <= *cap)
+		return *buf;
+	free(*buf);
+	*buf = malloc(n);
+	*cap = *buf ? n : 0;
+	return *buf;
+}
+
+/*
+ * A new job of @f: its spare if it has one (no 6 KiB to zero, no 256
+ * slots to look at when it ends), else a zeroed one.
+ */
+static struct shim_job *shim_job_alloc(struct shim_file *f)
+{
+	struct shim_job *job = atomic_exchange(&f->spare_job, NULL);
+
+	if (!job)
+		return calloc(1, sizeof(*job));
+	memset(job, 0, offsetof(struct shim_job, stream_buf));
+	return job;
+}
+
+/* A synchronous job done with: kept as the file's spare, or freed. */
+static void shim_job_recycle(struct shim_job *job)
+{
+	struct shim_job *none = NULL;
+	struct shim_file *f = job->f;
+
+	shim_job_release(job);
+	if (!atomic_compare_exchange_strong(&f->spare_job, &none, job))
+		free(job);
 }
 
 /* --- preparing: everything that can fail, in the driver's order */
@@ -178,6 +253,8 @@ static int shim_job_out_syncs(struct shim_job *job,
 		if (ret)
 			return ret;
 		out = &job->outs[job->nouts];
+		out->chain = NULL;
+		out->point = 0;
 		out->syncobj = shim_syncobj_find(job->f->syncobjs, sync.handle);
 		if (!out->syncobj)
 			return -ENOENT;
@@ -202,7 +279,8 @@ static int shim_job_copy_stream(struct shim_job *job,
 	ret = shim_job_charge(job, args->stream_size);
 	if (ret)
 		return ret;
-	job->stream = malloc(args->stream_size);
+	job->stream = shim_job_buf(&job->stream_buf, &job->stream_cap,
+				   args->stream_size);
 	if (!job->stream)
 		return -ENOMEM;
 	job->stream_size = args->stream_size;
@@ -244,7 +322,8 @@ static int shim_job_results(struct shim_job *job, struct drm_vatom_submit *args)
 	ret = shim_job_charge(job, args->results_needed);
 	if (ret)
 		return ret;
-	job->bounce = malloc(args->results_needed);
+	job->bounce = shim_job_buf(&job->bounce_buf, &job->bounce_cap,
+				   args->results_needed);
 	if (!job->bounce)
 		return -ENOMEM;
 	/* Writable? The bytes just read, written back: nothing changes. */
@@ -265,7 +344,8 @@ static int shim_job_prepare(struct shim_job *job, struct drm_vatom_submit *args)
 		ret = shim_job_out_syncs(job, args);
 	if (!ret)
 		ret = shim_bindings_read(job->f, (const void *)(uintptr_t)args->bindings,
-					 args->binding_count, job->surf, &job->b);
+					 args->binding_count, job->surf, &job->b,
+					 job->bound, &job->nbound);
 	if (!ret)
 		ret = shim_job_copy_stream(job, args);
 	if (ret)
@@ -541,6 +621,7 @@ void shim_file_stop_jobs(struct shim_file *f)
 	if (f->last_fence)
 		shim_fence_put(f->last_fence);
 	f->last_fence = NULL;
+	free(atomic_exchange(&f->spare_job, NULL));
 }
 
 /* --- the ioctls */
@@ -563,7 +644,7 @@ int shim_submit(struct shim_file *f, void *arg)
 		atomic_fetch_sub(&f->inflight, 1);
 		return -EBUSY;
 	}
-	job = calloc(1, sizeof(*job));
+	job = shim_job_alloc(f);
 	if (!job) {
 		atomic_fetch_sub(&f->inflight, 1);
 		return -ENOMEM;
@@ -591,7 +672,7 @@ int shim_submit(struct shim_file *f, void *arg)
 free:
 	if (!job->id)
 		shim_job_unaccount(job);
-	shim_job_free(job);
+	shim_job_recycle(job);
 	return ret;
 }
 

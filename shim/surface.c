@@ -271,13 +271,16 @@ int shim_gem_close(struct shim_file *f, void *arg)
  * @surf: out, the surfaces by slot, referenced; on failure what was bound
  *	so far, for the caller to put
  * @b: out, their views
+ * @bound: out, or NULL: the slots bound, in order, from *@nbound on (a
+ *	job clears what it bound by it, not all the slots)
+ * @nbound: in and out, the entries of @bound
  *
  * Return: 0, -EFAULT, -EINVAL (flags, padding, a slot out of range or
  * twice) or -ENOENT (an unknown handle).
  */
 int shim_bindings_read(struct shim_file *f, const void *ubind, u32 count,
 		       struct shim_surface *surf[DRM_VATOM_MAX_SLOTS],
-		       struct vatom_bindings *b)
+		       struct vatom_bindings *b, u8 *bound, u32 *nbound)
 {
 	const struct drm_vatom_binding *u = ubind;
 	struct drm_vatom_binding bind;
@@ -296,6 +299,8 @@ int shim_bindings_read(struct shim_file *f, const void *ubind, u32 count,
 			return -ENOENT;
 		surf[bind.slot] = s;
 		b->slot[bind.slot] = &s->view;
+		if (bound)
+			bound[(*nbound)++] = bind.slot;
 	}
 	return 0;
 }
