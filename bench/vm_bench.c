@@ -2272,6 +2272,26 @@ static void usage(void)
 	exit(2);
 }
 
+/* The in-process device's version when it is preloaded (docs/shim.md). */
+extern const char vatom_shim_version[] __attribute__((weak));
+
+/* A null ioctl of the host's own kernel (an unknown one on /dev/null), in us. */
+static double host_null_ioctl_us(void)
+{
+	struct timespec a, b;
+	int fd = open("/dev/null", O_RDONLY), i, n = 200000;
+
+	if (fd < 0)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (i = 0; i < n; i++)
+		if (!ioctl(fd, _IO('v', 0xff)))
+			break;
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	close(fd);
+	return ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / n / 1e3;
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = NULL, *sections = "1234qamwt", *loop = NULL;
@@ -2329,6 +2349,18 @@ int main(int argc, char **argv)
 		  "current_clocksource", clksrc, sizeof(clksrc));
 	uname(&u);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", gmtime(&now));
+	if (vatom_shim_version)
+		out("## The in-process device (libvatom-shim.so), on the host\n\n"
+		    "`make -C bench shim`: `build/shim/bench/vm_bench`, linked "
+		    "dynamically, with libvatom-shim.so %s preloaded, on the host "
+		    "(%ld CPUs, kernel %s, no VM), %s; %d repetitions, device and "
+		    "native runs alternating; median (min-max). The device is the "
+		    "shim: the engine vatom.ko runs, in the calling thread, no "
+		    "system call a job. A null ioctl of the host's own kernel, "
+		    "for scale: %.3f us.\n\n",
+		    vatom_shim_version, sysconf(_SC_NPROCESSORS_ONLN), u.release,
+		    when, reps, host_null_ioctl_us());
+	else
 	out("## Device path, inside the VM\n\n"
 	    "`build/bench/vm_bench` in the test VM (QEMU TCG, %ld vCPUs, "
 	    "guest kernel %s) against the loaded vatom.ko, %s; %d repetitions, "
