@@ -27,8 +27,8 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <setjmp.h>
 #include <signal.h>
+#include <ucontext.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -46,10 +46,40 @@
  * allocation (the shim is preloaded, so its TLS is static).
  */
 struct copy_frame {
-	sigjmp_buf env;
 	uintptr_t lo, hi;	/* the user range being copied */
 	struct copy_frame *prev;
 };
+
+/*
+ * The copy itself, as the kernel's copy_user_generic(): one rep movsb,
+ * the only instruction of the shim a copy's fault may stop, and its
+ * exception table entry: the handler moves a fault there on to
+ * shim_copy_fixup, with %rcx the bytes not copied (a rep movsb stopped by
+ * a fault has copied all before the faulting byte). No sigsetjmp() a
+ * copy, no system call.
+ *
+ * Return: the bytes not copied, 0 when all were.
+ */
+size_t shim_copy_bytes(void *dst, const void *src, size_t n);
+extern const char shim_copy_insn[], shim_copy_fixup[];
+__asm__(
+	"	.text\n"
+	"	.p2align 4\n"
+	"	.globl	shim_copy_bytes\n"
+	"	.hidden	shim_copy_bytes\n"
+	"	.globl	shim_copy_insn\n"
+	"	.hidden	shim_copy_insn\n"
+	"	.globl	shim_copy_fixup\n"
+	"	.hidden	shim_copy_fixup\n"
+	"	.type	shim_copy_bytes, @function\n"
+	"shim_copy_bytes:\n"
+	"	movq	%rdx, %rcx\n"
+	"shim_copy_insn:\n"
+	"	rep movsb\n"
+	"shim_copy_fixup:\n"
+	"	movq	%rcx, %rax\n"
+	"	ret\n"
+	"	.size	shim_copy_bytes, .-shim_copy_bytes\n");
 
 static __thread struct copy_frame *volatile copy_top
 	__attribute__((tls_model("initial-exec")));
@@ -124,29 +154,31 @@ static void fault_chain(int sig, siginfo_t *si, void *uc)
 }
 
 /*
- * First in line for SIGSEGV and SIGBUS. A fault the kernel raised for the
- * user range of this thread's copy (or a general protection fault, which
- * has no address: a non-canonical pointer) ends the copy with -EFAULT;
- * everything else is the program's.
+ * First in line for SIGSEGV and SIGBUS. A fault the kernel raised at the
+ * copy's rep movsb for the user range of this thread's copy (or a general
+ * protection fault there, which has no address: a non-canonical pointer)
+ * resumes at the fixup, which ends the copy with -EFAULT; everything else
+ * is the program's.
  */
 static void shim_fault(int sig, siginfo_t *si, void *uc)
 {
+	greg_t *ip = &((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
 	struct copy_frame *f = copy_top;
 	uintptr_t addr = (uintptr_t)si->si_addr;
 
-	if (f && si->si_code > 0 &&
+	if (f && si->si_code > 0 && *ip == (greg_t)(uintptr_t)shim_copy_insn &&
 	    (si->si_code == SI_KERNEL || (addr >= f->lo && addr < f->hi))) {
-		copy_top = f->prev;
-		siglongjmp(f->env, 1);
+		*ip = (greg_t)(uintptr_t)shim_copy_fixup;
+		return;
 	}
 	fault_chain(sig, si, uc);
 }
 
 /*
- * SA_NODEFER and an empty sa_mask: siglongjmp() out of the handler with
- * sigsetjmp(env, 0) restores no mask, so the handler must block nothing.
- * SA_ONSTACK: a program that runs its fault handler on an alternate stack
- * (stack overflows) still gets there.
+ * SA_NODEFER and an empty sa_mask: the handler blocks nothing itself, and
+ * fault_chain() gives the program's handler the mask the program asked
+ * for. SA_ONSTACK: a program that runs its fault handler on an alternate
+ * stack (stack overflows) still gets there.
  */
 static void fault_install(void)
 {
@@ -182,23 +214,22 @@ static int shim_copy(void *dst, const void *src, size_t n, const void *user)
 {
 	uintptr_t u = (uintptr_t)user;
 	struct copy_frame f;
+	size_t left;
 
 	if (!n)
 		return 0;
 	if (!u || u + n < u)
-		return -EFAULT;	/* memcpy() must not see NULL */
+		return -EFAULT;
 	fault_init();
 	f.lo = u;
 	f.hi = u + n;
 	f.prev = copy_top;
-	if (sigsetjmp(f.env, 0))
-		return -EFAULT;		/* the handler popped the frame */
 	copy_top = &f;
 	__asm__ __volatile__("" ::: "memory");
-	memcpy(dst, src, n);
+	left = shim_copy_bytes(dst, src, n);
 	__asm__ __volatile__("" ::: "memory");
 	copy_top = f.prev;
-	return 0;
+	return left ? -EFAULT : 0;
 }
 
 int shim_copy_in(void *dst, const void *usrc, size_t n)
