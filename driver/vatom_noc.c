@@ -30,7 +30,6 @@ int vatom_ioctl_noc_counters(struct drm_device *dev, void *data,
 	u32 vals[DRM_VATOM_NOC_NIU_COUNTERS];
 	const struct vatom_tile_grid *g;
 	struct vatom_surface *surf;
-	u64 clear = 0;
 	int ret;
 
 	ret = vatom_rule_noc_counters(args);
@@ -41,11 +40,9 @@ int vatom_ioctl_noc_counters(struct drm_device *dev, void *data,
 	if (!surf)
 		return -ENOENT;
 	g = surf->grid;
-	if (surf->view.kind != DRM_VATOM_SURFACE_TILE_GRID || !g ||
-	    args->x >= g->width || args->y >= g->height) {
-		ret = -EINVAL;
+	ret = vatom_rule_noc_tile(&surf->view, g, args);
+	if (ret)
 		goto out;
-	}
 
 	/* A bad pointer fails the call before any counter is cleared. */
 	if ((args->flags & DRM_VATOM_NOC_COUNTERS_READ) &&
@@ -63,14 +60,8 @@ int vatom_ioctl_noc_counters(struct drm_device *dev, void *data,
 		goto out;
 	}
 
-	if (args->flags & DRM_VATOM_NOC_COUNTERS_CLEAR_ALL)
-		clear = ~0ull;
-	else if (args->flags & DRM_VATOM_NOC_COUNTERS_CLEAR_OUTSTANDING)
-		clear = (u64)args->id_mask <<
-			DRM_VATOM_NOC_MST_REQS_OUTSTANDING_ID(0);
-
 	vatom_tile_grid_counters_take(g, view->vaddr, args->x, args->y,
-				      args->noc, clear, vals);
+				      args->noc, vatom_rule_noc_clear(args), vals);
 
 	if ((args->flags & DRM_VATOM_NOC_COUNTERS_READ) &&
 	    copy_to_user(ucnt, vals, args->count * sizeof(u32)))

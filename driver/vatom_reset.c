@@ -43,14 +43,15 @@ void vatom_file_reset(struct vatom_file *vfile, u64 job, int error)
 			       error == -ETIMEDOUT ? "timed out" : "faulted");
 }
 
-/* Resets of other files since @vfile was opened. */
+/* Resets of the device since @vfile was opened. */
+static u64 vatom_device_resets_since_open(struct vatom_file *vfile)
+{
+	return atomic64_read(&vfile->vdev->stats.resets) - vfile->device_resets_open;
+}
+
 static u64 vatom_file_innocent(struct vatom_file *vfile, u64 guilty)
 {
-	u64 device = atomic64_read(&vfile->vdev->stats.resets) -
-		     vfile->device_resets_open;
-
-	/* The two counts are read apart: never report fewer than none. */
-	return device > guilty ? device - guilty : 0;
+	return vatom_rule_innocent(vatom_device_resets_since_open(vfile), guilty);
 }
 
 /**
@@ -81,15 +82,10 @@ int vatom_ioctl_reset_status(struct drm_device *dev, void *data,
 	if (mutex_lock_interruptible(&vfile->lock))
 		return -ERESTARTSYS;
 	guilty = atomic_read(&vfile->resets);
-	innocent = vatom_file_innocent(vfile, guilty);
-	if (guilty != atomic_read(&vfile->resets_acked))
-		args->status = DRM_VATOM_RESET_GUILTY;
-	else if (innocent != vfile->innocent_acked)
-		args->status = DRM_VATOM_RESET_INNOCENT;
-	else
-		args->status = DRM_VATOM_RESET_NONE;
-	args->guilty = guilty;
-	args->innocent = innocent;
+	innocent = vatom_rule_reset_report(args, guilty,
+					   atomic_read(&vfile->resets_acked),
+					   vatom_device_resets_since_open(vfile),
+					   vfile->innocent_acked);
 	if (args->flags & DRM_VATOM_RESET_ACK) {
 		atomic_set(&vfile->resets_acked, guilty);
 		vfile->innocent_acked = innocent;

@@ -687,15 +687,9 @@ int shim_reset_status(struct shim_file *f, void *arg)
 	pthread_mutex_lock(&f->lock);
 	guilty = atomic_load(&f->resets);
 	device = atomic_load(&f->dev->resets) - f->device_resets_open;
-	innocent = device > guilty ? device - guilty : 0;
-	if (guilty != atomic_load(&f->resets_acked))
-		args->status = DRM_VATOM_RESET_GUILTY;
-	else if (innocent != f->innocent_acked)
-		args->status = DRM_VATOM_RESET_INNOCENT;
-	else
-		args->status = DRM_VATOM_RESET_NONE;
-	args->guilty = guilty;
-	args->innocent = innocent;
+	innocent = vatom_rule_reset_report(args, guilty,
+					   atomic_load(&f->resets_acked), device,
+					   f->innocent_acked);
 	if (args->flags & DRM_VATOM_RESET_ACK) {
 		atomic_store(&f->resets_acked, guilty);
 		f->innocent_acked = innocent;

@@ -636,7 +636,6 @@ int shim_noc_counters(struct shim_file *f, void *arg)
 	u32 vals[DRM_VATOM_NOC_NIU_COUNTERS] = { 0 };
 	const struct vatom_tile_grid *g;
 	struct shim_surface *s;
-	u64 clear = 0;
 	int ret;
 
 	ret = vatom_rule_noc_counters(args);
@@ -646,24 +645,17 @@ int shim_noc_counters(struct shim_file *f, void *arg)
 	if (!s)
 		return -ENOENT;
 	g = s->grid;
-	if (s->view.kind != DRM_VATOM_SURFACE_TILE_GRID || !g ||
-	    args->x >= g->width || args->y >= g->height) {
-		ret = -EINVAL;
+	ret = vatom_rule_noc_tile(&s->view, g, args);
+	if (ret)
 		goto out;
-	}
 	/* A bad pointer fails the call before any counter is cleared. */
 	if ((args->flags & DRM_VATOM_NOC_COUNTERS_READ) &&
 	    shim_copy_out(ucnt, vals, args->count * sizeof(u32))) {
 		ret = -EFAULT;
 		goto out;
 	}
-	if (args->flags & DRM_VATOM_NOC_COUNTERS_CLEAR_ALL)
-		clear = ~0ull;
-	else if (args->flags & DRM_VATOM_NOC_COUNTERS_CLEAR_OUTSTANDING)
-		clear = (u64)args->id_mask <<
-			DRM_VATOM_NOC_MST_REQS_OUTSTANDING_ID(0);
 	vatom_tile_grid_counters_take(g, s->view.vaddr, args->x, args->y,
-				      args->noc, clear, vals);
+				      args->noc, vatom_rule_noc_clear(args), vals);
 	if ((args->flags & DRM_VATOM_NOC_COUNTERS_READ) &&
 	    shim_copy_out(ucnt, vals, args->count * sizeof(u32)))
 		ret = -EFAULT;

@@ -432,10 +432,75 @@ static inline int vatom_rule_noc_counters(const struct drm_vatom_noc_counters *a
 	return 0;
 }
 
+/*
+ * NOC_COUNTERS' surface, once found: a tile grid (@g its layout, NULL for
+ * any other kind) with the tile (x, y). 0 or -EINVAL.
+ */
+static inline int vatom_rule_noc_tile(const struct vatom_surface_view *view,
+				      const struct vatom_tile_grid *g,
+				      const struct drm_vatom_noc_counters *args)
+{
+	if (view->kind != DRM_VATOM_SURFACE_TILE_GRID || !g ||
+	    args->x >= g->width || args->y >= g->height)
+		return -EINVAL;
+	return 0;
+}
+
+/* The counter bits NOC_COUNTERS clears: all, the IDs of @id_mask, or none. */
+static inline u64 vatom_rule_noc_clear(const struct drm_vatom_noc_counters *args)
+{
+	if (args->flags & DRM_VATOM_NOC_COUNTERS_CLEAR_ALL)
+		return ~0ull;
+	if (args->flags & DRM_VATOM_NOC_COUNTERS_CLEAR_OUTSTANDING)
+		return (u64)args->id_mask << DRM_VATOM_NOC_MST_REQS_OUTSTANDING_ID(0);
+	return 0;
+}
+
 /* RESET_STATUS' arguments: 0 or -EINVAL (unknown flags, padding). */
 static inline int vatom_rule_reset_status(const struct drm_vatom_reset_status *args)
 {
 	return args->flags & ~DRM_VATOM_RESET_ACK || args->pad ? -EINVAL : 0;
+}
+
+/*
+ * A file's innocent resets: the device's since it was opened less its
+ * own, never fewer than none (the two counts are read apart).
+ */
+static inline u64 vatom_rule_innocent(u64 device, u64 guilty)
+{
+	return device > guilty ? device - guilty : 0;
+}
+
+/**
+ * vatom_rule_reset_report() - RESET_STATUS's answer from a file's counts
+ * @args: the call's arguments, checked: status, guilty and innocent are
+ *	filled in
+ * @guilty: resets the file caused; @guilty_acked: those acknowledged
+ * @device: resets of the device since the file was opened, read apart
+ *	from @guilty
+ * @innocent_acked: the innocent resets acknowledged
+ *
+ * Guilty comes first: a file that caused a reset is told so until it
+ * acknowledges, whatever else happened.
+ *
+ * Return: the innocent count, which the caller stores (with @guilty) as
+ * acknowledged when @args asks (%DRM_VATOM_RESET_ACK).
+ */
+static inline u64 vatom_rule_reset_report(struct drm_vatom_reset_status *args,
+					  u32 guilty, u32 guilty_acked,
+					  u64 device, u64 innocent_acked)
+{
+	u64 innocent = vatom_rule_innocent(device, guilty);
+
+	if (guilty != guilty_acked)
+		args->status = DRM_VATOM_RESET_GUILTY;
+	else if (innocent != innocent_acked)
+		args->status = DRM_VATOM_RESET_INNOCENT;
+	else
+		args->status = DRM_VATOM_RESET_NONE;
+	args->guilty = guilty;
+	args->innocent = innocent;
+	return innocent;
 }
 
 #endif /* _VATOM_RULES_H_ */
