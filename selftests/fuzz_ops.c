@@ -164,6 +164,48 @@ static void vz_op_info(struct vz_worker *w)
 /* SUBMIT                                                                    */
 /* ------------------------------------------------------------------------ */
 
+/*
+ * -T, a well-formed submission: its stream drawn again, one or two
+ * packets, until the device validates it (VALIDATE_ONLY, traced like any
+ * call), 8 tries at most. The families' generators make invalid packets
+ * as often as not; these jobs are there to execute.
+ */
+static void vz_submit_settle(struct vz_worker *w, struct vt_stream *s,
+			     struct drm_vatom_submit *a, __u64 bsize,
+			     const struct vz_surf *grid)
+{
+	struct drm_vatom_submit v;
+	__u32 t, i, n;
+	__u8 *stream;
+
+	for (t = 0; t < 8; t++) {
+		v = *a;
+		v.flags |= DRM_VATOM_SUBMIT_VALIDATE_ONLY;
+		if (!vz_ioctl(w, w->fd, DRM_IOCTL_VATOM_SUBMIT, &v, false))
+			return;
+		vt_stream_init(s);
+		n = 1 + vz_below(&w->rng, 2);
+		for (i = 0; i < n; i++) {
+			switch (vz_below(&w->rng, grid ? 3 : 2)) {
+			case 0:
+				vz_visa(w, s, bsize);
+				break;
+			case 1:
+				vz_ptx(w, s, bsize);
+				break;
+			default:
+				vz_noc(w, s, grid->profile, grid->w, grid->gh);
+				break;
+			}
+		}
+		stream = w->stream + VZ_STREAM - vt_align8(s->size);
+		memcpy(stream, s->buf, s->size);
+		a->stream = vt_u64_ptr(stream);
+		a->stream_size = s->size;
+		a->results_size = s->results;
+	}
+}
+
 void vz_op_submit(struct vz_worker *w)
 {
 	struct vt_stream *s = (void *)(w->scratch + VZ_SCRATCH / 2);
@@ -177,6 +219,7 @@ void vz_op_submit(struct vz_worker *w)
 	__u32 gw = grid ? grid->w : 1, gh = grid ? grid->gh : 1;
 	__u32 profile = grid ? grid->profile : 0;
 	__u32 nb = 0, npk, i, nmut;
+	bool good;
 	void *res = w->results ? w->results : w->scratch;
 	__u8 *stream;
 
@@ -202,13 +245,20 @@ void vz_op_submit(struct vz_worker *w)
 		while (s->size < VT_STREAM_MAX - 64)
 			vz_noc(w, s, profile, gw, gh);
 
+	/*
+	 * -T: half the submissions well formed (every buffer slot the
+	 * buffer the addresses were drawn for, no mutation), so that jobs
+	 * execute and the surfaces they change are compared, not only the
+	 * errors.
+	 */
+	good = vd_trace && buf && vz_chance(&w->rng, 50);
 	memset(bind, 0, sizeof(bind));
 	for (i = 0; i < 3; i++) {
 		bind[nb].slot = i;
-		bind[nb++].handle = vz_handle(w, DRM_VATOM_SURFACE_BUFFER);
+		bind[nb++].handle = good ? buf->h : vz_handle(w, DRM_VATOM_SURFACE_BUFFER);
 	}
 	bind[nb].slot = 5;
-	bind[nb++].handle = vz_handle(w, DRM_VATOM_SURFACE_BUFFER);
+	bind[nb++].handle = good ? buf->h : vz_handle(w, DRM_VATOM_SURFACE_BUFFER);
 	bind[nb].slot = VZ_TYPED_SLOT;
 	bind[nb++].handle = typed ? typed->h : vz_handle(w, ~0u);
 	bind[nb].slot = VZ_GRID_SLOT;
@@ -246,8 +296,18 @@ void vz_op_submit(struct vz_worker *w)
 	}
 	if (vz_chance(&w->rng, 30))
 		a.flags = DRM_VATOM_SUBMIT_ASYNC;
+	if (good && (a.flags & DRM_VATOM_SUBMIT_ASYNC)) {
+		/* Asynchronous results go to a surface only. */
+		a.results = 0;
+		a.result_handle = buf->h;
+		a.result_offset = 0;
+		a.results_size = s->results;
+	}
 
-	nmut = vz_chance(&w->rng, 30) ? 0 : 1 + vz_below(&w->rng, 3);
+	if (good)
+		vz_submit_settle(w, s, &a, bsize, grid);
+
+	nmut = good || vz_chance(&w->rng, 30) ? 0 : 1 + vz_below(&w->rng, 3);
 	for (i = 0; i < nmut; i++) {
 		switch (vz_below(&w->rng, 14)) {
 		case 0: case 1: case 2: case 3:
@@ -321,7 +381,8 @@ void vz_op_submit(struct vz_worker *w)
 			  a.out_sync_count);
 	}
 	if (!vz_ioctl(w, w->fd, DRM_IOCTL_VATOM_SUBMIT,
-		      vz_chance(&w->rng, 2) ? (void *)vz_none : &a, false) && vd_trace)
+		      !good && vz_chance(&w->rng, 2) ? (void *)vz_none : &a, false) &&
+	    vd_trace)
 		vz_trace_drain(w);
 	vz_trace_out(w, true);
 }

@@ -144,14 +144,17 @@ static void vd_mask_own(unsigned long req, const __u8 *before, __u8 *after,
 
 	for (i = 0; i < VT_ARRAY_SIZE(vd_own); i++) {
 		const struct vd_own *o = &vd_own[i];
+		/* A raw ioctl's argument may end inside the field. */
+		size_t n = o->offset >= size ? 0 :
+			   o->offset + o->size > size ? size - o->offset : o->size;
 
 		/* By number: a raw ioctl of any size or direction too */
 		if (_IOC_TYPE(o->req) != _IOC_TYPE(req) ||
-		    _IOC_NR(o->req) != _IOC_NR(req) || o->offset + o->size > size ||
-		    !memcmp(before + o->offset, after + o->offset, o->size))
+		    _IOC_NR(o->req) != _IOC_NR(req) || !n ||
+		    !memcmp(before + o->offset, after + o->offset, n))
 			continue;
 		vd_printf(" %s", o->name);
-		memcpy(after + o->offset, before + o->offset, o->size);
+		memcpy(after + o->offset, before + o->offset, n);
 	}
 }
 
