@@ -246,11 +246,14 @@ TEST(queue_surfaces)
 	VT_OPEN(fd);
 	for (i = 0; i < VT_ARRAY_SIZE(rows); i++) {
 		ASSERT_EQ(0, vq_create(fd, rows[i].entries, NULL, 0, &q));
+		/* vt_surface_info() passes the caller's flags and padding on */
+		memset(&info, 0, sizeof(info));
 		ASSERT_EQ(0, vt_surface_info(fd, q.ring_handle, &info));
 		EXPECT_EQ(DRM_VATOM_SURFACE_BUFFER, info.kind);
 		EXPECT_EQ(rows[i].ring_size, info.size)
 			TH_LOG("%u entries", rows[i].entries);
 		EXPECT_EQ(rows[i].ring_mmap, info.mmap_size);
+		memset(&info, 0, sizeof(info));
 		ASSERT_EQ(0, vt_surface_info(fd, q.ctl_handle, &info));
 		EXPECT_EQ(DRM_VATOM_SURFACE_BUFFER, info.kind);
 		EXPECT_EQ(4096, info.size);
