@@ -218,7 +218,7 @@ void vz_op_submit(struct vz_worker *w)
 	__u64 bsize = buf ? buf->size : 64;
 	__u32 gw = grid ? grid->w : 1, gh = grid ? grid->gh : 1;
 	__u32 profile = grid ? grid->profile : 0;
-	__u32 nb = 0, npk, i, nmut;
+	__u32 nb = 0, npk, i, nmut, len;
 	bool good;
 	void *res = w->results ? w->results : w->scratch;
 	__u8 *stream;
@@ -313,9 +313,9 @@ void vz_op_submit(struct vz_worker *w)
 		case 0: case 1: case 2: case 3:
 			vz_mutate_stream(w, s);
 			/* Again at the end of the buffer, as far as it goes. */
-			i = s->size < VT_STREAM_MAX ? s->size : VT_STREAM_MAX;
-			stream = w->stream + VZ_STREAM - vt_align8(i);
-			memcpy(stream, s->buf, i);
+			len = s->size < VT_STREAM_MAX ? s->size : VT_STREAM_MAX;
+			stream = w->stream + VZ_STREAM - vt_align8(len);
+			memcpy(stream, s->buf, len);
 			a.stream = vt_u64_ptr(stream);
 			a.stream_size = s->size;
 			if (vz_chance(&w->rng, 30))
