@@ -192,10 +192,11 @@ int vz_worker_init(struct vz_worker *w, int id, __u64 seed, int fd, int fd2);
 void vz_worker_fini(struct vz_worker *w);
 
 /* fuzz_packets.c */
-void vz_visa(struct vz_worker *w, struct vt_stream *s, __u64 size);
-void vz_ptx(struct vz_worker *w, struct vt_stream *s, __u64 size);
 void vz_noc(struct vz_worker *w, struct vt_stream *s, __u32 profile,
 		   __u32 gw, __u32 gh);
+void vz_packet(struct vz_worker *w, struct vt_stream *s, __u64 bsize,
+	       __u32 families, __u32 profile, __u32 gw, __u32 gh, bool jitter);
+__u8 *vz_stream_place(struct vz_worker *w, const struct vt_stream *s);
 void vz_mutate_stream(struct vz_worker *w, struct vt_stream *s);
 
 /* fuzz_ops.c */

@@ -176,7 +176,6 @@ static void vz_submit_settle(struct vz_worker *w, struct vt_stream *s,
 {
 	struct drm_vatom_submit v;
 	__u32 t, i, n;
-	__u8 *stream;
 
 	for (t = 0; t < 8; t++) {
 		v = *a;
@@ -185,22 +184,10 @@ static void vz_submit_settle(struct vz_worker *w, struct vt_stream *s,
 			return;
 		vt_stream_init(s);
 		n = 1 + vz_below(&w->rng, 2);
-		for (i = 0; i < n; i++) {
-			switch (vz_below(&w->rng, grid ? 3 : 2)) {
-			case 0:
-				vz_visa(w, s, bsize);
-				break;
-			case 1:
-				vz_ptx(w, s, bsize);
-				break;
-			default:
-				vz_noc(w, s, grid->profile, grid->w, grid->gh);
-				break;
-			}
-		}
-		stream = w->stream + VZ_STREAM - vt_align8(s->size);
-		memcpy(stream, s->buf, s->size);
-		a->stream = vt_u64_ptr(stream);
+		for (i = 0; i < n; i++)
+			vz_packet(w, s, bsize, grid ? 3 : 2, grid ? grid->profile : 0,
+				  grid ? grid->w : 1, grid ? grid->gh : 1, false);
+		a->stream = vt_u64_ptr(vz_stream_place(w, s));
 		a->stream_size = s->size;
 		a->results_size = s->results;
 	}
@@ -218,7 +205,7 @@ void vz_op_submit(struct vz_worker *w)
 	__u64 bsize = buf ? buf->size : 64;
 	__u32 gw = grid ? grid->w : 1, gh = grid ? grid->gh : 1;
 	__u32 profile = grid ? grid->profile : 0;
-	__u32 nb = 0, npk, i, nmut, len;
+	__u32 nb = 0, npk, i, nmut;
 	bool good;
 	void *res = w->results ? w->results : w->scratch;
 	__u8 *stream;
@@ -226,20 +213,8 @@ void vz_op_submit(struct vz_worker *w)
 	w->op = "submit";
 	vt_stream_init(s);
 	npk = 1 + vz_below(&w->rng, 8);
-	for (i = 0; i < npk && s->size < VT_STREAM_MAX - 1024; i++) {
-		switch (vz_below(&w->rng, 3)) {
-		case 0:
-			vz_visa(w, s, bsize);
-			break;
-		case 1:
-			vz_ptx(w, s, bsize);
-			break;
-		default:
-			vz_noc(w, s, profile, gw + vz_chance(&w->rng, 5),
-			       gh + vz_chance(&w->rng, 5));
-			break;
-		}
-	}
+	for (i = 0; i < npk && s->size < VT_STREAM_MAX - 1024; i++)
+		vz_packet(w, s, bsize, 3, profile, gw, gh, true);
 	/* Broadcast-heavy: many packets to the whole grid. */
 	if (grid && vz_chance(&w->rng, 10))
 		while (s->size < VT_STREAM_MAX - 64)
@@ -266,8 +241,7 @@ void vz_op_submit(struct vz_worker *w)
 
 	memset(&a, 0, sizeof(a));
 	/* The stream at the end of its buffer: reading past it faults. */
-	stream = w->stream + VZ_STREAM - vt_align8(s->size);
-	memcpy(stream, s->buf, s->size);
+	stream = vz_stream_place(w, s);
 	a.stream = vt_u64_ptr(stream);
 	a.stream_size = s->size;
 	a.bindings = vt_u64_ptr(bind);
@@ -313,9 +287,7 @@ void vz_op_submit(struct vz_worker *w)
 		case 0: case 1: case 2: case 3:
 			vz_mutate_stream(w, s);
 			/* Again at the end of the buffer, as far as it goes. */
-			len = s->size < VT_STREAM_MAX ? s->size : VT_STREAM_MAX;
-			stream = w->stream + VZ_STREAM - vt_align8(len);
-			memcpy(stream, s->buf, len);
+			stream = vz_stream_place(w, s);
 			a.stream = vt_u64_ptr(stream);
 			a.stream_size = s->size;
 			if (vz_chance(&w->rng, 30))

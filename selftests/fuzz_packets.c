@@ -55,7 +55,7 @@ static void vz_lanes(struct vz_worker *w, __u32 *addr, __u32 *src0, __u32 *src1,
 }
 
 /* One vISA packet of a random form: DWORD_ATOMIC, TYPED_ATOMIC or ADDC. */
-void vz_visa(struct vz_worker *w, struct vt_stream *s, __u64 size)
+static void vz_visa(struct vz_worker *w, struct vt_stream *s, __u64 size)
 {
 	__u32 addr[64], src0[64], src1[64], vc[32], rc[32], lod[32];
 	struct vt_visa v;
@@ -125,7 +125,7 @@ void vz_visa(struct vz_worker *w, struct vt_stream *s, __u64 size)
 }
 
 /* One PTX atom on slot 0..2, aligned and in bounds most of the time. */
-void vz_ptx(struct vz_worker *w, struct vt_stream *s, __u64 size)
+static void vz_ptx(struct vz_worker *w, struct vt_stream *s, __u64 size)
 {
 	struct drm_vatom_ptx p;
 	__u8 type = 1 + vz_below(&w->rng, DRM_VATOM_PTX_TYPE_F64);
@@ -202,6 +202,42 @@ void vz_noc(struct vz_worker *w, struct vt_stream *s, __u32 profile,
 		p.packet_tag = vz_below(&w->rng, 16) << DRM_VATOM_NOC_TAG_TXN_ID_SHIFT;
 	}
 	vt_add_raw(s, &p, sizeof(p));
+}
+
+/*
+ * One packet of a family drawn among the first @families (vISA, PTX,
+ * NoC): vISA and PTX addresses within @bsize bytes, NoC on the @gw x @gh
+ * grid of NoC profile @profile, now and then a tile past it when @jitter.
+ */
+void vz_packet(struct vz_worker *w, struct vt_stream *s, __u64 bsize,
+	       __u32 families, __u32 profile, __u32 gw, __u32 gh, bool jitter)
+{
+	switch (vz_below(&w->rng, families)) {
+	case 0:
+		vz_visa(w, s, bsize);
+		break;
+	case 1:
+		vz_ptx(w, s, bsize);
+		break;
+	default:
+		vz_noc(w, s, profile, gw + (jitter && vz_chance(&w->rng, 5)),
+		       gh + (jitter && vz_chance(&w->rng, 5)));
+		break;
+	}
+}
+
+/*
+ * The stream's bytes at the end of the worker's stream buffer, as far as
+ * they go (reading past them faults, the next page being PROT_NONE).
+ * Return: where they start.
+ */
+__u8 *vz_stream_place(struct vz_worker *w, const struct vt_stream *s)
+{
+	__u32 len = s->size < VT_STREAM_MAX ? s->size : VT_STREAM_MAX;
+	__u8 *p = w->stream + VZ_STREAM - vt_align8(len);
+
+	memcpy(p, s->buf, len);
+	return p;
 }
 
 /* Flip, overwrite or resize something in a built stream. */

@@ -283,19 +283,8 @@ void vz_queue_jobs(struct vz_worker *w)
 	for (i = 0; i < n; i++) {
 		vt_stream_init(s);
 		npk = 1 + vz_below(&w->rng, 4);
-		for (p = 0; p < npk; p++) {
-			switch (vz_below(&w->rng, 3)) {
-			case 0:
-				vz_visa(w, s, bsize);
-				break;
-			case 1:
-				vz_ptx(w, s, bsize);
-				break;
-			default:
-				vz_noc(w, s, profile, gw, gh);
-				break;
-			}
-		}
+		for (p = 0; p < npk; p++)
+			vz_packet(w, s, bsize, 3, profile, gw, gh, false);
 		if (vz_chance(&w->rng, 20))
 			vz_mutate_stream(w, s);
 		vz_queue_job(w, &q->ring[(q->tail + i) & (q->entries - 1)], s);
