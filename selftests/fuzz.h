@@ -184,7 +184,8 @@ void vz_forget(struct vz_worker *w, int i);
 void vz_remember(struct vz_worker *w, __u32 h, __u32 kind, __u64 size);
 void vz_grid_shape(struct vz_worker *w, __u32 h, __u32 gw, __u32 gh,
 			  __u32 profile);
-void vz_trace_out(struct vz_worker *w, bool done);
+void vz_trace_clear(struct vz_worker *w);
+void vz_trace_out(struct vz_worker *w);
 void vz_trace_drain(struct vz_worker *w);
 void vz_trace_state(struct vz_worker *w, bool surfaces);
 void vz_seed_pool(struct vz_worker *w);

@@ -340,7 +340,6 @@ void vz_op_submit(struct vz_worker *w)
 			break;
 		}
 	}
-	vz_trace_out(w, false);
 	if (vd_trace) {
 		vd_printf("args flags %#x stream %u bindings %u", a.flags, a.stream_size,
 			  a.binding_count);
@@ -356,7 +355,7 @@ void vz_op_submit(struct vz_worker *w)
 		      !good && vz_chance(&w->rng, 2) ? (void *)vz_none : &a, false) &&
 	    vd_trace)
 		vz_trace_drain(w);
-	vz_trace_out(w, true);
+	vz_trace_out(w);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -385,9 +384,8 @@ static void vz_op_counters(struct vz_worker *w)
 	}
 	if (vz_chance(&w->rng, 5))
 		c.pad = 1;
-	vz_trace_out(w, false);
 	vz_ioctl(w, w->fd, DRM_IOCTL_VATOM_NOC_COUNTERS, &c, false);
-	vz_trace_out(w, true);
+	vz_trace_out(w);
 }
 
 static void vz_op_param(struct vz_worker *w)

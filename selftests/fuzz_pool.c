@@ -291,18 +291,21 @@ void vz_grid_shape(struct vz_worker *w, __u32 h, __u32 gw, __u32 gh,
 }
 
 /*
- * -T: what a call writes through a pointer into the first half of the
- * scratch (user results, NoC counters), traced: before the call (@done
- * false) the half is set to a known pattern, since it holds pointers of
- * earlier calls; after it, its digest goes in the trace.
+ * -T, before each call: the scratch holds pointers of earlier calls,
+ * which a mutated call may read as numbers and which differ between the
+ * two halves. Its first half, where user results and NoC counters go, is
+ * set to a pattern (a result written as 0 shows), the rest to zeroes.
  */
-void vz_trace_out(struct vz_worker *w, bool done)
+void vz_trace_clear(struct vz_worker *w)
 {
-	if (!vd_trace || w->results)
-		return;
-	if (!done)
-		memset(w->scratch, 0xa5, VZ_SCRATCH / 2);
-	else
+	memset(w->scratch, 0xa5, VZ_SCRATCH / 2);
+	memset(w->scratch + VZ_SCRATCH / 2, 0, VZ_SCRATCH / 2);
+}
+
+/* -T, after a call that writes into the first half: its digest. */
+void vz_trace_out(struct vz_worker *w)
+{
+	if (vd_trace)
 		vd_printf("out %016llx\n",
 			  (unsigned long long)vd_hash(w->scratch, VZ_SCRATCH / 2));
 }

@@ -130,12 +130,8 @@ static unsigned long long vz_phase1(__u64 seed, double secs, unsigned long long 
 			if (fd2 >= 0)
 				vz_ack(fd2);
 		}
-		/*
-		 * -T: the scratch holds pointers from earlier calls, which a
-		 * mutated call may read as numbers: cleared, for both halves.
-		 */
 		if (vd_trace)
-			memset(w.scratch, 0, VZ_SCRATCH);
+			vz_trace_clear(&w);
 		vz_op_random(&w);
 		if (vd_trace)
 			vz_trace_state(&w, !(i % 64));
