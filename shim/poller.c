@@ -107,7 +107,8 @@ static struct shim_queue *shim_poller_next(struct shim_poller *p)
 /* Whether a wake came since @token, or a queue came or went, or a stop. */
 static bool shim_poller_woken(struct shim_poller *p, u64 token)
 {
-	return p->wakeups != token || atomic_load(&p->gen) != p->seen || p->stop;
+	return p->wakeups != token || atomic_load(&p->gen) != p->seen ||
+	       atomic_load(&p->stop);
 }
 
 /*
@@ -194,13 +195,7 @@ static void *shim_poller_main(void *arg)
 	u32 empty = 0;
 	bool kicked;
 
-	for (;;) {
-		pthread_mutex_lock(&p->lock);
-		if (p->stop) {
-			pthread_mutex_unlock(&p->lock);
-			break;
-		}
-		pthread_mutex_unlock(&p->lock);
+	while (!atomic_load(&p->stop)) {
 		if (shim_poller_refresh(p)) {
 			empty = 0;
 			idle_since = 0;
@@ -293,8 +288,8 @@ static struct shim_poller *shim_poller_create(struct shim_device *dev)
 	return p;
 }
 
-int shim_queue_poll_start(struct shim_queue *q, struct shim_device *dev,
-			  u32 idle_us, int cpu)
+int shim_queue_poll_start(struct shim_device *dev, int cpu,
+			  struct shim_poller **out)
 {
 	struct shim_poller *p;
 	int ret = 0;
@@ -323,14 +318,14 @@ int shim_queue_poll_start(struct shim_queue *q, struct shim_device *dev,
 		atomic_fetch_sub(&dev->poll_queues, 1);
 		return ret;
 	}
-	shim_queue_set_poller(q, p, (u64)(idle_us ? idle_us :
-				DRM_VATOM_QUEUE_POLL_IDLE_US_DEFAULT) * 1000);
+	*out = p;
 	return 0;
 }
 
-void shim_queue_poll_attach(struct shim_queue *q, struct shim_poller *p,
-			    u64 idle_ns)
+void shim_queue_poll_attach(struct shim_queue *q, struct shim_poller *p)
 {
+	u64 idle_ns = shim_queue_idle_ns(q);
+
 	pthread_mutex_lock(&p->lock);
 	p->queues[p->nqueues++] = q;
 	atomic_fetch_add(&p->gen, 1);
@@ -364,7 +359,8 @@ bool shim_poller_detaching(struct shim_poller *p)
 void shim_queue_poll_stop(struct shim_queue *q, struct shim_poller *p)
 {
 	struct shim_device *dev = p->dev;
-	u64 idle = 0, gen;
+	unsigned int gen;
+	u64 idle = 0;
 	bool last;
 	u32 i;
 
@@ -384,7 +380,7 @@ void shim_queue_poll_stop(struct shim_queue *q, struct shim_poller *p)
 	atomic_store(&p->idle_ns, idle);
 	/* Asleep or stepping aside, it copies the list once woken. */
 	shim_poller_wake_locked(p);
-	while ((s64)(p->seen - gen) < 0 && !p->orphan)
+	while ((int)(p->seen - gen) < 0 && !p->orphan)
 		pthread_cond_wait(&p->seen_cond, &p->lock);
 	pthread_mutex_unlock(&p->lock);
 
@@ -395,7 +391,7 @@ void shim_queue_poll_stop(struct shim_queue *q, struct shim_poller *p)
 	pthread_mutex_unlock(&shim_pollers_lock);
 	if (last) {
 		pthread_mutex_lock(&p->lock);
-		p->stop = true;
+		atomic_store(&p->stop, true);
 		shim_poller_wake_locked(p);
 		pthread_mutex_unlock(&p->lock);
 		if (!p->orphan)

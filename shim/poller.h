@@ -49,7 +49,7 @@ struct shim_poller {
 	unsigned int seen;
 	bool attached;
 	u64 wakeups;
-	bool stop;
+	atomic_bool stop;
 	unsigned int users;
 	int cpu;
 	bool orphan;
@@ -63,15 +63,14 @@ struct shim_poller {
 /* poller.c, for queue.c */
 
 /*
- * Give a queue being created its device's poller (a new one, or the one
- * there is), pinned to @cpu unless -1: 0, -EBUSY (max_poll_queues), -EINVAL
- * (pinned elsewhere) or -ENOMEM.
+ * The poller of @dev for a queue being created (a new one, or the one
+ * there is), pinned to @cpu unless -1, referenced in *@out: 0, -EBUSY
+ * (max_poll_queues), -EINVAL (pinned elsewhere) or -ENOMEM.
  */
-int shim_queue_poll_start(struct shim_queue *q, struct shim_device *dev,
-			  u32 idle_us, int cpu);
-/* Start polling a complete queue. */
-void shim_queue_poll_attach(struct shim_queue *q, struct shim_poller *p,
-			    u64 idle_ns);
+int shim_queue_poll_start(struct shim_device *dev, int cpu,
+			  struct shim_poller **out);
+/* Start polling a complete queue, for its idle time. */
+void shim_queue_poll_attach(struct shim_queue *q, struct shim_poller *p);
 /* Take it back, waiting until the thread has left it; the last stops it. */
 void shim_queue_poll_stop(struct shim_queue *q, struct shim_poller *p);
 /* A queue's reference, dropped as the queue is freed. */
@@ -95,7 +94,5 @@ u64 shim_queue_idle_ns(struct shim_queue *q);
 bool shim_queue_has_work(struct shim_queue *q, u32 *tail);
 /* The poller's drain of @q, unless a KICK is at it. */
 void shim_queue_poll_drain(struct shim_queue *q);
-void shim_queue_set_poller(struct shim_queue *q, struct shim_poller *p,
-			   u64 idle_ns);
 
 #endif /* _VATOM_SHIM_POLLER_H_ */

@@ -203,11 +203,13 @@ int shim_queue_create(struct shim_file *f, void *arg)
 	q->ctl = (struct drm_vatom_queue_ctl *)q->ctl_surf->view.vaddr;
 	if (args->flags & DRM_VATOM_QUEUE_CREATE_POLL) {
 		/* Awake from the start; it sets NEED_WAKEUP when it sleeps. */
-		ret = shim_queue_poll_start(q, f->dev, args->poll_idle_us,
+		ret = shim_queue_poll_start(f->dev,
 					    args->flags & DRM_VATOM_QUEUE_CREATE_POLL_CPU ?
-					    (int)args->poll_cpu : -1);
+					    (int)args->poll_cpu : -1, &q->poller);
 		if (ret)
 			goto handles;
+		q->idle_ns = (u64)(args->poll_idle_us ? args->poll_idle_us :
+				   DRM_VATOM_QUEUE_POLL_IDLE_US_DEFAULT) * 1000;
 	} else {
 		/* Kick mode: every job needs a KICK. */
 		__atomic_store_n(&q->ctl->flags, DRM_VATOM_QUEUE_CTL_NEED_WAKEUP,
@@ -220,7 +222,7 @@ int shim_queue_create(struct shim_file *f, void *arg)
 		;
 	if (id < VATOM_MAX_QUEUES) {
 		if (q->poller)
-			shim_queue_poll_attach(q, q->poller, q->idle_ns);
+			shim_queue_poll_attach(q, q->poller);
 		f->queues[id] = q;
 	}
 	pthread_mutex_unlock(&f->queues_lock);
@@ -475,13 +477,6 @@ struct drm_vatom_queue_ctl *shim_queue_ctl(struct shim_queue *q)
 u64 shim_queue_idle_ns(struct shim_queue *q)
 {
 	return q->idle_ns;
-}
-
-void shim_queue_set_poller(struct shim_queue *q, struct shim_poller *p,
-			   u64 idle_ns)
-{
-	q->poller = p;
-	q->idle_ns = idle_ns;
 }
 
 bool shim_queue_has_work(struct shim_queue *q, u32 *tail)
