@@ -95,24 +95,30 @@ static const struct vd_own vd_own[] = {
 };
 
 /**
- * struct vd_param_diff - what GET_PARAM answers differently on the shim
+ * struct vd_param_diff - a parameter GET_PARAM answers differently on the
+ * shim by design, whose value the trace leaves out
  * @param: the parameter
- * @mask: the bits of its value that differ; @name what the trace says
+ * @name: what the trace says instead
  *
  * docs/shim.md, "Where it differs": the shim's charges are its own
  * allocations' sizes.
  */
 struct vd_param_diff {
 	__u32 param;
-	__u64 mask;
 	const char *name;
 };
 
 static const struct vd_param_diff vd_param_diffs[] = {
-	{ DRM_VATOM_PARAM_FILE_MEM_CHARGED, ~0ull, "charged" },
+	{ DRM_VATOM_PARAM_FILE_MEM_CHARGED, "charged" },
 };
 
-/* GET_PARAM's value, less the bits that differ by design. */
+/* Whether @req is ioctl @like's number, whatever its size and direction. */
+static bool vd_same_nr(unsigned long req, unsigned long like)
+{
+	return _IOC_TYPE(req) == _IOC_TYPE(like) && _IOC_NR(req) == _IOC_NR(like);
+}
+
+/* GET_PARAM's value, unless it differs by design. */
 static void vd_mask_param(__u8 *after, size_t size)
 {
 	struct drm_vatom_get_param p = { 0 };
@@ -127,7 +133,7 @@ static void vd_mask_param(__u8 *after, size_t size)
 		if (vd_param_diffs[i].param != p.param)
 			continue;
 		vd_printf(" %s", vd_param_diffs[i].name);
-		p.value &= ~vd_param_diffs[i].mask;
+		p.value = 0;
 		memcpy(after, &p, n);
 	}
 }
@@ -138,8 +144,7 @@ static void vd_mask_own(unsigned long req, const __u8 *before, __u8 *after,
 {
 	size_t i;
 
-	if (_IOC_TYPE(req) == _IOC_TYPE(DRM_IOCTL_VATOM_GET_PARAM) &&
-	    _IOC_NR(req) == _IOC_NR(DRM_IOCTL_VATOM_GET_PARAM))
+	if (vd_same_nr(req, DRM_IOCTL_VATOM_GET_PARAM))
 		vd_mask_param(after, size);
 
 	for (i = 0; i < VT_ARRAY_SIZE(vd_own); i++) {
@@ -149,8 +154,7 @@ static void vd_mask_own(unsigned long req, const __u8 *before, __u8 *after,
 			   o->offset + o->size > size ? size - o->offset : o->size;
 
 		/* By number: a raw ioctl of any size or direction too */
-		if (_IOC_TYPE(o->req) != _IOC_TYPE(req) ||
-		    _IOC_NR(o->req) != _IOC_NR(req) || !n ||
+		if (!vd_same_nr(req, o->req) || !n ||
 		    !memcmp(before + o->offset, after + o->offset, n))
 			continue;
 		vd_printf(" %s", o->name);
