@@ -126,47 +126,20 @@ static int stream_validate_one(const struct drm_vatom_packet *hdr,
 	return 0;
 }
 
-/**
- * vatom_stream_validate_ctl() - check a whole command stream and its cost
- * @stream: the stream, 8-byte aligned; never read past @size
- * @size: bytes of the stream; 0 is a valid, empty stream
- * @b: the submission's bindings
- * @ctl: the most element operations the stream may cost, and when to stop
- *	(NULL: no limit, never stops)
- * @results_needed: out, bytes of results the stream produces (0 on error)
- * @ops: out, element operations the stream costs (vatom_visa_ops(),
- *	vatom_ptx_ops(), vatom_noc_ops() of each packet; 0 on error)
- * @err: out, the first bad packet and why ({0, DRM_VATOM_ERR_NONE} when
- *	valid or stopped)
- *
- * Each packet's family validator also checks that the header's size is the
- * exact size its contents imply. The first packet that takes the total
- * cost past @ctl->max_ops fails with %DRM_VATOM_ERR_OPS_LIMIT.
- *
- * Return: 0, vatom_errno() of the reason, or -EINTR when @ctl->stop()
- * said to stop.
+/*
+ * vatom_stream_validate_ctl() of any other stream: packets in runs. Out of
+ * line, so that a 1-packet job does not set up its frame.
  */
-int vatom_stream_validate_ctl(const void *stream, u32 size,
-			      const struct vatom_bindings *b,
-			      const struct vatom_exec_ctl *ctl,
-			      u64 *results_needed, u64 *ops,
-			      struct vatom_stream_error *err)
+static noinline int stream_validate_runs(const u8 *s, u32 size,
+					 const struct vatom_bindings *b,
+					 const struct vatom_exec_ctl *ctl,
+					 u64 max_ops, u64 *results_needed,
+					 u64 *ops, struct vatom_stream_error *err)
 {
-	const u64 max_ops = ctl ? ctl->max_ops : ~(u64)0;
-	const struct drm_vatom_packet *one;
-	const u8 *s = stream;
 	struct stream_budget bud;
 	u64 total = 0, cost_total = 0;
 	u32 pos = 0, index = 0, reason = DRM_VATOM_ERR_NONE;
 
-	*results_needed = 0;
-	*ops = 0;
-	err->index = 0;
-	err->reason = DRM_VATOM_ERR_NONE;
-	one = stream_packet(s, size, 0);
-	if (one && one->size == size)
-		return stream_validate_one(one, b, max_ops, results_needed,
-					   ops, err);
 	budget_reset(&bud);
 
 	while (pos < size) {
@@ -241,6 +214,47 @@ int vatom_stream_validate_ctl(const void *stream, u32 size,
 	return 0;
 }
 
+/**
+ * vatom_stream_validate_ctl() - check a whole command stream and its cost
+ * @stream: the stream, 8-byte aligned; never read past @size
+ * @size: bytes of the stream; 0 is a valid, empty stream
+ * @b: the submission's bindings
+ * @ctl: the most element operations the stream may cost, and when to stop
+ *	(NULL: no limit, never stops)
+ * @results_needed: out, bytes of results the stream produces (0 on error)
+ * @ops: out, element operations the stream costs (vatom_visa_ops(),
+ *	vatom_ptx_ops(), vatom_noc_ops() of each packet; 0 on error)
+ * @err: out, the first bad packet and why ({0, DRM_VATOM_ERR_NONE} when
+ *	valid or stopped)
+ *
+ * Each packet's family validator also checks that the header's size is the
+ * exact size its contents imply. The first packet that takes the total
+ * cost past @ctl->max_ops fails with %DRM_VATOM_ERR_OPS_LIMIT.
+ *
+ * Return: 0, vatom_errno() of the reason, or -EINTR when @ctl->stop()
+ * said to stop.
+ */
+int vatom_stream_validate_ctl(const void *stream, u32 size,
+			      const struct vatom_bindings *b,
+			      const struct vatom_exec_ctl *ctl,
+			      u64 *results_needed, u64 *ops,
+			      struct vatom_stream_error *err)
+{
+	const u64 max_ops = ctl ? ctl->max_ops : ~(u64)0;
+
+	*results_needed = 0;
+	*ops = 0;
+	err->index = 0;
+	err->reason = DRM_VATOM_ERR_NONE;
+	if (vatom_stream_is_one(stream, size))
+		return stream_validate_one(stream, b, max_ops, results_needed,
+					   ops, err);
+	if (!size)
+		return 0;
+	return stream_validate_runs(stream, size, b, ctl, max_ops,
+				    results_needed, ops, err);
+}
+
 /*
  * Execute a validated stream of exactly one packet, @hdr: the family's
  * executor of one packet (the same code its runs use), adding to @stats
@@ -273,36 +287,15 @@ static void stream_execute_one(const struct drm_vatom_packet *hdr,
 	}
 }
 
-/**
- * vatom_stream_execute_ctl() - execute a stream that
- * vatom_stream_validate_ctl() accepted with the same @b, stopping early if
- * told to
- * @stream: the validated stream
- * @size: bytes of the stream
- * @b: the submission's bindings
- * @results: destination of at least results_needed bytes (may be NULL when 0)
- * @stats: accumulates packets and element operations per family
- * @ctl: asked at every checkpoint whether to stop (NULL: never)
- *
- * Packets run in stream order; each gets @results plus the sum of the
- * result bytes of the packets before it. Between two checkpoints run at
- * most %VATOM_CHECK_PACKETS packets or %VATOM_CHECK_OPS element operations
- * (costed as by validation); at each, vatom_yield() and then @ctl->stop().
- * vISA, PTX and NoC packets go to their family's run executor, which goes
- * on with the packets of the same shape that follow, without a call per
- * packet.
- *
- * Return: 0 when the whole stream ran; -ECANCELED when @ctl->stop() said to
- * stop: the packets before some packet ran, whole, the rest did not (@stats
- * says how many, and so does @ctl->stopped, alone).
+/*
+ * vatom_stream_execute_ctl() of any other stream: packets in runs. Out of
+ * line, as stream_validate_runs().
  */
-int vatom_stream_execute_ctl(const void *stream, u32 size,
-			     const struct vatom_bindings *b, u8 *results,
-			     struct vatom_stats *stats,
-			     const struct vatom_exec_ctl *ctl)
+static noinline int stream_execute_runs(const u8 *s, u32 size,
+					const struct vatom_bindings *b,
+					u8 *results, struct vatom_stats *stats,
+					const struct vatom_exec_ctl *ctl)
 {
-	const struct drm_vatom_packet *one;
-	const u8 *s = stream;
 	u64 packets[VATOM_FAMILY_COUNT] = { 0 };
 	u64 elements[VATOM_FAMILY_COUNT] = { 0 };
 	struct stream_budget bud;
@@ -310,11 +303,6 @@ int vatom_stream_execute_ctl(const void *stream, u32 size,
 	u32 pos = 0, done, cost, max;
 	int f, ret = 0;
 
-	one = stream_packet(s, size, 0);
-	if (one && one->size == size) {
-		stream_execute_one(one, b, results, stats);
-		return 0;
-	}
 	budget_reset(&bud);
 	while (pos < size) {
 		const struct drm_vatom_packet *hdr = stream_packet(s, size, pos);
@@ -364,6 +352,43 @@ int vatom_stream_execute_ctl(const void *stream, u32 size,
 		stats->elements[f] += elements[f];
 	}
 	return ret;
+}
+
+/**
+ * vatom_stream_execute_ctl() - execute a stream that
+ * vatom_stream_validate_ctl() accepted with the same @b, stopping early if
+ * told to
+ * @stream: the validated stream
+ * @size: bytes of the stream
+ * @b: the submission's bindings
+ * @results: destination of at least results_needed bytes (may be NULL when 0)
+ * @stats: accumulates packets and element operations per family
+ * @ctl: asked at every checkpoint whether to stop (NULL: never)
+ *
+ * Packets run in stream order; each gets @results plus the sum of the
+ * result bytes of the packets before it. Between two checkpoints run at
+ * most %VATOM_CHECK_PACKETS packets or %VATOM_CHECK_OPS element operations
+ * (costed as by validation); at each, vatom_yield() and then @ctl->stop().
+ * vISA, PTX and NoC packets go to their family's run executor, which goes
+ * on with the packets of the same shape that follow, without a call per
+ * packet.
+ *
+ * Return: 0 when the whole stream ran; -ECANCELED when @ctl->stop() said to
+ * stop: the packets before some packet ran, whole, the rest did not (@stats
+ * says how many, and so does @ctl->stopped, alone).
+ */
+int vatom_stream_execute_ctl(const void *stream, u32 size,
+			     const struct vatom_bindings *b, u8 *results,
+			     struct vatom_stats *stats,
+			     const struct vatom_exec_ctl *ctl)
+{
+	if (vatom_stream_is_one(stream, size)) {
+		stream_execute_one(stream, b, results, stats);
+		return 0;
+	}
+	if (!size)
+		return 0;
+	return stream_execute_runs(stream, size, b, results, stats, ctl);
 }
 
 const char *vatom_reason_name(u32 reason)

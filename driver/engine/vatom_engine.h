@@ -92,6 +92,24 @@ struct vatom_exec_ctl {
 	struct vatom_stats *stopped;
 };
 
+/**
+ * vatom_stream_is_one() - whether a stream is exactly one packet
+ * @stream: the stream, 8-byte aligned
+ * @size: its bytes
+ *
+ * Such a stream is validated and executed by its family's code for one
+ * packet, at no checkpoint: no stop rule is ever asked of it, so its
+ * job needs no deadline.
+ *
+ * Return: true when its first header's size is @size, a whole packet.
+ */
+static inline bool vatom_stream_is_one(const void *stream, u32 size)
+{
+	const struct drm_vatom_packet *hdr = stream;
+
+	return size >= sizeof(*hdr) && !(size % 8) && hdr->size == size;
+}
+
 int vatom_stream_validate_ctl(const void *stream, u32 size,
 			      const struct vatom_bindings *b,
 			      const struct vatom_exec_ctl *ctl,
