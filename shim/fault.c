@@ -39,50 +39,130 @@
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 
 /*
- * A copy in progress, on the copier's stack; the thread's innermost one
- * is copy_top. A copy that a signal handler makes in the middle of
- * another (an ioctl() from the handler) stacks on it. Initial-exec TLS:
- * the handler and the copy reach it with one instruction and no
- * allocation (the shim is preloaded, so its TLS is static).
- */
-struct copy_frame {
-	uintptr_t lo, hi;	/* the user range being copied */
-	struct copy_frame *prev;
-};
-
-/*
- * The copy itself, as the kernel's copy_user_generic(): one rep movsb,
- * the only instruction of the shim a copy's fault may stop, and its
- * exception table entry: the handler moves a fault there on to
- * shim_copy_fixup, with %rcx the bytes not copied (a rep movsb stopped by
- * a fault has copied all before the faulting byte). No sigsetjmp() a
- * copy, no system call.
+ * The copy itself, as the kernel's copy_user_generic(), in two forms:
+ * 8- and 16-byte moves for 8 to SHIM_COPY_FAST bytes (the argument
+ * structs, bindings and short streams of most calls: rep movsb costs a
+ * count per byte where it is emulated, and starts slowly on hardware),
+ * and rep movsb for the rest (long streams, where it is the fastest there
+ * is). The moves are two from the start and two from the end up to 32
+ * and 64 bytes (the two pairs may overlap), and runs of 64 bytes with the
+ * last 64 from the end past that, as glibc's memcpy() does; all loads of
+ * a step come before its stores.
  *
- * Return: the bytes not copied, 0 when all were.
+ * What a fault needs is in registers: the moves leave the arguments as
+ * they came (%rdi, %rsi, %rdx: destination, source, count), and %r11 is
+ * the user side's start (the user range is [%r11, %r11 + %rdx)). The
+ * shim's SIGSEGV handler sends a fault of the user range in the moves
+ * (shim_copy_fast up to shim_copy_fast_end) to shim_copy_slow, which
+ * copies again from the start byte by byte; a fault of rep movsb (the
+ * bytes before the faulting one copied, as the kernel's copy leaves them)
+ * to shim_copy_fixup, where %rcx holds the bytes not copied. No state a
+ * copy, no sigsetjmp(), no system call; a copy a signal handler makes in
+ * the middle of another has registers of its own.
+ *
+ * Before the handler is in place (a program without preload.c, whose
+ * constructor installs it), the first copy installs it: shim_copy_first().
+ *
+ * Return: 0, or -EFAULT when some bytes were not copied.
  */
-size_t shim_copy_bytes(void *dst, const void *src, size_t n);
-extern const char shim_copy_insn[], shim_copy_fixup[];
+#define SHIM_COPY_FAST	256
+int shim_copy_user(void *dst, const void *src, size_t n, uintptr_t user);
+/* Referenced by the asm below only: used, so that LTO keeps them. */
+int shim_copy_first(void *dst, const void *src, size_t n, uintptr_t user)
+	__attribute__((used));
+/* The handler is in place (fault_install()): read by the copy's first test. */
+bool shim_fault_ready __attribute__((used, visibility("hidden")));
+extern const char shim_copy_fast[], shim_copy_fast_end[], shim_copy_slow[],
+	shim_copy_insn[], shim_copy_fixup[];
+#define STR_(x)	#x
+#define STR(x)	STR_(x)
 __asm__(
 	"	.text\n"
 	"	.p2align 4\n"
-	"	.globl	shim_copy_bytes\n"
-	"	.hidden	shim_copy_bytes\n"
+	"	.globl	shim_copy_user\n"
+	"	.hidden	shim_copy_user\n"
+	"	.type	shim_copy_user, @function\n"
+	"shim_copy_user:\n"
+	"	cmpb	$0, shim_fault_ready(%rip)\n"
+	"	je	shim_copy_first\n"
+	"	movq	%rcx, %r11\n"
+	"	leaq	-8(%rdx), %rax\n"
+	"	cmpq	$" STR(SHIM_COPY_FAST) " - 8, %rax\n"
+	"	ja	shim_copy_slow\n"	/* n < 8 wraps: above too */
+	"	.globl	shim_copy_fast\n"
+	"	.hidden	shim_copy_fast\n"
+	"shim_copy_fast:\n"
+	"	cmpq	$16, %rdx\n"
+	"	jb	8f\n"
+	"	cmpq	$32, %rdx\n"
+	"	ja	1f\n"
+	"	movdqu	(%rsi), %xmm0\n"
+	"	movdqu	-16(%rsi,%rdx), %xmm1\n"
+	"	movdqu	%xmm0, (%rdi)\n"
+	"	movdqu	%xmm1, -16(%rdi,%rdx)\n"
+	"	xorl	%eax, %eax\n"
+	"	ret\n"
+	"1:	cmpq	$64, %rdx\n"
+	"	ja	2f\n"
+	"	movdqu	(%rsi), %xmm0\n"
+	"	movdqu	16(%rsi), %xmm1\n"
+	"	movdqu	-32(%rsi,%rdx), %xmm2\n"
+	"	movdqu	-16(%rsi,%rdx), %xmm3\n"
+	"	movdqu	%xmm0, (%rdi)\n"
+	"	movdqu	%xmm1, 16(%rdi)\n"
+	"	movdqu	%xmm2, -32(%rdi,%rdx)\n"
+	"	movdqu	%xmm3, -16(%rdi,%rdx)\n"
+	"	xorl	%eax, %eax\n"
+	"	ret\n"
+	"2:	xorl	%eax, %eax\n"		/* offset of the next run */
+	"	leaq	-64(%rdx), %rcx\n"	/* the last 64 start here */
+	"3:	movdqu	(%rsi,%rax), %xmm0\n"
+	"	movdqu	16(%rsi,%rax), %xmm1\n"
+	"	movdqu	32(%rsi,%rax), %xmm2\n"
+	"	movdqu	48(%rsi,%rax), %xmm3\n"
+	"	movdqu	%xmm0, (%rdi,%rax)\n"
+	"	movdqu	%xmm1, 16(%rdi,%rax)\n"
+	"	movdqu	%xmm2, 32(%rdi,%rax)\n"
+	"	movdqu	%xmm3, 48(%rdi,%rax)\n"
+	"	addq	$64, %rax\n"
+	"	cmpq	%rcx, %rax\n"
+	"	jb	3b\n"
+	"	movdqu	(%rsi,%rcx), %xmm0\n"
+	"	movdqu	16(%rsi,%rcx), %xmm1\n"
+	"	movdqu	32(%rsi,%rcx), %xmm2\n"
+	"	movdqu	48(%rsi,%rcx), %xmm3\n"
+	"	movdqu	%xmm0, (%rdi,%rcx)\n"
+	"	movdqu	%xmm1, 16(%rdi,%rcx)\n"
+	"	movdqu	%xmm2, 32(%rdi,%rcx)\n"
+	"	movdqu	%xmm3, 48(%rdi,%rcx)\n"
+	"	xorl	%eax, %eax\n"
+	"	ret\n"
+	"8:	movq	(%rsi), %rax\n"
+	"	movq	-8(%rsi,%rdx), %rcx\n"
+	"	movq	%rax, (%rdi)\n"
+	"	movq	%rcx, -8(%rdi,%rdx)\n"
+	"	.globl	shim_copy_fast_end\n"
+	"	.hidden	shim_copy_fast_end\n"
+	"shim_copy_fast_end:\n"
+	"	xorl	%eax, %eax\n"
+	"	ret\n"
+	"	.globl	shim_copy_slow\n"
+	"	.hidden	shim_copy_slow\n"
+	"shim_copy_slow:\n"
+	"	movq	%rdx, %rcx\n"
 	"	.globl	shim_copy_insn\n"
 	"	.hidden	shim_copy_insn\n"
-	"	.globl	shim_copy_fixup\n"
-	"	.hidden	shim_copy_fixup\n"
-	"	.type	shim_copy_bytes, @function\n"
-	"shim_copy_bytes:\n"
-	"	movq	%rdx, %rcx\n"
 	"shim_copy_insn:\n"
 	"	rep movsb\n"
+	"	.globl	shim_copy_fixup\n"
+	"	.hidden	shim_copy_fixup\n"
 	"shim_copy_fixup:\n"
-	"	movq	%rcx, %rax\n"
-	"	ret\n"
-	"	.size	shim_copy_bytes, .-shim_copy_bytes\n");
-
-static __thread struct copy_frame *volatile copy_top
-	__attribute__((tls_model("initial-exec")));
+	"	xorl	%eax, %eax\n"
+	"	testq	%rcx, %rcx\n"
+	"	jz	9f\n"
+	"	movl	$-" STR(EFAULT) ", %eax\n"
+	"9:	ret\n"
+	"	.size	shim_copy_user, .-shim_copy_user\n");
 
 /*
  * The program's own SIGSEGV and SIGBUS actions, as it set them (or as
@@ -97,7 +177,6 @@ static struct {
 } prog_sig[2];
 static pthread_mutex_t sig_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t fault_once = PTHREAD_ONCE_INIT;
-static bool fault_ready;
 
 static void prog_sig_get(int i, struct sigaction *act)
 {
@@ -154,21 +233,25 @@ static void fault_chain(int sig, siginfo_t *si, void *uc)
 }
 
 /*
- * First in line for SIGSEGV and SIGBUS. A fault the kernel raised at the
- * copy's rep movsb for the user range of this thread's copy (or a general
- * protection fault there, which has no address: a non-canonical pointer)
- * resumes at the fixup, which ends the copy with -EFAULT; everything else
- * is the program's.
+ * First in line for SIGSEGV and SIGBUS. A fault the kernel raised in
+ * shim_copy_user() for its user range (or a general protection fault
+ * there, which has no address: a non-canonical pointer) resumes where
+ * the copy ends it: at shim_copy_slow from a move, at shim_copy_fixup
+ * from rep movsb. Everything else is the program's.
  */
 static void shim_fault(int sig, siginfo_t *si, void *uc)
 {
-	greg_t *ip = &((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
-	struct copy_frame *f = copy_top;
+	greg_t *r = ((ucontext_t *)uc)->uc_mcontext.gregs;
+	uintptr_t ip = (uintptr_t)r[REG_RIP];
 	uintptr_t addr = (uintptr_t)si->si_addr;
+	uintptr_t lo = (uintptr_t)r[REG_R11], n = (uintptr_t)r[REG_RDX];
+	bool fast = ip >= (uintptr_t)shim_copy_fast &&
+		    ip < (uintptr_t)shim_copy_fast_end;
 
-	if (f && si->si_code > 0 && *ip == (greg_t)(uintptr_t)shim_copy_insn &&
-	    (si->si_code == SI_KERNEL || (addr >= f->lo && addr < f->hi))) {
-		*ip = (greg_t)(uintptr_t)shim_copy_fixup;
+	if ((fast || ip == (uintptr_t)shim_copy_insn) && si->si_code > 0 &&
+	    (si->si_code == SI_KERNEL || (addr >= lo && addr - lo < n))) {
+		r[REG_RIP] = (greg_t)(uintptr_t)(fast ? shim_copy_slow :
+						 shim_copy_fixup);
 		return;
 	}
 	fault_chain(sig, si, uc);
@@ -194,7 +277,7 @@ static void fault_install(void)
 			continue;
 		prog_sig[i].act[0] = old;
 	}
-	__atomic_store_n(&fault_ready, true, __ATOMIC_RELEASE);
+	__atomic_store_n(&shim_fault_ready, true, __ATOMIC_RELEASE);
 }
 
 /**
@@ -206,30 +289,26 @@ static void fault_install(void)
  */
 void fault_init(void)
 {
-	if (unlikely(!__atomic_load_n(&fault_ready, __ATOMIC_ACQUIRE)))
+	if (unlikely(!__atomic_load_n(&shim_fault_ready, __ATOMIC_ACQUIRE)))
 		pthread_once(&fault_once, fault_install);
 }
 
-static int shim_copy(void *dst, const void *src, size_t n, const void *user)
+/* shim_copy_user() before the handler is in place: it installs it. */
+int shim_copy_first(void *dst, const void *src, size_t n, uintptr_t user)
+{
+	fault_init();
+	return shim_copy_user(dst, src, n, user);
+}
+
+/* A zero-byte copy reads nothing, whatever it points to. */
+static __always_inline int shim_copy(void *dst, const void *src, size_t n,
+				     const void *user)
 {
 	uintptr_t u = (uintptr_t)user;
-	struct copy_frame f;
-	size_t left;
 
-	if (!n)
-		return 0;
-	if (!u || u + n < u)
-		return -EFAULT;
-	fault_init();
-	f.lo = u;
-	f.hi = u + n;
-	f.prev = copy_top;
-	copy_top = &f;
-	__asm__ __volatile__("" ::: "memory");
-	left = shim_copy_bytes(dst, src, n);
-	__asm__ __volatile__("" ::: "memory");
-	copy_top = f.prev;
-	return left ? -EFAULT : 0;
+	if (unlikely(!u || u + n < u))
+		return n ? -EFAULT : 0;
+	return shim_copy_user(dst, src, n, u);
 }
 
 int shim_copy_in(void *dst, const void *usrc, size_t n)

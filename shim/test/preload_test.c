@@ -882,6 +882,50 @@ static void test_copy(void)
 	   "shim_copy_out() to good memory copies the bytes");
 }
 
+/*
+ * Every form of the copy (8 to 15 bytes, 16 to 256, the rest; fault.c),
+ * at sizes either side of each edge: exactly @n bytes land, none past
+ * them; and ending in the unmapped page after 0 to 40 good bytes,
+ * -EFAULT, with every good byte before the fault copied out (as the
+ * kernel's copy_to_user() leaves them) and none after it.
+ */
+static void test_copy_sizes(void)
+{
+	static const size_t sizes[] = { 1, 7, 8, 9, 15, 16, 17, 31, 32, 33,
+					100, 255, 256, 257, 300, 4000 };
+	static unsigned char src[4100], dst[4100 + 16];
+	int i, bad_in = 0, bad_out = 0, bad_fault = 0, faults = 0;
+	size_t n, good, j;
+
+	for (j = 0; j < sizeof(src); j++)
+		src[j] = (unsigned char)(j * 7 + 3);
+	for (i = 0; i < (int)(sizeof(sizes) / sizeof(sizes[0])); i++) {
+		n = sizes[i];
+		memset(dst, 0xee, sizeof(dst));
+		if (h->copy_in(dst, src + 1, n) || memcmp(dst, src + 1, n) ||
+		    dst[n] != 0xee)
+			bad_in++;
+		memset(dst, 0xee, sizeof(dst));
+		if (h->copy_out(dst + 3, src, n) || memcmp(dst + 3, src, n) ||
+		    dst[2] != 0xee || dst[n + 3] != 0xee)
+			bad_out++;
+		for (good = 0; good <= 40 && good < n; good += 5) {
+			memset(bad_page - 64, 0xee, 64);
+			faults++;
+			if (h->copy_out(bad_page - good, src, n) != -EFAULT ||
+			    h->copy_in(dst, bad_page - good, n) != -EFAULT ||
+			    memcmp(bad_page - good, src, good) ||
+			    (good < 64 && bad_page[-(long)good - 1] != (char)0xee))
+				bad_fault++;
+		}
+	}
+	ok(!bad_in, "shim_copy_in() of 1 to 4000 bytes copies exactly those");
+	ok(!bad_out, "shim_copy_out() of 1 to 4000 bytes copies exactly those");
+	ok(!bad_fault && faults == 93,
+	   "a copy into the unmapped page: -EFAULT, the bytes before it copied (%d of %d wrong)",
+	   bad_fault, faults);
+}
+
 static int ran_child(void (*fn)(void), int *status)
 {
 	pid_t pid;
@@ -1244,6 +1288,7 @@ int main(void)
 	test_mmap();
 	test_passthrough();
 	test_copy();
+	test_copy_sizes();
 	test_signals();
 	test_threads();
 	test_libdrm();
