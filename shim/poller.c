@@ -288,10 +288,28 @@ static struct shim_poller *shim_poller_create(struct shim_device *dev)
 	return p;
 }
 
+/*
+ * The poller's last user is gone, and the device no longer points to it:
+ * its thread ends, and the device's reference goes.
+ */
+static void shim_poller_end(struct shim_poller *p)
+{
+	pthread_mutex_lock(&p->lock);
+	atomic_store(&p->stop, true);
+	shim_poller_wake_locked(p);
+	pthread_mutex_unlock(&p->lock);
+	if (!p->orphan)
+		pthread_join(p->thread, NULL);
+	else
+		shim_poller_put(p);	/* the thread that is not */
+	shim_poller_put(p);	/* the device's */
+}
+
 int shim_queue_poll_start(struct shim_device *dev, int cpu,
 			  struct shim_poller **out)
 {
 	struct shim_poller *p;
+	bool created = false;
 	int ret = 0;
 
 	if (atomic_fetch_add(&dev->poll_queues, 1) >= shim_limits.max_poll_queues) {
@@ -306,15 +324,20 @@ int shim_queue_poll_start(struct shim_device *dev, int cpu,
 			ret = -ENOMEM;
 		else
 			dev->poller = p;
+		created = p;
 	}
 	if (p && !ret)
 		ret = shim_poller_pin(p, cpu);
 	if (!ret) {
 		p->users++;
 		atomic_fetch_add(&p->refs, 1);	/* the queue's */
+	} else if (created) {
+		dev->poller = NULL;	/* a call that fails leaves no thread */
 	}
 	pthread_mutex_unlock(&shim_pollers_lock);
 	if (ret) {
+		if (created)
+			shim_poller_end(p);
 		atomic_fetch_sub(&dev->poll_queues, 1);
 		return ret;
 	}
@@ -389,17 +412,8 @@ void shim_queue_poll_stop(struct shim_queue *q, struct shim_poller *p)
 	if (last && dev->poller == p)
 		dev->poller = NULL;
 	pthread_mutex_unlock(&shim_pollers_lock);
-	if (last) {
-		pthread_mutex_lock(&p->lock);
-		atomic_store(&p->stop, true);
-		shim_poller_wake_locked(p);
-		pthread_mutex_unlock(&p->lock);
-		if (!p->orphan)
-			pthread_join(p->thread, NULL);
-		else
-			shim_poller_put(p);	/* the thread that is not */
-		shim_poller_put(p);	/* the device's */
-	}
+	if (last)
+		shim_poller_end(p);
 	atomic_fetch_sub(&dev->poll_queues, 1);
 }
 
