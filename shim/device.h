@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "lock.h"
 #include "shim.h"
 #include "syncobj.h"
 #include "tile_grid.h"
@@ -135,11 +136,11 @@ struct shim_file {
 	bool render;
 	struct shim_account *acct;
 	u64 client_id;
-	pthread_mutex_t handles_lock;
+	struct shim_mutex handles_lock;
 	struct shim_surface **handles;
 	u32 nhandles;
 	struct shim_syncobjs *syncobjs;
-	pthread_mutex_t lock;
+	struct shim_mutex lock;
 	struct shim_job *_Atomic spare_job;
 	struct shim_sched *sched;
 	struct shim_fence *last_fence;

@@ -37,7 +37,7 @@
 #include "fdtable.h"
 
 struct shim_obj **fd_chunks[FD_LIMIT / FD_CHUNK];
-pthread_mutex_t fd_lock = PTHREAD_MUTEX_INITIALIZER;
+struct shim_mutex fd_lock = SHIM_MUTEX_INIT;
 
 /* The slot of @fd, its chunk allocated if @alloc; fd_lock held. */
 static struct shim_obj **fd_slot(int fd, bool alloc)
@@ -97,17 +97,17 @@ int shim_fd_track(int fd, const struct shim_fd_ops *ops, void *data)
 	if (!o)
 		return -ENOMEM;
 	*o = (struct shim_obj){ .ops = ops, .data = data, .ndesc = 1 };
-	pthread_mutex_lock(&fd_lock);
+	shim_mutex_lock(&fd_lock);
 	slot = fd_slot(fd, true);
 	if (!slot) {
-		pthread_mutex_unlock(&fd_lock);
+		shim_mutex_unlock(&fd_lock);
 		free(o);
 		return -ENOMEM;
 	}
 	/* Left by a close() that bypassed us: that descriptor is gone. */
 	stale = obj_unref_locked(*slot);
 	fd_slot_set(slot, o);
-	pthread_mutex_unlock(&fd_lock);
+	shim_mutex_unlock(&fd_lock);
 	obj_release(stale);
 	return 0;
 }
@@ -125,11 +125,11 @@ void *shim_fd_get(int fd, const struct shim_fd_ops *ops,
 	struct shim_obj *o;
 	void *ret = NULL;
 
-	pthread_mutex_lock(&fd_lock);
+	shim_mutex_lock(&fd_lock);
 	o = fd_get(fd);
 	if (o && o->ops == ops)
 		ret = get(o->data);
-	pthread_mutex_unlock(&fd_lock);
+	shim_mutex_unlock(&fd_lock);
 	return ret;
 }
 
@@ -147,13 +147,13 @@ struct shim_obj *fd_clear(int fd)
 {
 	struct shim_obj **slot, *o = NULL;
 
-	pthread_mutex_lock(&fd_lock);
+	shim_mutex_lock(&fd_lock);
 	slot = fd_slot(fd, false);
 	if (slot && *slot) {
 		o = obj_unref_locked(*slot);
 		fd_slot_set(slot, NULL);
 	}
-	pthread_mutex_unlock(&fd_lock);
+	shim_mutex_unlock(&fd_lock);
 	return o;
 }
 
@@ -173,7 +173,7 @@ struct shim_obj *fd_clear_range(unsigned int first, unsigned int last)
 		return NULL;
 	if (last >= FD_LIMIT)
 		last = FD_LIMIT - 1;
-	pthread_mutex_lock(&fd_lock);
+	shim_mutex_lock(&fd_lock);
 	for (fd = first; fd <= last; fd++) {
 		chunk = fd_chunks[fd >> FD_CHUNK_BITS];
 		if (!chunk) {
@@ -189,7 +189,7 @@ struct shim_obj *fd_clear_range(unsigned int first, unsigned int last)
 			list = o;
 		}
 	}
-	pthread_mutex_unlock(&fd_lock);
+	shim_mutex_unlock(&fd_lock);
 	return list;
 }
 
@@ -209,11 +209,11 @@ int fd_dup(int oldfd, int newfd)
 
 	if (oldfd == newfd || (!fd_get(oldfd) && !fd_get(newfd)))
 		return newfd;
-	pthread_mutex_lock(&fd_lock);
+	shim_mutex_lock(&fd_lock);
 	o = fd_get(oldfd);
 	slot = fd_slot(newfd, o);
 	if (!slot) {
-		pthread_mutex_unlock(&fd_lock);
+		shim_mutex_unlock(&fd_lock);
 		if (!o)
 			return newfd;
 		shim_real_close(newfd);
@@ -225,7 +225,7 @@ int fd_dup(int oldfd, int newfd)
 			o->ndesc++;
 		fd_slot_set(slot, o);
 	}
-	pthread_mutex_unlock(&fd_lock);
+	shim_mutex_unlock(&fd_lock);
 	obj_release(stale);
 	return newfd;
 }
@@ -258,7 +258,7 @@ int fd_close(int fd)
  */
 void fd_fork_prepare(void)
 {
-	pthread_mutex_lock(&fd_lock);
+	shim_mutex_lock(&fd_lock);
 }
 
 /**
@@ -266,7 +266,7 @@ void fd_fork_prepare(void)
  */
 void fd_fork_release(void)
 {
-	pthread_mutex_unlock(&fd_lock);
+	shim_mutex_unlock(&fd_lock);
 }
 
 /* ------------------------------------------------------------------ */

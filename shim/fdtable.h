@@ -19,6 +19,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 
+#include "lock.h"
 #include "shim.h"
 
 #ifndef likely
@@ -52,7 +53,7 @@ struct shim_obj {
 #define FD_LIMIT	(1u << 20)
 
 extern struct shim_obj **fd_chunks[FD_LIMIT / FD_CHUNK];
-extern pthread_mutex_t fd_lock;
+extern struct shim_mutex fd_lock;
 
 /*
  * What @fd stands for, or NULL: no lock, so only while the caller keeps

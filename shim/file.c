@@ -45,7 +45,7 @@ static void shim_fork_prepare(void)
 	pthread_mutex_lock(&shim_files_lock);
 	for (f = shim_files; f; f = f->next) {
 		pthread_mutex_lock(&f->queues_lock);
-		pthread_mutex_lock(&f->handles_lock);
+		shim_mutex_lock(&f->handles_lock);
 		shim_syncobjs_lock(f->syncobjs);
 	}
 	shim_offsets_lock();
@@ -58,7 +58,7 @@ static void shim_fork_parent(void)
 	shim_offsets_unlock();
 	for (f = shim_files; f; f = f->next) {
 		shim_syncobjs_unlock(f->syncobjs);
-		pthread_mutex_unlock(&f->handles_lock);
+		shim_mutex_unlock(&f->handles_lock);
 		pthread_mutex_unlock(&f->queues_lock);
 	}
 	pthread_mutex_unlock(&shim_files_lock);
@@ -72,9 +72,9 @@ static void shim_fork_child(void)
 	shim_offsets_unlock();
 	for (f = shim_files; f; f = f->next) {
 		shim_syncobjs_unlock(f->syncobjs);
-		pthread_mutex_unlock(&f->handles_lock);
+		shim_mutex_unlock(&f->handles_lock);
 		pthread_mutex_unlock(&f->queues_lock);
-		pthread_mutex_init(&f->lock, NULL);
+		shim_mutex_init(&f->lock);
 		if (f->sched)
 			atomic_fetch_sub(&f->dev->schedulers, 1);
 		f->sched = NULL;
@@ -272,8 +272,8 @@ int shim_file_open(unsigned int minor, struct shim_file **out)
 	f->render = minor >= SHIM_RENDER_MINOR_BASE;
 	f->client_id = atomic_fetch_add(&f->dev->clients, 1) + 1;
 	f->device_resets_open = atomic_load(&f->dev->resets);
-	pthread_mutex_init(&f->handles_lock, NULL);
-	pthread_mutex_init(&f->lock, NULL);
+	shim_mutex_init(&f->handles_lock);
+	shim_mutex_init(&f->lock);
 	pthread_mutex_init(&f->queues_lock, NULL);
 	pthread_mutex_lock(&shim_files_lock);
 	f->next = shim_files;
@@ -312,8 +312,6 @@ void shim_file_put(struct shim_file *f)
 	shim_file_stop_jobs(f);
 	shim_file_close_handles(f);
 	shim_syncobjs_free(f->syncobjs);
-	pthread_mutex_destroy(&f->handles_lock);
-	pthread_mutex_destroy(&f->lock);
 	pthread_mutex_destroy(&f->queues_lock);
 	shim_account_put(f->acct);
 	free(f);

@@ -425,7 +425,7 @@ static struct shim_file *device_file_get(int fd, int *other)
 	*other = 0;
 	if (likely(!vfd_get(fd)))
 		return NULL;	/* never ours: no lock on other fds' calls */
-	pthread_mutex_lock(&fd_lock);
+	shim_mutex_lock(&fd_lock);
 	v = vfd_get(fd);
 	if (v && v->node->type == VN_CHR && v->file)
 		file = shim_file_get(v->file);
@@ -433,7 +433,7 @@ static struct shim_file *device_file_get(int fd, int *other)
 		*other = -EBADF;	/* O_PATH */
 	else if (v)
 		*other = -ENOTTY;
-	pthread_mutex_unlock(&fd_lock);
+	shim_mutex_unlock(&fd_lock);
 	return file;
 }
 
@@ -465,14 +465,14 @@ SHIM_EXPORT int ioctl(int fd, unsigned long request, ...)
 	 * ioctls are short and close no descriptor: under fd_lock, which
 	 * keeps the object alive.
 	 */
-	pthread_mutex_lock(&fd_lock);
+	shim_mutex_lock(&fd_lock);
 	o = fd_get(fd);
 	if (o && o->ops->ioctl) {
 		ret = o->ops->ioctl(o->data, request, arg);
-		pthread_mutex_unlock(&fd_lock);
+		shim_mutex_unlock(&fd_lock);
 		return ret < 0 ? fail(-ret) : ret;
 	}
-	pthread_mutex_unlock(&fd_lock);
+	shim_mutex_unlock(&fd_lock);
 	return REAL(ioctl)(fd, request, arg);
 }
 

@@ -55,7 +55,7 @@ struct shim_queue {
 	atomic_uint refs;
 	struct shim_file *f;
 	u32 entries;
-	pthread_mutex_t lock;
+	struct shim_mutex lock;
 	atomic_bool dead;
 	struct shim_surface *ring_surf, *ctl_surf;
 	struct drm_vatom_queue_job *ring;
@@ -95,7 +95,6 @@ static void shim_queue_put(struct shim_queue *q)
 	if (q->poller)
 		shim_poller_put_queue(q->poller);
 	free(q->stream);
-	pthread_mutex_destroy(&q->lock);
 	free(q);
 }
 
@@ -184,7 +183,7 @@ int shim_queue_create(struct shim_file *f, void *arg)
 	q->f = f;
 	q->entries = args->entries;
 	q->eventfd = -1;
-	pthread_mutex_init(&q->lock, NULL);
+	shim_mutex_init(&q->lock);
 
 	ret = shim_bindings_read(f, (const void *)(uintptr_t)args->bindings,
 				 args->binding_count, q->surf, &q->b, NULL, NULL);
@@ -455,13 +454,13 @@ int shim_queue_kick(struct shim_file *f, void *arg)
 		if (shim_poller_wake(q->poller))
 			goto put;
 	}
-	pthread_mutex_lock(&q->lock);
+	shim_mutex_lock(&q->lock);
 	tail = __atomic_load_n(&q->ctl->tail, __ATOMIC_ACQUIRE);
 	completed = q->completed;
 	ret = shim_queue_tail_ok(q, tail) ? shim_queue_drain(q, tail, false) : -EINVAL;
 	if (q->poller && q->completed != completed)
 		shim_poller_kicked(q->poller);
-	pthread_mutex_unlock(&q->lock);
+	shim_mutex_unlock(&q->lock);
 put:
 	shim_queue_put(q);
 	return ret;
@@ -491,11 +490,11 @@ void shim_queue_poll_drain(struct shim_queue *q)
 	int ret = 0;
 	u32 tail;
 
-	if (pthread_mutex_trylock(&q->lock))
+	if (!shim_mutex_trylock(&q->lock))
 		return;		/* a KICK is at it: move on */
 	if (shim_queue_has_work(q, &tail))
 		ret = shim_queue_drain(q, tail, true);
-	pthread_mutex_unlock(&q->lock);
+	shim_mutex_unlock(&q->lock);
 	/* Out of memory for the syncobj point: nothing consumed; back off. */
 	if (ret == -ENOMEM)
 		usleep(1000);
@@ -508,5 +507,5 @@ void shim_file_queues_after_fork(struct shim_file *f)
 
 	for (i = 0; i < VATOM_MAX_QUEUES; i++)
 		if (f->queues[i])
-			pthread_mutex_init(&f->queues[i]->lock, NULL);
+			shim_mutex_init(&f->queues[i]->lock);
 }

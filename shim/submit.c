@@ -418,11 +418,11 @@ static void shim_file_lock_idle(struct shim_file *f)
 	struct shim_fence *last;
 
 	for (;;) {
-		pthread_mutex_lock(&f->lock);
+		shim_mutex_lock(&f->lock);
 		if (!f->last_fence || shim_fence_status(f->last_fence))
 			return;
 		last = shim_fence_get(f->last_fence);
-		pthread_mutex_unlock(&f->lock);
+		shim_mutex_unlock(&f->lock);
 		shim_fence_wait(last, INT64_MAX);
 		shim_fence_put(last);
 	}
@@ -439,7 +439,7 @@ static int shim_job_run_sync(struct shim_job *job)
 		shim_fence_wait(job->deps[i], INT64_MAX);
 	shim_file_lock_idle(f);
 	if (shim_file_guilty(f)) {
-		pthread_mutex_unlock(&f->lock);
+		shim_mutex_unlock(&f->lock);
 		return -EIO;
 	}
 	job->resets = atomic_load(&f->resets);
@@ -447,13 +447,13 @@ static int shim_job_run_sync(struct shim_job *job)
 	if (ret) {
 		job->id = atomic_fetch_add(&f->submitted, 1) + 1;
 		shim_job_signal(job, ret);
-		pthread_mutex_unlock(&f->lock);
+		shim_mutex_unlock(&f->lock);
 		return -ECANCELED;
 	}
 	if (job->nouts) {
 		job->fence = shim_fence_new();
 		if (!job->fence) {
-			pthread_mutex_unlock(&f->lock);
+			shim_mutex_unlock(&f->lock);
 			return -ENOMEM;
 		}
 	}
@@ -462,7 +462,7 @@ static int shim_job_run_sync(struct shim_job *job)
 	shim_job_signal(job, ret);
 	if (job->fence)
 		shim_job_install_outs(job, job->fence);
-	pthread_mutex_unlock(&f->lock);
+	shim_mutex_unlock(&f->lock);
 	return ret == -ECANCELED ? -EINTR : ret;
 }
 
@@ -559,9 +559,9 @@ static int shim_sched_push(struct shim_job *job)
 	struct shim_sched *sched;
 	int ret;
 
-	pthread_mutex_lock(&f->lock);
+	shim_mutex_lock(&f->lock);
 	if (shim_file_guilty(f)) {
-		pthread_mutex_unlock(&f->lock);
+		shim_mutex_unlock(&f->lock);
 		return -EIO;
 	}
 	ret = shim_sched_get(f);
@@ -571,7 +571,7 @@ static int shim_sched_push(struct shim_job *job)
 			ret = -ENOMEM;
 	}
 	if (ret) {
-		pthread_mutex_unlock(&f->lock);
+		shim_mutex_unlock(&f->lock);
 		return ret;
 	}
 	job->resets = atomic_load(&f->resets);
@@ -590,7 +590,7 @@ static int shim_sched_push(struct shim_job *job)
 	sched->tail = job;
 	pthread_cond_signal(&sched->wake);
 	pthread_mutex_unlock(&sched->lock);
-	pthread_mutex_unlock(&f->lock);
+	shim_mutex_unlock(&f->lock);
 	return 0;
 }
 
@@ -684,7 +684,7 @@ int shim_reset_status(struct shim_file *f, void *arg)
 
 	if (vatom_rule_reset_status(args))
 		return -EINVAL;
-	pthread_mutex_lock(&f->lock);
+	shim_mutex_lock(&f->lock);
 	guilty = atomic_load(&f->resets);
 	device = atomic_load(&f->dev->resets) - f->device_resets_open;
 	innocent = vatom_rule_reset_report(args, guilty,
@@ -694,6 +694,6 @@ int shim_reset_status(struct shim_file *f, void *arg)
 		atomic_store(&f->resets_acked, guilty);
 		f->innocent_acked = innocent;
 	}
-	pthread_mutex_unlock(&f->lock);
+	shim_mutex_unlock(&f->lock);
 	return 0;
 }

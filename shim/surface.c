@@ -166,7 +166,7 @@ static int shim_handle_create(struct shim_file *f, struct shim_surface *s,
 			atomic_fetch_add(&f->acct->refs, 1);
 	}
 
-	pthread_mutex_lock(&f->handles_lock);
+	shim_mutex_lock(&f->handles_lock);
 	for (i = 0; i < f->nhandles && f->handles[i]; i++)
 		;
 	if (i == f->nhandles) {
@@ -174,7 +174,7 @@ static int shim_handle_create(struct shim_file *f, struct shim_surface *s,
 
 		n = realloc(f->handles, cap * sizeof(*n));
 		if (!n) {
-			pthread_mutex_unlock(&f->handles_lock);
+			shim_mutex_unlock(&f->handles_lock);
 			if (atomic_load(&s->owner) != f->acct)
 				shim_account_uncharge(f->acct, s->charge);
 			return -ENOMEM;
@@ -185,7 +185,7 @@ static int shim_handle_create(struct shim_file *f, struct shim_surface *s,
 	}
 	shim_surface_get(s);
 	f->handles[i] = s;
-	pthread_mutex_unlock(&f->handles_lock);
+	shim_mutex_unlock(&f->handles_lock);
 	*handle = i + 1;
 	return 0;
 }
@@ -220,13 +220,13 @@ struct shim_surface *shim_surface_lookup(struct shim_file *f, u32 handle)
 {
 	struct shim_surface *s = NULL;
 
-	pthread_mutex_lock(&f->handles_lock);
+	shim_mutex_lock(&f->handles_lock);
 	if (handle && handle <= f->nhandles) {
 		s = f->handles[handle - 1];
 		if (s)
 			shim_surface_get(s);
 	}
-	pthread_mutex_unlock(&f->handles_lock);
+	shim_mutex_unlock(&f->handles_lock);
 	return s;
 }
 
@@ -250,12 +250,12 @@ int shim_gem_close(struct shim_file *f, void *arg)
 
 	if (args->pad)
 		return -EINVAL;
-	pthread_mutex_lock(&f->handles_lock);
+	shim_mutex_lock(&f->handles_lock);
 	if (args->handle && args->handle <= f->nhandles) {
 		s = f->handles[args->handle - 1];
 		f->handles[args->handle - 1] = NULL;
 	}
-	pthread_mutex_unlock(&f->handles_lock);
+	shim_mutex_unlock(&f->handles_lock);
 	if (!s)
 		return -EINVAL;		/* drm_gem_handle_delete() */
 	shim_handle_release(f, s);
@@ -525,10 +525,10 @@ void *shim_file_mmap(struct shim_file *f, void *addr, size_t len, int prot,
 		errno = EINVAL;
 		return MAP_FAILED;
 	}
-	pthread_mutex_lock(&f->handles_lock);
+	shim_mutex_lock(&f->handles_lock);
 	if (!shim_handle_of(f, s))
 		err = EACCES;
-	pthread_mutex_unlock(&f->handles_lock);
+	shim_mutex_unlock(&f->handles_lock);
 	if (!err && (flags & MAP_TYPE) != MAP_SHARED)
 		err = EINVAL;
 	if (err) {
@@ -614,9 +614,9 @@ int shim_prime_fd_to_handle(struct shim_file *f, void *arg)
 	s = shim_fd_get(args->fd, &shim_prime_ops, shim_prime_get);
 	if (!s)
 		return fcntl(args->fd, F_GETFD) < 0 ? -EBADF : -EINVAL;
-	pthread_mutex_lock(&f->handles_lock);
+	shim_mutex_lock(&f->handles_lock);
 	handle = shim_handle_of(f, s);
-	pthread_mutex_unlock(&f->handles_lock);
+	shim_mutex_unlock(&f->handles_lock);
 	if (handle) {
 		args->handle = handle;
 		shim_surface_put(s);
