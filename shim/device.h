@@ -71,6 +71,22 @@ void shim_account_uncharge(struct shim_account *acct, u64 bytes);
 void shim_account_put(struct shim_account *acct);
 
 /**
+ * struct shim_stream_buf - the shim's copy of a stream (vatom_stream_buf):
+ * a SUBMIT's job's, kept with the file's spare job, or a queue's
+ * @buf: its memory, or NULL
+ * @size: bytes of @buf, charged to the file while it is held
+ */
+struct shim_stream_buf {
+	void *buf;
+	u32 size;
+};
+
+int shim_stream_buf_reserve(struct shim_stream_buf *sb,
+			    struct shim_account *acct, u32 size);
+void shim_stream_buf_free(struct shim_stream_buf *sb,
+			  struct shim_account *acct);
+
+/**
  * struct shim_surface - a GEM object: a memfd the engine and every
  * mapping share
  * @refs: references: handles, PRIME descriptors, jobs

@@ -46,8 +46,7 @@
  * @syncobj: the timeline it adds a point to per batch, or NULL
  * @chain: the next point's node, allocated before the batch
  * @eventfd: a descriptor of the eventfd it signals per batch, or -1
- * @stream: the copy of the stream of the job it consumes
- * @stream_cap: bytes of @stream, charged to the file
+ * @sb: the copy of the stream of the job it consumes, charged to the file
  * @poller: polling mode: its poller, referenced; NULL in kick mode
  * @idle_ns: polling mode: its idle time
  */
@@ -67,8 +66,7 @@ struct shim_queue {
 	struct shim_syncobj *syncobj;
 	struct shim_chain *chain;
 	int eventfd;
-	void *stream;
-	u32 stream_cap;
+	struct shim_stream_buf sb;
 	struct shim_poller *poller;
 	u64 idle_ns;
 };
@@ -91,10 +89,10 @@ static void shim_queue_put(struct shim_queue *q)
 	shim_chain_free(q->chain);
 	if (q->eventfd >= 0)
 		shim_real_close(q->eventfd);
-	shim_account_uncharge(q->f->acct, sizeof(*q) + q->stream_cap);
+	shim_account_uncharge(q->f->acct, sizeof(*q));
+	shim_stream_buf_free(&q->sb, q->f->acct);
 	if (q->poller)
 		shim_poller_put_queue(q->poller);
-	free(q->stream);
 	free(q);
 }
 
@@ -289,27 +287,6 @@ void shim_file_queues_release(struct shim_file *f)
 	}
 }
 
-/* The stream buffer, at least @size bytes, charged (vatom_stream_buf). */
-static int shim_queue_stream(struct shim_queue *q, u32 size)
-{
-	void *buf;
-	int ret;
-
-	if (size <= q->stream_cap)
-		return 0;
-	ret = shim_account_charge(q->f->acct, size - q->stream_cap);
-	if (ret)
-		return ret;
-	buf = realloc(q->stream, size);
-	if (!buf) {
-		shim_account_uncharge(q->f->acct, size - q->stream_cap);
-		return -ENOMEM;
-	}
-	q->stream = buf;
-	q->stream_cap = size;
-	return 0;
-}
-
 /*
  * vatom_queue_job(): run the job of descriptor @d (the shim's copy) and
  * fill in @err. Return: its status.
@@ -327,13 +304,13 @@ static int shim_queue_job(struct shim_queue *q, const struct drm_vatom_queue_job
 		return ret;
 	err->reason = DRM_VATOM_ERR_NONE;
 	if (d->stream_size) {
-		ret = shim_queue_stream(q, d->stream_size);
+		ret = shim_stream_buf_reserve(&q->sb, q->f->acct, d->stream_size);
 		if (ret)
 			return ret;
 		/* Our copy: the surface may change under us from here on. */
-		memcpy(q->stream, q->b.slot[d->stream_slot]->vaddr + d->stream_offset,
+		memcpy(q->sb.buf, q->b.slot[d->stream_slot]->vaddr + d->stream_offset,
 		       d->stream_size);
-		ret = shim_exec_validate(x, q->stream, d->stream_size, &q->b,
+		ret = shim_exec_validate(x, q->sb.buf, d->stream_size, &q->b,
 					 &needed, err);
 		if (ret)
 			return ret;
@@ -341,7 +318,7 @@ static int shim_queue_job(struct shim_queue *q, const struct drm_vatom_queue_job
 	ret = vatom_rule_results_fit(needed, d->results_size, err);
 	if (ret)
 		return ret;
-	return shim_exec_run(x, q->stream, d->stream_size, &q->b,
+	return shim_exec_run(x, q->sb.buf, d->stream_size, &q->b,
 			     needed ? q->b.slot[d->results_slot]->vaddr +
 				      d->results_offset : NULL);
 }

@@ -56,9 +56,10 @@ struct shim_out {
  * @fence: its out-fence: an asynchronous job's, or a synchronous one's
  *	with out-syncobjs; NULL else
  * @next: the worker's queue
- * @stream_buf: the memory of @stream, @stream_cap bytes, kept when the job
+ * @sb: the memory of @stream, charged to the file: kept, charged, while the
+ *	job is the file's spare (as vatom.ko's spare job keeps its own)
+ * @bounce_buf: the memory of @bounce, @bounce_cap bytes, kept when the job
  *	is recycled (up to SHIM_JOB_KEEP bytes)
- * @bounce_buf: likewise @bounce's, @bounce_cap bytes
  * @bound: the slots bound, in order
  * @surf: the surfaces bound, by slot, referenced; NULL for every slot not
  *	in @bound, also while the job is a file's spare
@@ -66,9 +67,10 @@ struct shim_out {
  * @deps: its in-syncobjs' fences, referenced (@ndeps of them)
  * @outs: its out-syncobjs (@nouts)
  *
- * Everything before @stream_buf is zeroed for each submission; the tables
- * after it (6 KiB) are not: a recycled job's slots were cleared one by
- * one, and the rest are read no further than their counts.
+ * Everything from @f to @sb is zeroed for each submission (@x is
+ * shim_exec_init()'s); the tables after it (6 KiB) are not: a recycled
+ * job's slots were cleared one by one, and the rest are read no further
+ * than their counts.
  */
 struct shim_job {
 	struct shim_exec x;
@@ -88,8 +90,9 @@ struct shim_job {
 	struct shim_fence *fence;
 	struct shim_job *next;
 	/* not zeroed per submission: see above */
-	void *stream_buf, *bounce_buf;
-	u64 stream_cap, bounce_cap;
+	struct shim_stream_buf sb;
+	void *bounce_buf;
+	u64 bounce_cap;
 	u8 bound[DRM_VATOM_MAX_SLOTS];
 	struct shim_surface *surf[DRM_VATOM_MAX_SLOTS];
 	struct vatom_bindings b;
@@ -132,7 +135,7 @@ static void shim_job_unaccount(struct shim_job *job)
 	atomic_fetch_sub(&job->f->inflight, 1);
 }
 
-/* The largest buffer a recycled job keeps: a page of stream or results. */
+/* The largest bounce buffer a recycled job keeps: a page of results. */
 #define SHIM_JOB_KEEP	4096
 
 /* Drop what the job holds; its slots cleared again. */
@@ -156,11 +159,6 @@ static void shim_job_release(struct shim_job *job)
 	}
 	if (job->fence)
 		shim_fence_put(job->fence);
-	if (job->stream_cap > SHIM_JOB_KEEP) {
-		free(job->stream_buf);
-		job->stream_buf = NULL;
-		job->stream_cap = 0;
-	}
 	if (job->bounce_cap > SHIM_JOB_KEEP) {
 		free(job->bounce_buf);
 		job->bounce_buf = NULL;
@@ -168,15 +166,21 @@ static void shim_job_release(struct shim_job *job)
 	}
 }
 
-static void shim_job_free(struct shim_job *job)
+/* Free a released job and what it keeps (its stream buffer's charge back). */
+static void shim_job_destroy(struct shim_job *job)
 {
-	shim_job_release(job);
-	free(job->stream_buf);
+	shim_stream_buf_free(&job->sb, job->f->acct);
 	free(job->bounce_buf);
 	free(job);
 }
 
-/* @n bytes of one of the job's kept buffers (@buf, @cap), or NULL. */
+static void shim_job_free(struct shim_job *job)
+{
+	shim_job_release(job);
+	shim_job_destroy(job);
+}
+
+/* @n bytes of the job's kept bounce buffer (@buf, @cap), or NULL. */
 static void *shim_job_buf(void **buf, u64 *cap, u64 n)
 {
 	if (n <= *cap)
@@ -197,7 +201,9 @@ static struct shim_job *shim_job_alloc(struct shim_file *f)
 
 	if (!job)
 		return calloc(1, sizeof(*job));
-	memset(job, 0, offsetof(struct shim_job, stream_buf));
+	/* @x is shim_exec_init()'s, whole */
+	memset(&job->f, 0, offsetof(struct shim_job, sb) -
+			   offsetof(struct shim_job, f));
 	return job;
 }
 
@@ -209,7 +215,7 @@ static void shim_job_recycle(struct shim_job *job)
 
 	shim_job_release(job);
 	if (!atomic_compare_exchange_strong(&f->spare_job, &none, job))
-		free(job);
+		shim_job_destroy(job);
 }
 
 /* --- preparing: everything that can fail, in the driver's order */
@@ -276,13 +282,10 @@ static int shim_job_copy_stream(struct shim_job *job,
 
 	if (!args->stream_size)
 		return 0;
-	ret = shim_job_charge(job, args->stream_size);
+	ret = shim_stream_buf_reserve(&job->sb, job->f->acct, args->stream_size);
 	if (ret)
 		return ret;
-	job->stream = shim_job_buf(&job->stream_buf, &job->stream_cap,
-				   args->stream_size);
-	if (!job->stream)
-		return -ENOMEM;
+	job->stream = job->sb.buf;
 	job->stream_size = args->stream_size;
 	return shim_copy_in(job->stream, (const void *)(uintptr_t)args->stream,
 			    args->stream_size);
@@ -604,6 +607,7 @@ static int shim_sched_push(struct shim_job *job)
 void shim_file_stop_jobs(struct shim_file *f)
 {
 	struct shim_sched *sched = f->sched;
+	struct shim_job *job;
 
 	atomic_store(&f->cancel, true);
 	if (sched) {
@@ -621,7 +625,9 @@ void shim_file_stop_jobs(struct shim_file *f)
 	if (f->last_fence)
 		shim_fence_put(f->last_fence);
 	f->last_fence = NULL;
-	free(atomic_exchange(&f->spare_job, NULL));
+	job = atomic_exchange(&f->spare_job, NULL);
+	if (job)
+		shim_job_destroy(job);
 }
 
 /* --- the ioctls */
