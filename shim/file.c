@@ -562,7 +562,8 @@ int shim_file_ioctl(struct shim_file *f, unsigned long cmd, void *arg)
 		ret = -EFAULT;
 		goto out;
 	}
-	memset(kdata + in_size, 0, ksize - in_size);
+	if (ksize > in_size)
+		memset(kdata + in_size, 0, ksize - in_size);
 
 	ret = io->func ? io->func(f, kdata) : io->with_cmd(f, kdata, io->cmd);
 	if (out_size && shim_copy_out(arg, kdata, out_size))

@@ -417,7 +417,7 @@ SHIM_EXPORT int fcntl64(int fd, int cmd, ...)
  * under the call (the kernel's fget()). *@other: @fd is ours but not a
  * device file's (-EBADF for an O_PATH one), or 0.
  */
-static struct shim_file *device_file_get(int fd, int *other)
+static __always_inline struct shim_file *device_file_get(int fd, int *other)
 {
 	struct shim_file *file = NULL;
 	struct vfd *v;
@@ -437,17 +437,26 @@ static struct shim_file *device_file_get(int fd, int *other)
 	return file;
 }
 
-SHIM_EXPORT int ioctl(int fd, unsigned long request, ...)
+/*
+ * ioctl() is variadic, and its one variadic argument arrives where a
+ * third fixed one would (x86-64's System V ABI: %rdx, whatever %al says
+ * of vector registers): the exported ioctl is a jump to shim_ioctl(),
+ * with no va_list to spill six registers into on every call.
+ */
+int shim_ioctl(int fd, unsigned long request, void *arg) __attribute__((used));
+__asm__(
+	"	.text\n"
+	"	.globl	ioctl\n"
+	"	.type	ioctl, @function\n"
+	"ioctl:\n"
+	"	jmp	shim_ioctl\n"
+	"	.size	ioctl, .-ioctl\n");
+
+int shim_ioctl(int fd, unsigned long request, void *arg)
 {
 	struct shim_file *file;
 	struct shim_obj *o;
-	va_list ap;
-	void *arg;
 	int ret;
-
-	va_start(ap, request);
-	arg = va_arg(ap, void *);
-	va_end(ap);
 
 	file = device_file_get(fd, &ret);
 	if (file) {
