@@ -110,6 +110,12 @@ static const char *cost_unit(void)
 	return counted ? "instructions" : "us";
 }
 
+/* A median of @s seconds per call in cost_unit()'s unit. */
+static double cost_value(struct summary s)
+{
+	return s.med * (counted ? 1e9 : 1e6);
+}
+
 /*
  * A per-call cost of @s seconds as its column shows it: "median
  * (min-max)" for a summary. Four buffers in turn: a row uses at most two.
@@ -1038,6 +1044,10 @@ static void p2_latency(int fd)
 	printf("P2 %.3f\nTARGET P2 %.1f\n", sp.med / g.med, P2_TARGET);
 	printf("P2V %.3f\nTARGET P2V %.1f\n", sv.med / g.med, P2V_TARGET);
 	printf("P2E %.3f\nTARGET P2E %.1f\n", se.med / g.med, P2E_TARGET);
+	/* Each row's median, in its unit: for bench/shim-counted.sh. */
+	printf("COST null %.3f\nCOST p2 %.3f\nCOST p2v %.3f\nCOST p2x %.3f\n"
+	       "COST empty %.3f\n", cost_value(g), cost_value(sp),
+	       cost_value(sv), cost_value(sx), cost_value(se));
 	work_free(&w);
 	munmap(rs.map, rs.size);
 	munmap(s.map, s.size);
