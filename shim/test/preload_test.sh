@@ -24,7 +24,7 @@ drm_cflags=$(pkg-config --cflags libdrm)
 drm_libs=$(pkg-config --libs libdrm)
 
 # The libc side of the shim: everything but file.c and what it drives
-srcs="preload preload_fs vfs vnode fdtable fault devices"
+srcs="preload preload_fs vfs vnode fdtable fault devices lock"
 
 mkdir -p "$out"
 # shellcheck disable=SC2086 # the flags are words
