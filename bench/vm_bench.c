@@ -921,54 +921,6 @@ __attribute__((noinline)) void vm_bench_profile_stop(void)
 	__asm__ volatile("" ::: "memory");
 }
 
-/*
- * -l ROW:N, for scripts/vm-profile.sh: ROW's call N (at least 1) times
- * between the two marks above, after one call outside them (its
- * first-time costs).
- * ROW: null (GET_PARAM), p2 (the 1-packet PTX SUBMIT), p2v (the 1-packet
- * vISA SIMD16 SUBMIT), empty (the empty SUBMIT), as in p2_latency().
- */
-static int loop_row(int fd, const char *arg)
-{
-	static const char *const rows[] = { "null", "p2", "p2v", "empty" };
-	struct surface s = buffer_create(fd, BUF_BYTES);
-	struct drm_vatom_submit empty = { 0 };
-	const char *colon = strchr(arg, ':');
-	size_t len = colon ? (size_t)(colon - arg) : 0;
-	long n = colon ? atol(colon + 1) : 0;
-	unsigned int row;
-	struct work w;
-	u64 res[16];
-	long i;
-
-	for (row = 0; row < ARRAY_SIZE(rows); row++)
-		if (len == strlen(rows[row]) && !strncmp(arg, rows[row], len))
-			break;
-	if (row == ARRAY_SIZE(rows) || n < 1)
-		return -1;
-	work_build(&w, K_INT, 1);
-	for (i = -1; i < n; i++) {
-		if (i == 0)
-			vm_bench_profile_start();
-		switch (row) {
-		case 0:
-			get_param(fd, DRM_VATOM_PARAM_UAPI_VERSION);
-			break;
-		case 1:
-			submit(fd, &p2_packet, sizeof(p2_packet), s.handle,
-			       res, 8);
-			break;
-		case 2:
-			submit(fd, w.stream, w.stream_size, s.handle, res, 64);
-			break;
-		default:
-			xioctl(fd, DRM_IOCTL_VATOM_SUBMIT, &empty);
-		}
-	}
-	vm_bench_profile_stop();
-	return 0;
-}
-
 static void p2_latency(int fd)
 {
 	struct surface s = buffer_create(fd, BUF_BYTES);
@@ -1243,6 +1195,65 @@ static void qb_run(int fd, struct qb *q, u32 n)
 	if (xioctl(fd, DRM_IOCTL_VATOM_QUEUE_KICK, &k))
 		exit(1);
 	qb_check(q);
+}
+
+/*
+ * -l ROW:N, for scripts/vm-profile.sh: ROW's call N (at least 1) times
+ * between the two marks above, after one call outside them (its
+ * first-time costs).
+ * ROW: null (GET_PARAM), p2 (the 1-packet PTX SUBMIT), p2v (the 1-packet
+ * vISA SIMD16 SUBMIT), empty (the empty SUBMIT), as in p2_latency(); kick
+ * (a kick-mode queue's 1-job round trip, P2's packet), as in queue_bench().
+ */
+static int loop_row(int fd, const char *arg)
+{
+	static const char *const rows[] = { "null", "p2", "p2v", "empty",
+					    "kick" };
+	struct surface s = buffer_create(fd, BUF_BYTES);
+	struct drm_vatom_ptx x = p2_packet;
+	struct drm_vatom_submit empty = { 0 };
+	const char *colon = strchr(arg, ':');
+	size_t len = colon ? (size_t)(colon - arg) : 0;
+	long n = colon ? atol(colon + 1) : 0;
+	unsigned int row;
+	struct work w;
+	struct qb q;
+	u64 res[16];
+	long i;
+
+	for (row = 0; row < ARRAY_SIZE(rows); row++)
+		if (len == strlen(rows[row]) && !strncmp(arg, rows[row], len))
+			break;
+	if (row == ARRAY_SIZE(rows) || n < 1)
+		return -1;
+	work_build(&w, K_INT, 1);
+	if (row == 4)
+		qb_init(fd, &q, s.handle, &x, sizeof(x), 8, false);
+	for (i = -1; i < n; i++) {
+		if (i == 0)
+			vm_bench_profile_start();
+		switch (row) {
+		case 0:
+			get_param(fd, DRM_VATOM_PARAM_UAPI_VERSION);
+			break;
+		case 1:
+			submit(fd, &p2_packet, sizeof(p2_packet), s.handle,
+			       res, 8);
+			break;
+		case 2:
+			submit(fd, w.stream, w.stream_size, s.handle, res, 64);
+			break;
+		case 3:
+			xioctl(fd, DRM_IOCTL_VATOM_SUBMIT, &empty);
+			break;
+		default:
+			qb_run(fd, &q, 1);
+		}
+	}
+	vm_bench_profile_stop();
+	if (row == 4)
+		qb_fini(fd, &q);
+	return 0;
 }
 
 /* Calls per block of the Q round trips. */
@@ -2278,7 +2289,7 @@ static void usage(void)
 		"  -c: the guest counts instructions (make bench-icount): "
 		"costs in instructions\n"
 		"  -l: one row's call n times, nothing else (null, p2, p2v, "
-		"empty; scripts/vm-profile.sh)\n");
+		"empty, kick; scripts/vm-profile.sh)\n");
 	exit(2);
 }
 

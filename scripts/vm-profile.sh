@@ -10,7 +10,7 @@
 #
 #   scripts/vm-profile.sh [-o DIR] [-b BASE_DIR] ROW [N]
 #
-# ROW: null, p2, p2v or empty (vm_bench -l); N calls (default 2000), after
+# ROW: null, p2, p2v, empty or kick (vm_bench -l); N calls (default 2000), after
 # one outside the marks. Prints the table of bench/iprof-report.py; keeps
 # the counts and the guest's kallsyms in DIR (default
 # build/profile/ROW), which -b compares against an earlier run's. One
@@ -36,7 +36,7 @@ done
 shift $((OPTIND - 1))
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then usage; fi
 row=$1 calls=${2:-2000}
-case $row in null|p2|p2v|empty) ;; *) usage ;; esac
+case $row in null|p2|p2v|empty|kick) ;; *) usage ;; esac
 case $calls in ''|*[!0-9]*|0) usage ;; esac
 out=${out:-build/profile/$row}
 
