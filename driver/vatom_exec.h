@@ -150,6 +150,23 @@ static inline void vatom_exec_init(struct vatom_exec *x,
 	x->id = 0;
 }
 
+/**
+ * vatom_exec_pass_on() - a job validated in its submitter's thread goes on
+ * through another door
+ * @x: its control block, vatom_exec_init() with %VATOM_DOOR_SYNC
+ * @door: the door it executes through
+ * @cancel: it stops when this becomes true, or NULL
+ *
+ * An asynchronous SUBMIT is validated in the submitter, under the
+ * submitter's stop rule, and executed by its file's scheduler.
+ */
+static inline void vatom_exec_pass_on(struct vatom_exec *x,
+				      enum vatom_door door, const bool *cancel)
+{
+	x->door = door;
+	x->cancel = cancel;
+}
+
 /*
  * The steps every job takes, whatever door it came through, in this
  * order: vatom_exec_admit() (the guilty check), vatom_exec_accept() at its

@@ -300,18 +300,18 @@ int __vatom_surface_view(struct vatom_surface *surf,
 }
 
 /**
- * vatom_binding_table_read() - look up and map a user binding table
+ * __vatom_binding_table_read() - vatom_binding_table_read() of a table
+ * of at least one entry
  * @t: an empty table; on failure it holds what was bound so far, to be
  *	released by the caller
  * @file: the DRM file whose handles the table names
  * @ubindings: user pointer to struct drm_vatom_binding[@count]
- * @count: entries, at most %DRM_VATOM_MAX_SLOTS (the caller checks)
+ * @count: entries, 1 to %DRM_VATOM_MAX_SLOTS (the caller checks)
  *
- * Return: 0; -EFAULT, -EINVAL (flags, padding, a slot out of range or
- * twice), -ENOENT (an unknown handle) or an error from mapping a surface.
+ * Return: as vatom_binding_table_read().
  */
-int vatom_binding_table_read(struct vatom_binding_table *t,
-			     struct drm_file *file, u64 ubindings, u32 count)
+int __vatom_binding_table_read(struct vatom_binding_table *t,
+			       struct drm_file *file, u64 ubindings, u32 count)
 {
 	struct drm_vatom_binding __user *ubind = u64_to_user_ptr(ubindings);
 	const struct vatom_surface_view *view;
@@ -343,10 +343,11 @@ int vatom_binding_table_read(struct vatom_binding_table *t,
 }
 
 /**
- * vatom_binding_table_release() - drop the table's references, empty it
+ * __vatom_binding_table_release() - vatom_binding_table_release() of a
+ * table with a slot bound
  * @t: the table
  */
-void vatom_binding_table_release(struct vatom_binding_table *t)
+void __vatom_binding_table_release(struct vatom_binding_table *t)
 {
 	unsigned int i, slot;
 

@@ -77,9 +77,43 @@ struct vatom_binding_table {
 /* vatom_gem.c */
 struct drm_gem_object *vatom_gem_create_object(struct drm_device *dev, size_t size);
 enum drm_gem_object_status vatom_gem_status(struct drm_gem_object *obj);
-int vatom_binding_table_read(struct vatom_binding_table *t,
-			     struct drm_file *file, u64 ubindings, u32 count);
-void vatom_binding_table_release(struct vatom_binding_table *t);
+int __vatom_binding_table_read(struct vatom_binding_table *t,
+			       struct drm_file *file, u64 ubindings, u32 count);
+void __vatom_binding_table_release(struct vatom_binding_table *t);
+
+/**
+ * vatom_binding_table_read() - look up and map a user binding table
+ * @t: an empty table; on failure it holds what was bound so far, to be
+ *	released by the caller
+ * @file: the DRM file whose handles the table names
+ * @ubindings: user pointer to struct drm_vatom_binding[@count]
+ * @count: entries, at most %DRM_VATOM_MAX_SLOTS (the caller checks)
+ *
+ * Inline: a table of no entry (a submission that binds nothing) costs
+ * no call.
+ *
+ * Return: 0; -EFAULT, -EINVAL (flags, padding, a slot out of range or
+ * twice), -ENOENT (an unknown handle) or an error from mapping a surface.
+ */
+static inline int vatom_binding_table_read(struct vatom_binding_table *t,
+					   struct drm_file *file,
+					   u64 ubindings, u32 count)
+{
+	return count ? __vatom_binding_table_read(t, file, ubindings, count) : 0;
+}
+
+/**
+ * vatom_binding_table_release() - drop the table's references, empty it
+ * @t: the table
+ *
+ * Inline, as vatom_binding_table_read().
+ */
+static inline void vatom_binding_table_release(struct vatom_binding_table *t)
+{
+	if (t->nbound)
+		__vatom_binding_table_release(t);
+}
+
 struct vatom_surface *vatom_surface_lookup(struct drm_file *file, u32 handle);
 int __vatom_surface_view(struct vatom_surface *surf,
 			 const struct vatom_surface_view **view);

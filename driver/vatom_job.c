@@ -114,10 +114,11 @@ struct vatom_job *vatom_job_alloc(struct vatom_file *vfile, bool async,
 	job->vfile = vfile;
 	job->inflight = true;
 	job->async = async;
-	/* A synchronous job runs in its submitter; an asynchronous one stops on close. */
-	vatom_exec_init(&job->exec, vfile,
-			async ? VATOM_DOOR_ASYNC : VATOM_DOOR_SYNC,
-			async ? &vfile->cancel : NULL);
+	/*
+	 * In its submitter until it is pushed, whatever its door: an
+	 * asynchronous job is validated there (vatom_sched_push()).
+	 */
+	vatom_exec_init(&job->exec, vfile, VATOM_DOOR_SYNC, NULL);
 	INIT_LIST_HEAD(&job->link);
 	atomic_inc(&vfile->live);
 	this_cpu_inc(vfile->vdev->pcpu->jobs);

@@ -352,8 +352,9 @@ int vatom_sched_push(struct vatom_job *job)
 		}
 	}
 
-	/* The point of no return. */
+	/* The point of no return; the job stops on its file's close. */
 	drm_sched_job_arm(&job->base);
+	vatom_exec_pass_on(&job->exec, VATOM_DOOR_ASYNC, &vfile->cancel);
 	finished = &job->base.s_fence->finished;
 	vatom_job_accept(job, finished);
 	dma_fence_put(vfile->last_fence);

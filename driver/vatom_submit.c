@@ -85,13 +85,11 @@ fault:
 	return -EFAULT;
 }
 
+/* Copy a stream of @args->stream_size (not 0) bytes into the job. */
 static int vatom_job_copy_stream(struct vatom_job *job,
 				 const struct drm_vatom_submit *args)
 {
 	int ret;
-
-	if (!args->stream_size)
-		return 0;
 
 	/* The buffer counts against the file's memory cap while it exists. */
 	ret = vatom_stream_buf_reserve(&job->stream, job->vfile->acct,
@@ -231,7 +229,6 @@ static int vatom_job_prepare(struct vatom_job *job, struct drm_file *file,
 			     struct drm_vatom_submit *args)
 {
 	struct vatom_stream_error err = {};
-	struct vatom_exec x;
 	int ret;
 
 	ret = vatom_job_in_syncs(job, file, args);
@@ -244,19 +241,22 @@ static int vatom_job_prepare(struct vatom_job *job, struct drm_file *file,
 				       args->binding_count);
 	if (ret)
 		return ret;
-	ret = vatom_job_copy_stream(job, args);
-	if (ret)
-		return ret;
-
-	/* In the submitter's thread, whatever the job's own rule. */
-	vatom_exec_init(&x, job->vfile, VATOM_DOOR_SYNC, NULL);
-	ret = vatom_exec_validate(&x, job->stream.buf, args->stream_size,
-				  &job->table.bindings, &args->results_needed,
-				  &job->ops, &err);
-	if (ret) {
-		args->error_index = err.index;
-		args->error_reason = err.reason;
-		return ret;
+	/* An empty stream: nothing to copy or validate. */
+	if (args->stream_size) {
+		ret = vatom_job_copy_stream(job, args);
+		if (ret)
+			return ret;
+		/* In the submitter's thread, whatever the job's door. */
+		ret = vatom_exec_validate(&job->exec, job->stream.buf,
+					  args->stream_size,
+					  &job->table.bindings,
+					  &args->results_needed, &job->ops,
+					  &err);
+		if (ret) {
+			args->error_index = err.index;
+			args->error_reason = err.reason;
+			return ret;
+		}
 	}
 	return vatom_job_results(job, file, args);
 }
