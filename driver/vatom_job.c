@@ -408,14 +408,12 @@ int vatom_job_admit(struct vatom_job *job)
 	return vatom_exec_admit(&job->exec);
 }
 
-/**
- * vatom_job_accept() - the job passes its point of no return: it gets its
- * number in the file, the fault injected into it if any, and is traced
- * as submitted
- * @job: the job
- * @fence: its out-fence, or NULL
+/*
+ * vatom_job_accept(), inlined into vatom_job_run_sync(): a call is a good
+ * part of a small job's cost under TCG (docs/driver.md).
  */
-void vatom_job_accept(struct vatom_job *job, struct dma_fence *fence)
+static __always_inline void __vatom_job_accept(struct vatom_job *job,
+					       struct dma_fence *fence)
 {
 	struct vatom_file *vfile = job->vfile;
 	u32 packets[VATOM_FAMILY_COUNT], offset;
@@ -430,6 +428,18 @@ void vatom_job_accept(struct vatom_job *job, struct dma_fence *fence)
 				   packets, job->stream_size, job->ops,
 				   job->async, job->ndeps, job->nouts);
 	}
+}
+
+/**
+ * vatom_job_accept() - the job passes its point of no return: it gets its
+ * number in the file, the fault injected into it if any, and is traced
+ * as submitted
+ * @job: the job
+ * @fence: its out-fence, or NULL
+ */
+void vatom_job_accept(struct vatom_job *job, struct dma_fence *fence)
+{
+	__vatom_job_accept(job, fence);
 }
 
 /*
@@ -512,7 +522,7 @@ int vatom_job_run_sync(struct vatom_job *job)
 
 	ret = vatom_job_deps_status(job);
 	if (ret) {
-		vatom_job_accept(job, NULL);
+		__vatom_job_accept(job, NULL);
 		vatom_job_signal(job, ret);
 		mutex_unlock(&vfile->lock);
 		return -ECANCELED;
@@ -523,7 +533,7 @@ int vatom_job_run_sync(struct vatom_job *job)
 		job->fence = job->fence_mem;
 		job->fence_mem = NULL;
 	}
-	vatom_job_accept(job, vatom_job_out_fence(job));
+	__vatom_job_accept(job, vatom_job_out_fence(job));
 	if (drm_dev_enter(&vfile->vdev->drm, &idx)) {
 		ret = vatom_job_execute(job);
 		drm_dev_exit(idx);
