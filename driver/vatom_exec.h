@@ -330,59 +330,44 @@ static inline int vatom_exec_run(struct vatom_exec *x, const void *stream,
 	return ret;
 }
 
-/* Count @jobs successful submissions that executed @st in the device's stats. */
-static inline void vatom_device_count(struct vatom_device *vdev,
-				      const struct vatom_stats *st, u64 jobs)
+/**
+ * vatom_exec_account() - count what vatom_exec_stream() ran for a file
+ * @vfile: the file whose work it was
+ * @st: what ran
+ * @jobs: how many streams that was
+ * @ns: how long it took, busy time for fdinfo
+ *
+ * In one pass over the families: the device's statistics (@jobs
+ * successful submissions, each family's packets and elements), and @ns
+ * charged to the file's families, shared out by the element operations
+ * each performed (fdinfo's drm-engine-<family>). Work that ran is never
+ * charged nothing: a family that executed an element gets at least 1 ns,
+ * whatever the clock's resolution. A queue counts a batch rather than
+ * each stream, which keeps the clock (not cheap everywhere: a virtual
+ * machine's) and the locked adds off the per-job path. Inline, as
+ * vatom_exec_run() is.
+ */
+static inline void vatom_exec_account(struct vatom_file *vfile,
+				      const struct vatom_stats *st,
+				      u64 jobs, u64 ns)
 {
+	struct vatom_device *vdev = vfile->vdev;
+	u64 total = vatom_stats_elements(st), share;
 	int f;
 
 	this_cpu_add(vdev->pcpu->submissions, jobs);
 	for (f = 0; f < VATOM_FAMILY_COUNT; f++) {
+		/* No element without a packet of its family. */
 		if (!st->packets[f])
 			continue;
 		this_cpu_add(vdev->pcpu->packets[f], st->packets[f]);
-		this_cpu_add(vdev->pcpu->elements[f], st->elements[f]);
-	}
-}
-
-/*
- * Charge @ns of execution to the file's families, shared out by the
- * element operations each performed (fdinfo's drm-engine-<family>).
- * Work that ran is never charged nothing: a family that executed an
- * element gets at least 1 ns, whatever the clock's resolution.
- */
-static inline void vatom_file_busy(struct vatom_file *vfile,
-				   const struct vatom_stats *st, u64 ns)
-{
-	u64 total = vatom_stats_elements(st), share;
-	int f;
-
-	for (f = 0; f < VATOM_FAMILY_COUNT; f++) {
 		if (!st->elements[f])
 			continue;
+		this_cpu_add(vdev->pcpu->elements[f], st->elements[f]);
 		share = total == st->elements[f] ? ns :
 			mul_u64_u64_div_u64(ns, st->elements[f], total);
 		atomic64_add(max_t(u64, share, 1), &vfile->busy_ns[f]);
 	}
-}
-
-/**
- * vatom_exec_account() - count what vatom_exec_stream() ran for a file
- * @vfile: the file whose work it was
- * @stats: what ran
- * @jobs: how many streams that was
- * @ns: how long it took, busy time for fdinfo
- *
- * A queue counts a batch rather than each stream, which keeps the clock
- * (not cheap everywhere: a virtual machine's) and the locked adds off the
- * per-job path. Inline, as vatom_exec_run() is.
- */
-static inline void vatom_exec_account(struct vatom_file *vfile,
-				      const struct vatom_stats *stats,
-				      u64 jobs, u64 ns)
-{
-	vatom_file_busy(vfile, stats, ns);
-	vatom_device_count(vfile->vdev, stats, jobs);
 }
 
 void vatom_exec_rejected(struct vatom_file *vfile, int error,
