@@ -35,6 +35,7 @@
 #include "vatom_device.h"
 #include "vatom_file.h"
 #include "vatom_gem.h"
+#include "vatom_uaccess.h"
 
 /*
  * Lock subclass of an imported surface's lock: mapping one holds it while
@@ -315,13 +316,14 @@ int __vatom_binding_table_read(struct vatom_binding_table *t,
 {
 	struct drm_vatom_binding __user *ubind = u64_to_user_ptr(ubindings);
 	const struct vatom_surface_view *view;
-	struct drm_vatom_binding bind;
+	struct drm_vatom_binding bind __aligned(8);
 	struct vatom_surface *surf;
 	unsigned int i;
 	int ret;
 
 	for (i = 0; i < count; i++) {
-		if (copy_from_user(&bind, &ubind[i], sizeof(bind)))
+		if (vatom_user_copy(&bind, &ubind[i], sizeof(bind),
+				    VATOM_COPY_IN))
 			return -EFAULT;
 		ret = vatom_rule_binding(&bind, &t->bindings);
 		if (ret)

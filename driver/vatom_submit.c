@@ -20,7 +20,6 @@
 
 #include <linux/dma-fence-chain.h>
 #include <linux/slab.h>
-#include <linux/uaccess.h>
 
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
@@ -32,58 +31,7 @@
 #include "vatom_ioctl.h"
 #include "vatom_job.h"
 #include "vatom_sched.h"
-
-/* What vatom_user_copy() does: read the user's bytes, write them. */
-#define VATOM_COPY_IN	BIT(0)
-#define VATOM_COPY_OUT	BIT(1)
-
-/* Copies up to this size take vatom_user_copy()'s short path. */
-#define VATOM_SMALL_COPY	256
-
-/*
- * Copy between user memory at @ubuf and a kernel buffer of the caller's,
- * @kbuf, of at least @n bytes and 8-byte aligned, @n a multiple of 8 (a
- * stream's size is, and so is each packet's share of the results, which
- * the UAPI lays out in 8-byte units): %VATOM_COPY_IN reads the user's
- * bytes into @kbuf, %VATOM_COPY_OUT writes @kbuf's to the user; both read
- * each word and write it back, which proves the region writable and
- * leaves it as it was. Up to %VATOM_SMALL_COPY bytes, a word at a time in
- * one user_access_begin() section: copy_from_user()'s hardened-usercopy
- * check of the kernel buffer (five calls) cost more than copying a
- * 1-packet stream or its results, four copies per SUBMIT (a function
- * graph of one, docs/driver.md). Inline: each caller's @dir is a
- * constant, so its loop keeps only the copies it makes.
- *
- * Return: 0 or -EFAULT.
- */
-static __always_inline int vatom_user_copy(void *kbuf, void __user *ubuf,
-					   u64 n, unsigned int dir)
-{
-	u64 __user *uw = ubuf;
-	u64 *kw = kbuf;
-	u64 i;
-
-	if (n > VATOM_SMALL_COPY) {
-		if ((dir & VATOM_COPY_IN) && copy_from_user(kbuf, ubuf, n))
-			return -EFAULT;
-		if ((dir & VATOM_COPY_OUT) && copy_to_user(ubuf, kbuf, n))
-			return -EFAULT;
-		return 0;
-	}
-	if (!user_access_begin(ubuf, n))
-		return -EFAULT;
-	for (i = 0; i < n / 8; i++) {
-		if (dir & VATOM_COPY_IN)
-			unsafe_get_user(kw[i], &uw[i], fault);
-		if (dir & VATOM_COPY_OUT)
-			unsafe_put_user(kw[i], &uw[i], fault);
-	}
-	user_access_end();
-	return 0;
-fault:
-	user_access_end();
-	return -EFAULT;
-}
+#include "vatom_uaccess.h"
 
 /* Copy a stream of @args->stream_size (not 0) bytes into the job. */
 static int vatom_job_copy_stream(struct vatom_job *job,
@@ -174,7 +122,8 @@ static int vatom_job_in_syncs(struct vatom_job *job, struct drm_file *file,
 	int ret;
 
 	for (i = 0; i < args->in_sync_count; i++) {
-		if (copy_from_user(&sync, &usync[i], sizeof(sync)))
+		if (vatom_user_copy(&sync, &usync[i], sizeof(sync),
+				    VATOM_COPY_IN))
 			return -EFAULT;
 		ret = vatom_rule_sync(&sync);
 		if (ret)
@@ -204,7 +153,8 @@ static int vatom_job_out_syncs(struct vatom_job *job, struct drm_file *file,
 	int ret;
 
 	for (i = 0; i < args->out_sync_count; i++) {
-		if (copy_from_user(&sync, &usync[i], sizeof(sync)))
+		if (vatom_user_copy(&sync, &usync[i], sizeof(sync),
+				    VATOM_COPY_IN))
 			return -EFAULT;
 		ret = vatom_rule_sync(&sync);
 		if (ret)
