@@ -181,7 +181,7 @@ static void vatom_queue_signal(struct vatom_queue *q)
  */
 int vatom_queue_drain(struct vatom_queue *q, u32 tail, bool polled)
 {
-	struct vatom_exec x;
+	struct vatom_exec *x = &q->exec;
 	u64 completed = q->completed, t0, ns, executed = 0;
 	struct vatom_stats stats = {};
 	int ret = 0, idx;
@@ -195,7 +195,7 @@ int vatom_queue_drain(struct vatom_queue *q, u32 tail, bool polled)
 	if (q->head == tail)
 		return 0;
 	/* The poller stops when the queue is destroyed, a KICK when killed. */
-	vatom_exec_init(&x, q->vfile, polled ? VATOM_DOOR_POLL : VATOM_DOOR_KICK,
+	vatom_exec_init(x, q->vfile, polled ? VATOM_DOOR_POLL : VATOM_DOOR_KICK,
 			polled ? &q->dead : NULL);
 	if (q->syncobj && !q->chain) {
 		q->chain = dma_fence_chain_alloc();
@@ -209,14 +209,14 @@ int vatom_queue_drain(struct vatom_queue *q, u32 tail, bool polled)
 	gone = !drm_dev_enter(&q->vfile->vdev->drm, &idx);
 	t0 = vatom_busy_clock();
 	while (q->head != tail && !READ_ONCE(q->dead)) {
-		executed += vatom_queue_consume(q, &x, &stats, gone);
+		executed += vatom_queue_consume(q, x, &stats, gone);
 		if (q->head == tail)
 			break;	/* the batch is done: nothing left to stop */
-		if (!gone && vatom_exec_gone(&x)) {
+		if (!gone && vatom_exec_gone(x)) {
 			/* Unbound: leave the section, complete the rest. */
 			drm_dev_exit(idx);
 			gone = true;
-		} else if (!gone && vatom_exec_stopped(&x)) {
+		} else if (!gone && vatom_exec_stopped(x)) {
 			ret = -EINTR;
 			break;
 		}

@@ -17,6 +17,7 @@
 #include <asm/barrier.h>
 
 #include "vatom_device.h"
+#include "vatom_exec.h"
 #include "vatom_file.h"
 #include "vatom_gem.h"
 
@@ -33,7 +34,7 @@ struct vatom_poller;
  * @vfile: the file, which outlives the queue
  * @id: the queue's id in the file (for tracepoints)
  * @lock: one consumer at a time, a KICK or the poller; protects @head,
- *	@completed, @stream and @chain
+ *	@completed, @exec, @stream and @chain
  * @dead: destroyed: a running KICK stops after its current job
  * @entries: descriptors in the ring, a power of two
  * @head: the next ring position to consume (the kernel's own copy)
@@ -42,6 +43,9 @@ struct vatom_poller;
  * @ctl_surf: the control page, referenced
  * @ring: kernel mapping of the ring
  * @ctl: kernel mapping of the control page
+ * @exec: the control block of the batch being consumed, set up again for
+ *	each: on the queue, not the consumer's stack, which the kernel
+ *	would clear on every KICK (CONFIG_INIT_STACK_ALL_ZERO)
  * @stream: kernel copy of the current job's stream, charged to the file
  * @syncobj: gets a point per batch consumed, or NULL
  * @chain: the chain node of the next point, allocated before a batch
@@ -63,6 +67,7 @@ struct vatom_queue {
 	u32 entries;
 	u32 head;
 	u64 completed;
+	struct vatom_exec exec;
 	struct vatom_surface *ring_surf;
 	struct vatom_surface *ctl_surf;
 	struct drm_vatom_queue_job *ring;
