@@ -265,8 +265,10 @@ int vatom_poller_thread(void *data)
 	int cpu;
 
 	/*
-	 * Pinned by its creator before its first wake, which the kthread()
-	 * of newer kernels undoes (kthread_affine_node()): pin it again.
+	 * Pinned before its first run, which the kthread() of newer kernels
+	 * undoes (kthread_affine_node()): pin it again. vatom_poller_pin()
+	 * names the CPU before it pins the thread, so one of the two sees
+	 * the other.
 	 */
 	cpu = READ_ONCE(p->cpu);
 	if (cpu >= 0)

@@ -93,9 +93,16 @@ static int vatom_poller_pin(struct vatom_poller *p, int cpu)
 		return 0;
 	if (p->cpu >= 0)
 		return -EINVAL;
+	/*
+	 * Named before the thread is pinned: a thread that has not yet run
+	 * undoes the pinning at its start (kthread_affine_node() on newer
+	 * kernels), then reads @p->cpu and pins itself again. Set after,
+	 * the thread could read -1 between the two and never be pinned.
+	 */
+	WRITE_ONCE(p->cpu, cpu);
 	ret = set_cpus_allowed_ptr(p->task, cpumask_of(cpu));
-	if (!ret)
-		WRITE_ONCE(p->cpu, cpu);	/* the thread reads it at its start */
+	if (ret)
+		WRITE_ONCE(p->cpu, -1);	/* its own try fails as this did */
 	return ret;
 }
 
