@@ -322,6 +322,33 @@ int shim_copy_out(void *udst, const void *src, size_t n)
 }
 
 /**
+ * shim_copy_out_probe() - what shim_copy_out() of @n bytes to @udst would
+ * find, from one byte of each page
+ * @udst: the caller's memory
+ * @src: the bytes @udst holds, just copied in from it
+ * @n: bytes
+ *
+ * A page takes a write of each of its bytes or of none (its protection,
+ * its mapping), so one byte written back in each 4 KiB page @udst touches
+ * answers as a copy of all @n would, writing back what the copy would have
+ * written, and a 4096th of it: a job's results checked before it runs.
+ *
+ * Return: 0, or -EFAULT where shim_copy_out() would fail.
+ */
+int shim_copy_out_probe(void *udst, const void *src, size_t n)
+{
+	uintptr_t u = (uintptr_t)udst;
+	size_t off = 0;
+
+	while (off < n) {
+		if (shim_copy_out((char *)udst + off, (const char *)src + off, 1))
+			return -EFAULT;
+		off += 4096 - ((u + off) & 4095);
+	}
+	return 0;
+}
+
+/**
  * fault_sigaction() - sigaction() of SIGSEGV or SIGBUS, for the program
  * @sig: SIGSEGV or SIGBUS (fault_sig_slot() >= 0)
  * @act: the program's new action, or NULL

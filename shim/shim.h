@@ -122,6 +122,7 @@ int shim_copy_in(void *dst, const void *usrc, size_t n);
 
 /* shim_copy_out() - copy_to_user(), in-process: 0 or -EFAULT */
 int shim_copy_out(void *udst, const void *src, size_t n);
+int shim_copy_out_probe(void *udst, const void *src, size_t n);
 
 /*
  * libc's own calls, for the shim's internal use (never intercepted): as

@@ -331,7 +331,7 @@ static int shim_job_results(struct shim_job *job, struct drm_vatom_submit *args)
 		return -ENOMEM;
 	/* Writable? The bytes just read, written back: nothing changes. */
 	if (shim_copy_in(job->bounce, u, args->results_needed) ||
-	    shim_copy_out(u, job->bounce, args->results_needed))
+	    shim_copy_out_probe(u, job->bounce, args->results_needed))
 		return -EFAULT;
 	job->results = job->bounce;
 	return 0;

@@ -48,6 +48,7 @@ struct preload_test_hooks {
 	void *(*fd_lookup)(int fd, const struct shim_fd_ops *ops);
 	int (*copy_in)(void *dst, const void *usrc, size_t n);
 	int (*copy_out)(void *udst, const void *src, size_t n);
+	int (*copy_out_probe)(void *udst, const void *src, size_t n);
 	int (*real_close)(int fd);
 	int (*real_fcntl_dupfd)(int fd, int min, bool cloexec);
 	void (*early_handler)(int sig, siginfo_t *si, void *uc);
@@ -236,6 +237,7 @@ static const struct preload_test_hooks hooks = {
 	.fd_lookup = shim_fd_lookup,
 	.copy_in = shim_copy_in,
 	.copy_out = shim_copy_out,
+	.copy_out_probe = shim_copy_out_probe,
 	.real_close = shim_real_close,
 	.real_fcntl_dupfd = shim_real_fcntl_dupfd,
 	.early_handler = early_handler,
@@ -926,6 +928,47 @@ static void test_copy_sizes(void)
 	   bad_fault, faults);
 }
 
+/*
+ * shim_copy_out_probe(): what a copy_out of the range would answer, with
+ * the range's bytes as they were: every page writable, 0; a read-only
+ * or unmapped page anywhere in it, first or last, -EFAULT.
+ */
+static void test_copy_out_probe(void)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	char *m = mmap(NULL, 4 * pg, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *copy = malloc(4 * pg);
+	long i;
+
+	if (m == MAP_FAILED || !copy)
+		abort();
+	for (i = 0; i < 4 * pg; i++)
+		m[i] = (char)(i * 13 + 1);
+	memcpy(copy, m, 4 * pg);
+	ok(h->copy_out_probe(m + 5, copy + 5, 4 * pg - 9) == 0 &&
+	   h->copy_out_probe(m, copy, 4 * pg) == 0 &&
+	   h->copy_out_probe(m + pg - 1, copy + pg - 1, 2) == 0 &&
+	   h->copy_out_probe(NULL, copy, 0) == 0 && !memcmp(m, copy, 4 * pg),
+	   "shim_copy_out_probe() of writable pages: 0, the bytes unchanged");
+	mprotect(m + 3 * pg, pg, PROT_READ);
+	ok(h->copy_out_probe(m + 5, copy + 5, 4 * pg - 9) == -EFAULT &&
+	   h->copy_out_probe(m + 3 * pg - 1, copy + 3 * pg - 1, 2) == -EFAULT &&
+	   h->copy_out_probe(m, copy, 3 * pg) == 0,
+	   "shim_copy_out_probe(): a read-only last page, -EFAULT; the pages before, 0");
+	mprotect(m + 3 * pg, pg, PROT_READ | PROT_WRITE);
+	mprotect(m, pg, PROT_READ);
+	ok(h->copy_out_probe(m + pg - 1, copy + pg - 1, 2 * pg) == -EFAULT &&
+	   h->copy_out_probe(m + pg, copy + pg, 3 * pg) == 0,
+	   "shim_copy_out_probe(): a read-only first page, -EFAULT");
+	ok(h->copy_out_probe(bad_page - 16, copy, pg) == -EFAULT &&
+	   h->copy_out_probe(NULL, copy, 1) == -EFAULT,
+	   "shim_copy_out_probe() into an unmapped page, or NULL: -EFAULT");
+	ok(!memcmp(m, copy, 4 * pg), "... and no byte changed");
+	munmap(m, 4 * pg);
+	free(copy);
+}
+
 static int ran_child(void (*fn)(void), int *status)
 {
 	pid_t pid;
@@ -1289,6 +1332,7 @@ int main(void)
 	test_passthrough();
 	test_copy();
 	test_copy_sizes();
+	test_copy_out_probe();
 	test_signals();
 	test_threads();
 	test_libdrm();
