@@ -2,13 +2,67 @@
 /*
  * The in-process device's execution core, what every job needs whatever
  * door it came through (a SUBMIT, a queue's KICK), as vatom.ko's
- * vatom_exec.h: the control block and its one stop rule (the job
+ * vatom_exec.h: the buffer a stream is copied into (vatom_file.c's
+ * vatom_stream_buf), the control block and its one stop rule (the job
  * timeout, the file closing, the queue destroyed), running a validated
  * stream within the timeout, and the reset of the file whose job timed
  * out.
  */
 
+#include <stdlib.h>
+
 #include "device.h"
+
+/**
+ * shim_stream_buf_reserve() - make a stream buffer at least @size bytes
+ * (vatom_stream_buf_reserve())
+ * @sb: the buffer, kept as it is when large enough, else replaced by a
+ *	larger one (its contents not kept)
+ * @acct: the account it is charged to
+ * @size: bytes needed, at most %VATOM_MAX_STREAM_SIZE
+ *
+ * The new buffer is charged before the old one is returned, as the
+ * driver's: the two are held at once for a moment.
+ *
+ * Return: 0; -ENOSPC past the account's cap or -ENOMEM, @sb unchanged.
+ */
+int shim_stream_buf_reserve(struct shim_stream_buf *sb,
+			    struct shim_account *acct, u32 size)
+{
+	void *buf;
+	int ret;
+
+	if (size <= sb->size)
+		return 0;
+	ret = shim_account_charge(acct, size);
+	if (ret)
+		return ret;
+	buf = malloc(size);
+	if (!buf) {
+		shim_account_uncharge(acct, size);
+		return -ENOMEM;
+	}
+	shim_stream_buf_free(sb, acct);
+	sb->buf = buf;
+	sb->size = size;
+	return 0;
+}
+
+/**
+ * shim_stream_buf_free() - free a stream buffer and return its charge
+ * @sb: the buffer, empty afterwards
+ * @acct: the account it was charged to
+ */
+void shim_stream_buf_free(struct shim_stream_buf *sb,
+			  struct shim_account *acct)
+{
+	if (!sb->buf)
+		return;
+	free(sb->buf);
+	shim_account_uncharge(acct, sb->size);
+	sb->buf = NULL;
+	sb->size = 0;
+}
 
 /* The stop rule (vatom_exec_stop()): the job timeout, a close, a cancel. */
 static bool shim_exec_stop(const struct vatom_exec_ctl *ctl)

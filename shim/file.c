@@ -243,57 +243,6 @@ void shim_account_put(struct shim_account *acct)
 		free(acct);
 }
 
-/**
- * shim_stream_buf_reserve() - make a stream buffer at least @size bytes
- * (vatom_stream_buf_reserve())
- * @sb: the buffer, kept as it is when large enough, else replaced by a
- *	larger one (its contents not kept)
- * @acct: the account it is charged to
- * @size: bytes needed, at most %VATOM_MAX_STREAM_SIZE
- *
- * The new buffer is charged before the old one is returned, as the
- * driver's: the two are held at once for a moment.
- *
- * Return: 0; -ENOSPC past the account's cap or -ENOMEM, @sb unchanged.
- */
-int shim_stream_buf_reserve(struct shim_stream_buf *sb,
-			    struct shim_account *acct, u32 size)
-{
-	void *buf;
-	int ret;
-
-	if (size <= sb->size)
-		return 0;
-	ret = shim_account_charge(acct, size);
-	if (ret)
-		return ret;
-	buf = malloc(size);
-	if (!buf) {
-		shim_account_uncharge(acct, size);
-		return -ENOMEM;
-	}
-	shim_stream_buf_free(sb, acct);
-	sb->buf = buf;
-	sb->size = size;
-	return 0;
-}
-
-/**
- * shim_stream_buf_free() - free a stream buffer and return its charge
- * @sb: the buffer, empty afterwards
- * @acct: the account it was charged to
- */
-void shim_stream_buf_free(struct shim_stream_buf *sb,
-			  struct shim_account *acct)
-{
-	if (!sb->buf)
-		return;
-	free(sb->buf);
-	shim_account_uncharge(acct, sb->size);
-	sb->buf = NULL;
-	sb->size = 0;
-}
-
 /* --- files */
 
 int shim_file_open(unsigned int minor, struct shim_file **out)
