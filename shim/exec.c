@@ -10,8 +10,56 @@
  */
 
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "device.h"
+
+/*
+ * A stream buffer's memory. One of 2 MiB or more (a long stream, gone
+ * through three times: copied in, validated, executed) is an anonymous
+ * mapping of whole, aligned huge pages, asked for by MADV_HUGEPAGE:
+ * malloc() would give it 4 KiB pages of a mapping of its own under the
+ * usual transparent_hugepage=madvise, 2560 TLB entries for P1's 10 MiB
+ * where huge pages take 5 (P1's SUBMIT 2 to 3 % shorter). A shorter one
+ * is malloc()'s. The charge is @size either way, as vatom.ko's for its
+ * kvmalloc(): what the job asked for, not the rounding.
+ */
+#define SHIM_STREAM_HUGE	(2ul << 20)
+
+static size_t shim_stream_mem_len(u32 size)
+{
+	return ((size_t)size + SHIM_STREAM_HUGE - 1) & ~(SHIM_STREAM_HUGE - 1);
+}
+
+static void *shim_stream_mem_alloc(u32 size)
+{
+	size_t len = shim_stream_mem_len(size), head;
+	u8 *p;
+
+	if (size < SHIM_STREAM_HUGE)
+		return malloc(size);
+	/* One huge page more than needed, to start on a huge page. */
+	p = shim_real_mmap(NULL, len + SHIM_STREAM_HUGE, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	head = -(uintptr_t)p & (SHIM_STREAM_HUGE - 1);
+	if (head)
+		munmap(p, head);
+	munmap(p + head + len, SHIM_STREAM_HUGE - head);
+	p += head;
+	/* Advice only: without huge pages the buffer works as well. */
+	madvise(p, len, MADV_HUGEPAGE);
+	return p;
+}
+
+static void shim_stream_mem_free(void *buf, u32 size)
+{
+	if (size < SHIM_STREAM_HUGE)
+		free(buf);
+	else
+		munmap(buf, shim_stream_mem_len(size));
+}
 
 /**
  * shim_stream_buf_reserve() - make a stream buffer at least @size bytes
@@ -37,7 +85,7 @@ int shim_stream_buf_reserve(struct shim_stream_buf *sb,
 	ret = shim_account_charge(acct, size);
 	if (ret)
 		return ret;
-	buf = malloc(size);
+	buf = shim_stream_mem_alloc(size);
 	if (!buf) {
 		shim_account_uncharge(acct, size);
 		return -ENOMEM;
@@ -58,7 +106,7 @@ void shim_stream_buf_free(struct shim_stream_buf *sb,
 {
 	if (!sb->buf)
 		return;
-	free(sb->buf);
+	shim_stream_mem_free(sb->buf, sb->size);
 	shim_account_uncharge(acct, sb->size);
 	sb->buf = NULL;
 	sb->size = 0;
