@@ -63,10 +63,23 @@
  * Before the handler is in place (a program without preload.c, whose
  * constructor installs it), the first copy installs it: shim_copy_first().
  *
+ * shim_copy_user_nt() is a third form, for a long stream copied into the
+ * shim's buffer (shim_copy_in_stream()): from SHIM_COPY_NT bytes on, to a
+ * 16-byte aligned destination, 16-byte loads and non-temporal stores
+ * (movntdq, then sfence), 64 bytes a step, the last 64 bytes as the runs
+ * above. The stores go to memory past the cache, with no read of the
+ * line they fill: a copy that would not stay in the cache anyway (the
+ * validator and the engine read it back later, from the start) costs a
+ * pass over memory less. Below SHIM_COPY_NT, or misaligned, it is
+ * shim_copy_user(). It is in the moves' range: a fault restarts the copy
+ * with rep movsb, which stores the same bytes again up to the fault.
+ *
  * Return: 0, or -EFAULT when some bytes were not copied.
  */
 #define SHIM_COPY_FAST	256
+#define SHIM_COPY_NT	(4 << 20)
 int shim_copy_user(void *dst, const void *src, size_t n, uintptr_t user);
+int shim_copy_user_nt(void *dst, const void *src, size_t n, uintptr_t user);
 /* Referenced by the asm below only: used, so that LTO keeps them. */
 int shim_copy_first(void *dst, const void *src, size_t n, uintptr_t user)
 	__attribute__((used));
@@ -137,6 +150,30 @@ __asm__(
 	"	movdqu	%xmm3, 48(%rdi,%rcx)\n"
 	"	xorl	%eax, %eax\n"
 	"	ret\n"
+	"6:	xorl	%eax, %eax\n"		/* offset of the next step */
+	"	leaq	-64(%rdx), %rcx\n"	/* the last 64 start here */
+	"7:	movdqu	(%rsi,%rax), %xmm0\n"
+	"	movdqu	16(%rsi,%rax), %xmm1\n"
+	"	movdqu	32(%rsi,%rax), %xmm2\n"
+	"	movdqu	48(%rsi,%rax), %xmm3\n"
+	"	movntdq	%xmm0, (%rdi,%rax)\n"
+	"	movntdq	%xmm1, 16(%rdi,%rax)\n"
+	"	movntdq	%xmm2, 32(%rdi,%rax)\n"
+	"	movntdq	%xmm3, 48(%rdi,%rax)\n"
+	"	addq	$64, %rax\n"
+	"	cmpq	%rcx, %rax\n"
+	"	jbe	7b\n"
+	"	sfence\n"
+	"	movdqu	(%rsi,%rcx), %xmm0\n"
+	"	movdqu	16(%rsi,%rcx), %xmm1\n"
+	"	movdqu	32(%rsi,%rcx), %xmm2\n"
+	"	movdqu	48(%rsi,%rcx), %xmm3\n"
+	"	movdqu	%xmm0, (%rdi,%rcx)\n"
+	"	movdqu	%xmm1, 16(%rdi,%rcx)\n"
+	"	movdqu	%xmm2, 32(%rdi,%rcx)\n"
+	"	movdqu	%xmm3, 48(%rdi,%rcx)\n"
+	"	xorl	%eax, %eax\n"
+	"	ret\n"
 	"8:	movq	(%rsi), %rax\n"
 	"	movq	-8(%rsi,%rdx), %rcx\n"
 	"	movq	%rax, (%rdi)\n"
@@ -162,7 +199,21 @@ __asm__(
 	"	jz	9f\n"
 	"	movl	$-" STR(EFAULT) ", %eax\n"
 	"9:	ret\n"
-	"	.size	shim_copy_user, .-shim_copy_user\n");
+	"	.size	shim_copy_user, .-shim_copy_user\n"
+	"	.p2align 4\n"
+	"	.globl	shim_copy_user_nt\n"
+	"	.hidden	shim_copy_user_nt\n"
+	"	.type	shim_copy_user_nt, @function\n"
+	"shim_copy_user_nt:\n"
+	"	cmpq	$" STR(SHIM_COPY_NT) ", %rdx\n"
+	"	jb	shim_copy_user\n"
+	"	testb	$15, %dil\n"
+	"	jnz	shim_copy_user\n"
+	"	cmpb	$0, shim_fault_ready(%rip)\n"
+	"	je	shim_copy_first\n"
+	"	movq	%rcx, %r11\n"
+	"	jmp	6b\n"
+	"	.size	shim_copy_user_nt, .-shim_copy_user_nt\n");
 
 /*
  * The program's own SIGSEGV and SIGBUS actions, as it set them (or as
@@ -319,6 +370,27 @@ int shim_copy_in(void *dst, const void *usrc, size_t n)
 int shim_copy_out(void *udst, const void *src, size_t n)
 {
 	return shim_copy(udst, src, n, udst);
+}
+
+/**
+ * shim_copy_in_stream() - shim_copy_in() of a job's stream
+ * @dst: the shim's buffer for it
+ * @usrc: the caller's stream
+ * @n: bytes
+ *
+ * The same copy, with non-temporal stores for a long stream (from
+ * SHIM_COPY_NT bytes, to a 16-byte aligned @dst: shim_copy_user_nt()),
+ * which is read back only once all of it is copied.
+ *
+ * Return: 0, or -EFAULT with @dst partly written.
+ */
+int shim_copy_in_stream(void *dst, const void *usrc, size_t n)
+{
+	uintptr_t u = (uintptr_t)usrc;
+
+	if (unlikely(!u || u + n < u))
+		return n ? -EFAULT : 0;
+	return shim_copy_user_nt(dst, usrc, n, u);
 }
 
 /**

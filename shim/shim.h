@@ -119,6 +119,7 @@ void *shim_fd_get(int fd, const struct shim_fd_ops *ops,
  * Return: 0, or -EFAULT with @dst partly written.
  */
 int shim_copy_in(void *dst, const void *usrc, size_t n);
+int shim_copy_in_stream(void *dst, const void *usrc, size_t n);
 
 /* shim_copy_out() - copy_to_user(), in-process: 0 or -EFAULT */
 int shim_copy_out(void *udst, const void *src, size_t n);

@@ -287,8 +287,9 @@ static int shim_job_copy_stream(struct shim_job *job,
 		return ret;
 	job->stream = job->sb.buf;
 	job->stream_size = args->stream_size;
-	return shim_copy_in(job->stream, (const void *)(uintptr_t)args->stream,
-			    args->stream_size);
+	return shim_copy_in_stream(job->stream,
+				   (const void *)(uintptr_t)args->stream,
+				   args->stream_size);
 }
 
 /* vatom_job_results(): a result surface, or a bounce copy of the user's. */

@@ -49,6 +49,7 @@ struct preload_test_hooks {
 	int (*copy_in)(void *dst, const void *usrc, size_t n);
 	int (*copy_out)(void *udst, const void *src, size_t n);
 	int (*copy_out_probe)(void *udst, const void *src, size_t n);
+	int (*copy_in_stream)(void *dst, const void *usrc, size_t n);
 	int (*real_close)(int fd);
 	int (*real_fcntl_dupfd)(int fd, int min, bool cloexec);
 	void (*early_handler)(int sig, siginfo_t *si, void *uc);
@@ -238,6 +239,7 @@ static const struct preload_test_hooks hooks = {
 	.copy_in = shim_copy_in,
 	.copy_out = shim_copy_out,
 	.copy_out_probe = shim_copy_out_probe,
+	.copy_in_stream = shim_copy_in_stream,
 	.real_close = shim_real_close,
 	.real_fcntl_dupfd = shim_real_fcntl_dupfd,
 	.early_handler = early_handler,
@@ -969,6 +971,66 @@ static void test_copy_out_probe(void)
 	free(copy);
 }
 
+/*
+ * shim_copy_in_stream(): a long stream's copy, non-temporal from 4 MiB
+ * to an aligned destination (fault.c), the others as shim_copy_in():
+ * exactly @n bytes land, aligned or not, either side of 4 MiB; and a
+ * source that runs into an unmapped page after a few MiB: -EFAULT, every
+ * byte before the fault copied and none after it.
+ */
+static void test_copy_stream(void)
+{
+	static const size_t sizes[] = { 100, (4 << 20) - 8, 4 << 20,
+					(4 << 20) + 1, (4 << 20) + 100,
+					(5 << 20) + 72 };
+	size_t max = (6 << 20), n, good, j;
+	long pg = sysconf(_SC_PAGESIZE);
+	unsigned char *src = malloc(max), *dst = malloc(max + 64), *m;
+	int i, bad = 0, bad_fault = 0;
+
+	if (!src || !dst)
+		abort();
+	for (j = 0; j < max; j++)
+		src[j] = (unsigned char)(j * 11 + 5);
+	for (i = 0; i < (int)(sizeof(sizes) / sizeof(sizes[0])); i++) {
+		n = sizes[i];
+		for (j = 0; j < 2; j++) {	/* dst 16-aligned (malloc), then not */
+			memset(dst, 0xee, max + 64);
+			if (h->copy_in_stream(dst + j, src + 3, n) ||
+			    memcmp(dst + j, src + 3, n) || dst[n + j] != 0xee ||
+			    (j && dst[0] != 0xee))
+				bad++;
+		}
+	}
+	ok(!bad, "shim_copy_in_stream() of 100 B to 5 MiB, aligned or not: those bytes (%d wrong)",
+	   bad);
+
+	/* 5 MiB mapped, the page after it not */
+	m = mmap(NULL, (5 << 20) + pg, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		abort();
+	munmap(m + (5 << 20), pg);
+	memcpy(m, src, 5 << 20);
+	for (good = (4 << 20) + 64; good <= (5 << 20); good += (1 << 19) - 8) {
+		memset(dst, 0xee, max + 64);
+		if (h->copy_in_stream(dst, m + (5 << 20) - good, good + 4096) !=
+		    -EFAULT || memcmp(dst, m + (5 << 20) - good, good) ||
+		    dst[good] != 0xee)
+			bad_fault++;
+	}
+	ok(!bad_fault,
+	   "shim_copy_in_stream() into an unmapped page: -EFAULT, the bytes before it copied (%d)",
+	   bad_fault);
+	ok(h->copy_in_stream(dst, NULL, 8 << 20) == -EFAULT &&
+	   h->copy_in_stream(dst, (void *)~0ull, 8 << 20) == -EFAULT &&
+	   h->copy_in_stream(dst, NULL, 0) == 0,
+	   "shim_copy_in_stream() from NULL or a range that wraps: -EFAULT; of nothing: 0");
+	munmap(m, 5 << 20);
+	free(src);
+	free(dst);
+}
+
 static int ran_child(void (*fn)(void), int *status)
 {
 	pid_t pid;
@@ -1333,6 +1395,7 @@ int main(void)
 	test_copy();
 	test_copy_sizes();
 	test_copy_out_probe();
+	test_copy_stream();
 	test_signals();
 	test_threads();
 	test_libdrm();
