@@ -404,6 +404,8 @@ int shim_copy_in_stream(void *dst, const void *usrc, size_t n)
  * its mapping), so one byte written back in each 4 KiB page @udst touches
  * answers as a copy of all @n would, writing back what the copy would have
  * written, and a 4096th of it: a job's results checked before it runs.
+ * Up to a page, the copy of all @n is as cheap (the moves, not a 1-byte
+ * rep movsb a page): so it is.
  *
  * Return: 0, or -EFAULT where shim_copy_out() would fail.
  */
@@ -412,6 +414,8 @@ int shim_copy_out_probe(void *udst, const void *src, size_t n)
 	uintptr_t u = (uintptr_t)udst;
 	size_t off = 0;
 
+	if (n <= 4096)
+		return shim_copy_out(udst, src, n);
 	while (off < n) {
 		if (shim_copy_out((char *)udst + off, (const char *)src + off, 1))
 			return -EFAULT;
