@@ -342,7 +342,6 @@ TEST(stream_buffer_charged)
 	int fd;
 
 	VT_OPEN(fd);
-	VT_SKIP_ON_SHIM("no stream buffer kept from job to job");
 	ASSERT_EQ(0, vt_buffer_create(fd, 4096, &h));
 	ASSERT_EQ(0, vt_buffer_create(fd, n * 8, &hres));
 	bind.handle = h;
