@@ -122,6 +122,12 @@ typedef __s64 s64;
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
 
+/* The kernel's compiler.h has them. */
+#ifndef likely
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+#endif
+
 /* The kernel's compiler_attributes.h has it. */
 #ifndef noinline
 #define noinline	__attribute_noinline__
@@ -135,6 +141,15 @@ typedef __s64 s64;
 #ifdef VATOM_COVERAGE
 #undef __always_inline
 #define __always_inline inline
+#endif
+
+/* The kernel's compiler_attributes.h has it (and -ftrivial-auto-var-init). */
+#ifndef __uninitialized
+#if __has_attribute(__uninitialized__)
+#define __uninitialized	__attribute__((__uninitialized__))
+#else
+#define __uninitialized
+#endif
 #endif
 
 /* The kernel's compiler_attributes.h has it. */
