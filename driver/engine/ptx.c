@@ -18,26 +18,34 @@
 #define V4	0x010u
 #define V8	0x100u
 
+#define FORM(sz, sc, ve, vs, nf) \
+	{ .scalar = (sc), .vector = (ve), .vecs = (vs), .esize = (sz), .noftz = (nf) }
+#define NEVER		PTX_NOFTZ_NEVER
+#define REQUIRED	PTX_NOFTZ_REQUIRED
+#define ALLOWED		PTX_NOFTZ_ALLOWED
+
 const struct ptx_form ptx_forms[PTX_TYPES] = {
-	[DRM_VATOM_PTX_TYPE_B16] = { 2, OP(CAS) },
-	[DRM_VATOM_PTX_TYPE_B32] = { 4, OP(AND) | OP(OR) | OP(XOR) | OP(CAS) | OP(EXCH) },
-	[DRM_VATOM_PTX_TYPE_B64] = { 8, OP(AND) | OP(OR) | OP(XOR) | OP(CAS) | OP(EXCH) },
-	[DRM_VATOM_PTX_TYPE_B128] = { 16, OP(CAS) | OP(EXCH) },
-	[DRM_VATOM_PTX_TYPE_U32] = { 4, OP(ADD) | OP(INC) | OP(DEC) | OP(MIN) | OP(MAX) },
-	[DRM_VATOM_PTX_TYPE_U64] = { 8, OP(ADD) | OP(MIN) | OP(MAX) },
-	[DRM_VATOM_PTX_TYPE_S32] = { 4, OP(ADD) | OP(MIN) | OP(MAX) },
-	[DRM_VATOM_PTX_TYPE_S64] = { 8, OP(MIN) | OP(MAX) },
-	[DRM_VATOM_PTX_TYPE_F16] = { 2, OP(ADD), OP(ADD) | OP(MIN) | OP(MAX),
-				     V2 | V4 | V8, PTX_NOFTZ_REQUIRED },
-	[DRM_VATOM_PTX_TYPE_BF16] = { 2, OP(ADD), OP(ADD) | OP(MIN) | OP(MAX),
-				      V2 | V4 | V8, PTX_NOFTZ_REQUIRED },
-	[DRM_VATOM_PTX_TYPE_F16X2] = { 4, OP(ADD), OP(ADD) | OP(MIN) | OP(MAX),
-				       V2 | V4, PTX_NOFTZ_REQUIRED },
-	[DRM_VATOM_PTX_TYPE_BF16X2] = { 4, OP(ADD), OP(ADD) | OP(MIN) | OP(MAX),
-					V2 | V4, PTX_NOFTZ_REQUIRED },
-	[DRM_VATOM_PTX_TYPE_F32] = { 4, OP(ADD), OP(ADD), V2 | V4,
-				     PTX_NOFTZ_ALLOWED },
-	[DRM_VATOM_PTX_TYPE_F64] = { 8, OP(ADD) },
+	[DRM_VATOM_PTX_TYPE_B16] = FORM(2, OP(CAS), 0, 0, NEVER),
+	[DRM_VATOM_PTX_TYPE_B32] = FORM(4, OP(AND) | OP(OR) | OP(XOR) | OP(CAS) | OP(EXCH),
+					0, 0, NEVER),
+	[DRM_VATOM_PTX_TYPE_B64] = FORM(8, OP(AND) | OP(OR) | OP(XOR) | OP(CAS) | OP(EXCH),
+					0, 0, NEVER),
+	[DRM_VATOM_PTX_TYPE_B128] = FORM(16, OP(CAS) | OP(EXCH), 0, 0, NEVER),
+	[DRM_VATOM_PTX_TYPE_U32] = FORM(4, OP(ADD) | OP(INC) | OP(DEC) | OP(MIN) | OP(MAX),
+					0, 0, NEVER),
+	[DRM_VATOM_PTX_TYPE_U64] = FORM(8, OP(ADD) | OP(MIN) | OP(MAX), 0, 0, NEVER),
+	[DRM_VATOM_PTX_TYPE_S32] = FORM(4, OP(ADD) | OP(MIN) | OP(MAX), 0, 0, NEVER),
+	[DRM_VATOM_PTX_TYPE_S64] = FORM(8, OP(MIN) | OP(MAX), 0, 0, NEVER),
+	[DRM_VATOM_PTX_TYPE_F16] = FORM(2, OP(ADD), OP(ADD) | OP(MIN) | OP(MAX),
+					V2 | V4 | V8, REQUIRED),
+	[DRM_VATOM_PTX_TYPE_BF16] = FORM(2, OP(ADD), OP(ADD) | OP(MIN) | OP(MAX),
+					 V2 | V4 | V8, REQUIRED),
+	[DRM_VATOM_PTX_TYPE_F16X2] = FORM(4, OP(ADD), OP(ADD) | OP(MIN) | OP(MAX),
+					  V2 | V4, REQUIRED),
+	[DRM_VATOM_PTX_TYPE_BF16X2] = FORM(4, OP(ADD), OP(ADD) | OP(MIN) | OP(MAX),
+					   V2 | V4, REQUIRED),
+	[DRM_VATOM_PTX_TYPE_F32] = FORM(4, OP(ADD), OP(ADD), V2 | V4, ALLOWED),
+	[DRM_VATOM_PTX_TYPE_F64] = FORM(8, OP(ADD), 0, 0, NEVER),
 };
 
 u64 vatom_ptx_ops_mask(u32 type)
@@ -47,99 +55,117 @@ u64 vatom_ptx_ops_mask(u32 type)
 	return ptx_forms[type].scalar | ptx_forms[type].vector;
 }
 
-/* Bits of a 128-bit operand past @size bytes must be zero. */
-static bool ptx_operand_fits(const __u64 v[2], u32 size)
+/*
+ * The bits of a 128-bit operand past an access of @size bytes, which must
+ * be zero: only whether any is set matters.
+ */
+static __always_inline u64 ptx_excess(const __u64 v[2], u32 size)
 {
 	if (size >= 16)
-		return true;
-	if (v[1])
-		return false;
-	return size >= 8 || !(v[0] >> (8 * size));
+		return 0;
+	if (size >= 8)
+		return v[1];
+	return v[1] | v[0] >> (8 * size);
 }
 
-static u32 ptx_check(const struct drm_vatom_ptx *p)
+/*
+ * Everything that depends on the packet alone, in the order of
+ * docs/semantics-ptx.md; @size: out, the access size of a valid packet.
+ * Common forms go through as few branches as the order allows: the fields
+ * that fail with one reason are ORed and tested once.
+ */
+static __always_inline u32 ptx_check(const struct drm_vatom_ptx *p, u32 *size)
 {
 	const struct ptx_form *f;
-	u32 opbit, size;
+	u32 op, vec, opbit;
 
-	if (p->hdr.size != PTX_PACKET_SIZE)
+	/* Nothing past the header is read before the size is known. */
+	if (unlikely(p->hdr.size != PTX_PACKET_SIZE))
 		return DRM_VATOM_ERR_PACKET_SIZE;
-	if (p->pad || p->pad2 || (p->flags & ~PTX_FLAGS))
+	op = p->op;
+	vec = p->vec;
+	if (unlikely(p->pad | p->pad2 | (p->flags & ~PTX_FLAGS)))
 		return DRM_VATOM_ERR_RESERVED;
-	if (p->op < DRM_VATOM_PTX_OP_AND || p->op > DRM_VATOM_PTX_OP_MAX)
+	if (unlikely(op - DRM_VATOM_PTX_OP_AND >
+		     DRM_VATOM_PTX_OP_MAX - DRM_VATOM_PTX_OP_AND))
 		return DRM_VATOM_ERR_OP;
-	if (p->type == 0 || p->type >= PTX_TYPES)
+	if (unlikely(p->type - 1u >= PTX_TYPES - 1))
 		return DRM_VATOM_ERR_TYPE;
 	f = &ptx_forms[p->type];
-	opbit = 1u << p->op;
-	if (!((f->scalar | f->vector) & opbit))
+	opbit = 1u << op;
+	if (unlikely(!((f->scalar | f->vector) & opbit)))
 		return DRM_VATOM_ERR_TYPE;
 
-	if (p->space > DRM_VATOM_PTX_SPACE_SHARED_CLUSTER ||
-	    p->sem > DRM_VATOM_PTX_SEM_ACQ_REL ||
-	    p->scope > DRM_VATOM_PTX_SCOPE_SYS)
+	/* space, sem and scope are 0..3 each. */
+	if (unlikely((p->space | p->sem | p->scope) > 3))
 		return DRM_VATOM_ERR_QUALIFIER;
-	if (!p->vec) {
-		if (!(f->scalar & opbit))
+	if (!vec) {
+		if (unlikely(!(f->scalar & opbit)))
 			return DRM_VATOM_ERR_QUALIFIER;
 	} else {
-		if (p->vec > 8 || !(f->vecs & (1u << p->vec)) ||
+		if (vec > 8 || !(f->vecs & (1u << vec)) ||
 		    !(f->vector & opbit) || !ptx_global(p->space))
 			return DRM_VATOM_ERR_QUALIFIER;
 	}
 	if (p->flags & DRM_VATOM_PTX_NOFTZ) {
 		/* The vector .f32 syntax has no .noftz; the scalar one may. */
 		if (f->noftz == PTX_NOFTZ_NEVER ||
-		    (f->noftz == PTX_NOFTZ_ALLOWED && p->vec))
+		    (f->noftz == PTX_NOFTZ_ALLOWED && vec))
 			return DRM_VATOM_ERR_QUALIFIER;
-	} else if (f->noftz == PTX_NOFTZ_REQUIRED) {
+	} else if (unlikely(f->noftz == PTX_NOFTZ_REQUIRED)) {
 		return DRM_VATOM_ERR_QUALIFIER;
 	}
 	if (p->flags & DRM_VATOM_PTX_CACHE_HINT) {
 		/* Global only; the 4-operand (cas) syntax has no cache-policy. */
-		if (!ptx_global(p->space) || p->op == DRM_VATOM_PTX_OP_CAS)
+		if (!ptx_global(p->space) || op == DRM_VATOM_PTX_OP_CAS)
 			return DRM_VATOM_ERR_QUALIFIER;
-	} else if (p->cache_policy) {
+	} else if (unlikely(p->cache_policy)) {
 		return DRM_VATOM_ERR_RESERVED;
 	}
 
-	size = ptx_access_size(p);
-	if (!ptx_operand_fits(p->b, size))
+	*size = ptx_access_size(p);
+	/* Operand c is cas's alone. */
+	if (unlikely(ptx_excess(p->b, *size) |
+		     (op == DRM_VATOM_PTX_OP_CAS ? ptx_excess(p->c, *size) :
+		      p->c[0] | p->c[1])))
 		return DRM_VATOM_ERR_RESERVED;
-	if (p->op == DRM_VATOM_PTX_OP_CAS) {
-		if (!ptx_operand_fits(p->c, size))
-			return DRM_VATOM_ERR_RESERVED;
-	} else if (p->c[0] || p->c[1]) {
-		return DRM_VATOM_ERR_RESERVED;
-	}
+	return 0;
+}
+
+/*
+ * Every check of a packet, its surface's last; @size: out, the access size
+ * of a valid packet.
+ */
+static __always_inline u32 ptx_validate(const struct drm_vatom_ptx *p,
+					const struct vatom_bindings *b,
+					u32 *size)
+{
+	const struct vatom_surface_view *v;
+	u32 err;
+
+	err = ptx_check(p, size);
+	if (err)
+		return err;
+	v = b->slot[p->slot];
+	if (unlikely(!v))
+		return DRM_VATOM_ERR_SLOT;
+	if (unlikely(v->kind != DRM_VATOM_SURFACE_BUFFER))
+		return DRM_VATOM_ERR_SURFACE_KIND;
+	if (unlikely(p->addr & (*size - 1)))
+		return DRM_VATOM_ERR_ALIGN;
+	/* PTX defines no out-of-bounds behaviour: never execute one. */
+	if (unlikely(p->addr > v->size || v->size - p->addr < *size))
+		return DRM_VATOM_ERR_BOUNDS;
 	return 0;
 }
 
 u32 vatom_ptx_validate(const struct drm_vatom_ptx *p,
 		       const struct vatom_bindings *b, u64 *result_bytes)
 {
-	const struct vatom_surface_view *v;
-	u32 err, size;
+	u32 size = 0, err = ptx_validate(p, b, &size);
 
-	if (result_bytes)
-		*result_bytes = 0;
-	err = ptx_check(p);
-	if (err)
-		return err;
-	v = b->slot[p->slot];
-	if (!v)
-		return DRM_VATOM_ERR_SLOT;
-	if (v->kind != DRM_VATOM_SURFACE_BUFFER)
-		return DRM_VATOM_ERR_SURFACE_KIND;
-	size = ptx_access_size(p);
-	if (p->addr & (size - 1))
-		return DRM_VATOM_ERR_ALIGN;
-	/* PTX defines no out-of-bounds behaviour: never execute one. */
-	if (p->addr > v->size || v->size - p->addr < size)
-		return DRM_VATOM_ERR_BOUNDS;
-	if (result_bytes)
-		*result_bytes = vatom_ptx_result_bytes(p);
-	return 0;
+	*result_bytes = err ? 0 : ptx_size_result_bytes(size);
+	return err;
 }
 
 /*
@@ -271,9 +297,4 @@ u32 vatom_ptx_validate_run(const u8 *stream, u32 size, u32 *pos, u32 max,
 	*count = n;
 	*result_bytes = rb * n;
 	return reason;
-}
-
-u32 vatom_ptx_result_bytes(const struct drm_vatom_ptx *p)
-{
-	return ptx_result_bytes(p);
 }

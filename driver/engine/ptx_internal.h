@@ -24,19 +24,23 @@ enum ptx_noftz {
 
 /**
  * struct ptx_form - what the PTX ISA allows for one .type
- * @esize: bytes of one element (a packed x2 type is one 32-bit element)
  * @scalar: DRM_VATOM_PTX_OP_* bits allowed without a vector qualifier
  * @vector: DRM_VATOM_PTX_OP_* bits allowed with one of @vecs
  * @vecs: allowed vector lengths, bit n for .vn
+ * @esize: bytes of one element (a packed x2 type is one 32-bit element)
  * @noftz: enum ptx_noftz
+ *
+ * 8 bytes, so that a type indexes the table with a shift.
  */
 struct ptx_form {
-	u8 esize;
 	u16 scalar;
 	u16 vector;
 	u16 vecs;
+	u8 esize;
 	u8 noftz;
 };
+
+static_assert(sizeof(struct ptx_form) == 8, "a form is 8 bytes");
 
 extern const struct ptx_form ptx_forms[PTX_TYPES];
 
@@ -91,9 +95,15 @@ static __always_inline bool ptx_same_head(const u8 *p,
 	return !((x.w0 ^ h->w0) | (x.w1 ^ h->w1) | (x.w2 ^ h->w2));
 }
 
+/* The result region of an access of @size bytes: 8, or 16 past 8. */
+static inline u32 ptx_size_result_bytes(u32 size)
+{
+	return size > 8 ? 16 : 8;
+}
+
 static inline u32 ptx_result_bytes(const struct drm_vatom_ptx *p)
 {
-	return ptx_access_size(p) > 8 ? 16 : 8;
+	return ptx_size_result_bytes(ptx_access_size(p));
 }
 
 #endif /* _VATOM_PTX_INTERNAL_H_ */

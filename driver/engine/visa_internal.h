@@ -41,12 +41,6 @@ u32 vatom_visa_execute_run(const u8 *stream, u32 size, u32 *pos, u32 max,
 			   const struct vatom_bindings *b, u8 *results,
 			   u64 *off, u64 *elements);
 
-/*
- * Result bytes of a PTX packet that vatom_ptx_validate() accepted: 8, or 16
- * for an access wider than 8 bytes (b128, .v4.f32, .v8.f16, ...).
- */
-u32 vatom_ptx_result_bytes(const struct drm_vatom_ptx *p);
-
 u32 vatom_ptx_execute_run(const u8 *stream, u32 size, u32 *pos, u32 max,
 			  const struct vatom_bindings *b, u8 *results,
 			  u64 *off, u64 *elements);
