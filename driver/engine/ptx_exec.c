@@ -133,7 +133,7 @@ static __always_inline u32 ptx_f32_add(u32 *w, u32 s, bool ftz)
 }
 
 /*
- * A 32-bit element that ptx_execute() and ptx_execute_vec() leave to a CAS
+ * A 32-bit element that ptx_execute() and ptx_execute_other() leave to a CAS
  * loop: their native forms (add of u32 and s32, exch and cas of b32) are
  * scalars, and every add.f32 is theirs.
  */
@@ -262,27 +262,31 @@ static __always_inline void ptx_f32_elems(const struct drm_vatom_ptx *p,
 }
 
 /*
- * Vector forms: add.v2/.v4.f32 straight from the packet, elements as
- * ptx_f32_elems() does them (vectors are .global and have no
- * .noftz: they flush); the others through ptx_execute_any().
+ * Every form but ptx_execute()'s inline integer scalars: add.f32 and
+ * add.v2/.v4.f32 straight from the packet, elements as ptx_f32_elems()
+ * does them (vectors are .global and have no .noftz: they flush), the
+ * others through ptx_execute_any(). Out of line, so that the integer
+ * scalars need no frame for the soft-float add.
  */
-static __always_inline u64 ptx_execute_vec(const struct drm_vatom_ptx *p,
-					   u8 *mem, u8 *results)
+static noinline u64 ptx_execute_other(const struct drm_vatom_ptx *p, u8 *mem,
+				      u8 *results)
 {
+	u32 n = p->vec ? p->vec : 1;
+
 	if (p->op != DRM_VATOM_PTX_OP_ADD || p->type != DRM_VATOM_PTX_TYPE_F32)
 		return ptx_execute_any(p, mem, results);
-	ptx_f32_elems(p, (u32 *)mem, results, p->vec, ptx_f32_ftz(p));
-	return p->vec;
+	ptx_f32_elems(p, (u32 *)mem, results, n, ptx_f32_ftz(p));
+	return n;
 }
 
 #define PTX_KEY(op, type) \
 	((DRM_VATOM_PTX_OP_##op << 4) | DRM_VATOM_PTX_TYPE_##type)
 
 /*
- * One packet: the scalar forms that workloads repeat most are done here,
- * straight from the packet (one dispatch on op and type, the atomic, one
- * 8-byte result store), the same operations ptx_execute_any() would do;
- * everything else goes there.
+ * One packet: the integer scalar forms that workloads repeat most are done
+ * here, straight from the packet (one dispatch on op and type, the atomic,
+ * one 8-byte result store), the same operations ptx_execute_any() would
+ * do; everything else goes to ptx_execute_other().
  */
 static __always_inline u64 ptx_execute(const struct drm_vatom_ptx *p,
 				       const struct vatom_bindings *b,
@@ -293,9 +297,7 @@ static __always_inline u64 ptx_execute(const struct drm_vatom_ptx *p,
 	u32 s = (u32)p->b[0];
 	u64 old;
 
-	if (p->vec)
-		return ptx_execute_vec(p, mem, results);
-	switch ((p->op << 4) | p->type) {
+	switch (p->vec ? 0 : (p->op << 4) | p->type) {
 	case PTX_KEY(ADD, U32):
 	case PTX_KEY(ADD, S32):
 		old = vatom_fetch_add32((u32 *)mem, s);
@@ -309,11 +311,8 @@ static __always_inline u64 ptx_execute(const struct drm_vatom_ptx *p,
 	case PTX_KEY(CAS, B32):
 		old = vatom_cmpxchg32((u32 *)mem, s, (u32)p->c[0]);
 		break;
-	case PTX_KEY(ADD, F32):
-		old = ptx_f32_add((u32 *)mem, s, ptx_f32_ftz(p));
-		break;
 	default:
-		return ptx_execute_any(p, mem, results);
+		return ptx_execute_other(p, mem, results);
 	}
 	/* A scalar of at most 8 bytes: one region of 8, zero-extended. */
 	memcpy(results, &old, 8);
@@ -371,7 +370,7 @@ static __always_inline u32 ptx_run_scalar(const u8 *stream, u32 size, u32 at,
 
 /*
  * A run of add.f32 packets of @n elements (1, 2 or 4; a constant) with one
- * head: what ptx_execute() and ptx_execute_vec() do per packet, with the
+ * head: what ptx_execute() and ptx_execute_other() do per packet, with the
  * surface and the flush rule resolved once for the run. Elements in
  * ascending order, each its own CAS loop; results as whole 8-byte words,
  * element 0 first (a scalar's zero-extended).
