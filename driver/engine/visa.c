@@ -19,24 +19,13 @@
 #define VISA_T32	(VISA_T(UD) | VISA_T(D) | VISA_T(F))
 #define VISA_T64	(VISA_T(UQ) | VISA_T(Q))
 
-#define VISA_OPND_KNOWN	(DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_V | \
-			 DRM_VATOM_VISA_OPND_R | DRM_VATOM_VISA_OPND_LOD | \
-			 DRM_VATOM_VISA_OPND_SRC0 | DRM_VATOM_VISA_OPND_SRC1 | \
-			 DRM_VATOM_VISA_OPND_DST | \
-			 DRM_VATOM_VISA_OPND_SRC0_IMM | \
-			 DRM_VATOM_VISA_OPND_SRC1_IMM)
-#define VISA_OPND_COORD	(DRM_VATOM_VISA_OPND_V | DRM_VATOM_VISA_OPND_R | \
-			 DRM_VATOM_VISA_OPND_LOD)
-#define VISA_OPND_IMM	(DRM_VATOM_VISA_OPND_SRC0_IMM | \
-			 DRM_VATOM_VISA_OPND_SRC1_IMM)
-
 /**
  * struct visa_op_info - one row of the DWORD_ATOMIC_OP table
  * @valid: the Op code exists
  * @types: VISA_T() of the data types allowed; any of UQ/Q means the 64-bit
  *	DWORD_ATOMIC form exists
- * @src0: Src0 is required (else it must be V0)
- * @src1: Src1 is required (else it must be V0)
+ * @srcs: DRM_VATOM_VISA_OPND_SRC0 and _SRC1 when the Op takes Src0 and Src1
+ *	(else each must be V0)
  * @typed: allowed in TYPED_ATOMIC (32-bit and .16 forms, UD/D only)
  *
  * The validator and vatom_visa_ops_mask() both read this table, so what
@@ -45,13 +34,16 @@
 struct visa_op_info {
 	u8 valid;
 	u8 types;
-	u8 src0;
-	u8 src1;
+	u8 srcs;
 	u8 typed;
 };
 
-#define VISA_OP(o, t, s0, s1, ty) \
-	[DRM_VATOM_VISA_OP_##o] = { 1, (t), (s0), (s1), (ty) }
+#define VISA_OP(o, t, s0, s1, ty)					\
+	[DRM_VATOM_VISA_OP_##o] = {					\
+		1, (t),							\
+		((s0) ? DRM_VATOM_VISA_OPND_SRC0 : 0) |			\
+		((s1) ? DRM_VATOM_VISA_OPND_SRC1 : 0), (ty)		\
+	}
 
 static const struct visa_op_info visa_ops[DRM_VATOM_VISA_OP_MASK + 1] = {
 	VISA_OP(ADD,     VISA_T(UD) | VISA_T(UQ), 1, 0, 1),
@@ -89,34 +81,77 @@ static bool visa_pad_ok(const void *arr, u32 bytes)
 	return true;
 }
 
-/* Every check that depends on the packet alone, in a fixed order. */
-static u32 visa_decode(const struct drm_vatom_visa *p, struct visa_pkt *d)
+/*
+ * The padding of the operand arrays of a packet laid out in @d. Only an
+ * array of one 4-byte element has any, so with two lanes or more and no
+ * immediate (every DWORD_ATOMIC of SIMD2 and up) there is none to check.
+ */
+static __always_inline bool visa_pads_ok(const struct visa_pkt *d)
 {
-	const struct visa_op_info *info = NULL;
-	u32 ops, code, ctrl, n, esz, isz;
-	bool addc, typed;
+	u32 esz = d->is64 ? 8 : 4, isz = 4 * d->n;
 
-	if (p->hdr.size < sizeof(*p))
-		return DRM_VATOM_ERR_PACKET_SIZE;
+	if (d->n > 1 && !d->imm0 && !d->imm1)
+		return true;
+	return visa_pad_ok(d->addr, isz) && visa_pad_ok(d->v, isz) &&
+	       visa_pad_ok(d->r, isz) && visa_pad_ok(d->lod, isz) &&
+	       visa_pad_ok(d->src0, d->imm0 ? esz : esz * d->n) &&
+	       visa_pad_ok(d->src1, d->imm1 ? esz : esz * d->n);
+}
 
-	switch (p->opcode) {
-	case DRM_VATOM_VISA_DWORD_ATOMIC:
-	case DRM_VATOM_VISA_TYPED_ATOMIC:
-	case DRM_VATOM_VISA_ADDC:
-		break;
-	default:
-		return DRM_VATOM_ERR_OPCODE;
+/*
+ * The @n (even) lane offsets at @addr (8-byte aligned) ORed, two at a
+ * time: a misaligned one shows in the low bits.
+ */
+static __always_inline u32 visa_offsets_or(const u32 *addr, u32 n)
+{
+	const u32 *end = addr + n;
+	u64 any = 0, w;
+
+	for (; addr < end; addr += 2) {
+		memcpy(&w, addr, 8);
+		any |= w;
 	}
-	addc = p->opcode == DRM_VATOM_VISA_ADDC;
-	typed = p->opcode == DRM_VATOM_VISA_TYPED_ATOMIC;
-	ops = p->operands;
+	return (u32)(any | any >> 32);
+}
+
+/*
+ * Whether an enabled lane's Element_offset is not a multiple of the access
+ * (@amask: its size - 1). All lanes enabled, the common case, is one test
+ * of all the offsets ORed.
+ */
+static __always_inline bool visa_misaligned(const struct visa_pkt *d,
+					    u32 amask)
+{
+	u32 m;
+
+	if (d->chen == visa_lanes_all(d->n))
+		return (d->n > 1 ? visa_offsets_or(d->addr, d->n) :
+			d->addr[0]) & amask;
+	for (m = d->chen; m; m &= m - 1)
+		if (d->addr[__builtin_ctz(m)] & amask)
+			return true;
+	return false;
+}
+
+/*
+ * Every check that depends on the packet alone, in a fixed order, for a
+ * packet of @opcode, a constant: each opcode's instance has only its own
+ * checks, and the layout only the arrays the opcode can have.
+ */
+static __always_inline u32 visa_decode_as(const struct drm_vatom_visa *p,
+					  struct visa_pkt *d, u32 opcode)
+{
+	const bool addc = opcode == DRM_VATOM_VISA_ADDC;
+	const bool typed = opcode == DRM_VATOM_VISA_TYPED_ATOMIC;
+	const struct visa_op_info *info = NULL;
+	u32 ops = p->operands, code, ctrl, n;
 
 	/* Reserved fields and bits. */
-	if (p->pad[0] || p->pad[1] || p->pad[2] ||
-	    (p->flags & ~DRM_VATOM_VISA_PREDICATED) ||
-	    (ops & ~VISA_OPND_KNOWN) ||
-	    (!(p->flags & DRM_VATOM_VISA_PREDICATED) && p->pred) ||
-	    (addc && p->surface))
+	if (unlikely(p->pad[0] || p->pad[1] || p->pad[2] ||
+		     (p->flags & ~DRM_VATOM_VISA_PREDICATED) ||
+		     (ops & ~VISA_OPND_KNOWN) ||
+		     (!(p->flags & DRM_VATOM_VISA_PREDICATED) && p->pred) ||
+		     (addc && p->surface)))
 		return DRM_VATOM_ERR_RESERVED;
 
 	/* The Op byte. */
@@ -124,12 +159,13 @@ static u32 visa_decode(const struct drm_vatom_visa *p, struct visa_pkt *d)
 		if (p->op)
 			return DRM_VATOM_ERR_OP;
 	} else {
-		if (p->op & ~(DRM_VATOM_VISA_OP_MASK | DRM_VATOM_VISA_OP_16))
+		if (unlikely(p->op & ~(DRM_VATOM_VISA_OP_MASK | DRM_VATOM_VISA_OP_16)))
 			return DRM_VATOM_ERR_OP;
 		info = &visa_ops[p->op & DRM_VATOM_VISA_OP_MASK];
-		if (!info->valid)
+		if (unlikely(!info->valid))
 			return DRM_VATOM_ERR_OP;
-		if ((p->op & DRM_VATOM_VISA_OP_16) && visa_type_is64(p->type))
+		if (unlikely((p->op & DRM_VATOM_VISA_OP_16) &&
+			     visa_type_is64(p->type)))
 			return DRM_VATOM_ERR_OP;
 		if (typed && !info->typed)
 			return DRM_VATOM_ERR_OP;
@@ -138,14 +174,14 @@ static u32 visa_decode(const struct drm_vatom_visa *p, struct visa_pkt *d)
 	/* Exec_size: the size code per instruction, then the mask window. */
 	code = p->exec_size & DRM_VATOM_VISA_EXEC_SIZE_MASK;
 	ctrl = p->exec_size >> DRM_VATOM_VISA_EXEC_MASK_SHIFT;
-	if (p->exec_size & DRM_VATOM_VISA_EXEC_RESERVED)
+	if (unlikely(p->exec_size & DRM_VATOM_VISA_EXEC_RESERVED))
 		return DRM_VATOM_ERR_EXEC_SIZE;
-	if (addc ? code > DRM_VATOM_VISA_EXEC_32 :
-	    typed ? code != DRM_VATOM_VISA_EXEC_8 :
-	    code > DRM_VATOM_VISA_EXEC_16)
+	if (unlikely(addc ? code > DRM_VATOM_VISA_EXEC_32 :
+		     typed ? code != DRM_VATOM_VISA_EXEC_8 :
+		     code > DRM_VATOM_VISA_EXEC_16))
 		return DRM_VATOM_ERR_EXEC_SIZE;
 	n = 1u << code;
-	if (4 * (ctrl & 7) + n > 32)
+	if (unlikely(4 * (ctrl & 7) + n > 32))
 		return DRM_VATOM_ERR_EXEC_SIZE;
 
 	/* Data type. */
@@ -153,8 +189,8 @@ static u32 visa_decode(const struct drm_vatom_visa *p, struct visa_pkt *d)
 		if (p->type != DRM_VATOM_VISA_TYPE_UD)
 			return DRM_VATOM_ERR_TYPE;
 	} else {
-		if (p->type > DRM_VATOM_VISA_TYPE_Q ||
-		    !(info->types & (1u << p->type)))
+		if (unlikely(p->type > DRM_VATOM_VISA_TYPE_Q ||
+			     !(info->types & (1u << p->type))))
 			return DRM_VATOM_ERR_TYPE;
 		if (typed && visa_type_is64(p->type))
 			return DRM_VATOM_ERR_TYPE;
@@ -173,43 +209,40 @@ static u32 visa_decode(const struct drm_vatom_visa *p, struct visa_pkt *d)
 		if (!(ops & DRM_VATOM_VISA_OPND_DST))
 			return DRM_VATOM_ERR_OPERANDS;
 	} else {
-		if ((ops & VISA_OPND_IMM) || !(ops & DRM_VATOM_VISA_OPND_ADDR))
-			return DRM_VATOM_ERR_OPERANDS;
-		if (!typed && (ops & VISA_OPND_COORD))
-			return DRM_VATOM_ERR_OPERANDS;
-		if (!(ops & DRM_VATOM_VISA_OPND_SRC0) != !info->src0 ||
-		    !(ops & DRM_VATOM_VISA_OPND_SRC1) != !info->src1)
+		/*
+		 * Beside Dst, and TYPED's coordinates (which the surface
+		 * decides), exactly ADDR and the sources the Op takes: no
+		 * immediate, no coordinate for DWORD.
+		 */
+		if (unlikely((ops & ~(DRM_VATOM_VISA_OPND_DST |
+				      (typed ? VISA_OPND_COORD : 0))) !=
+			     (DRM_VATOM_VISA_OPND_ADDR | info->srcs)))
 			return DRM_VATOM_ERR_OPERANDS;
 	}
 
 	/* Exact size, then the padding that the size covers. */
-	visa_layout(p, d, false);
-	if (p->hdr.size != d->bytes)
+	visa_layout_as(p, d, false, opcode);
+	if (unlikely(p->hdr.size != d->bytes))
 		return DRM_VATOM_ERR_PACKET_SIZE;
-	visa_layout(p, d, true);
-	esz = d->is64 ? 8 : 4;
-	isz = 4 * n;
-	if (!visa_pad_ok(d->addr, isz) || !visa_pad_ok(d->v, isz) ||
-	    !visa_pad_ok(d->r, isz) || !visa_pad_ok(d->lod, isz) ||
-	    !visa_pad_ok(d->src0, d->imm0 ? esz : esz * n) ||
-	    !visa_pad_ok(d->src1, d->imm1 ? esz : esz * n))
+	visa_layout_as(p, d, true, opcode);
+	if (unlikely(!visa_pads_ok(d)))
 		return DRM_VATOM_ERR_RESERVED;
 	return DRM_VATOM_ERR_NONE;
 }
 
 /* Checks against the bound surface (DWORD_ATOMIC, TYPED_ATOMIC). */
-static u32 visa_check_surface(const struct drm_vatom_visa *p,
-			      const struct vatom_bindings *b,
-			      const struct visa_pkt *d)
+static __always_inline u32 visa_check_surface(const struct drm_vatom_visa *p,
+					      const struct vatom_bindings *b,
+					      const struct visa_pkt *d,
+					      u32 opcode)
 {
 	const struct vatom_surface_view *s = b ? b->slot[p->surface] : NULL;
 	u32 ops = p->operands;
-	u32 m, amask;
 
-	if (!s)
+	if (unlikely(!s))
 		return DRM_VATOM_ERR_SLOT;
 
-	if (p->opcode == DRM_VATOM_VISA_TYPED_ATOMIC) {
+	if (opcode == DRM_VATOM_VISA_TYPED_ATOMIC) {
 		bool want_v, want_r;
 
 		if (s->kind != DRM_VATOM_SURFACE_TYPED || !s->typed)
@@ -224,14 +257,48 @@ static u32 visa_check_surface(const struct drm_vatom_visa *p,
 		return DRM_VATOM_ERR_NONE;
 	}
 
-	if (s->kind != DRM_VATOM_SURFACE_BUFFER)
+	if (unlikely(s->kind != DRM_VATOM_SURFACE_BUFFER))
 		return DRM_VATOM_ERR_SURFACE_KIND;
 	/* Enabled lanes only: a disabled lane's offset is never used. */
-	amask = d->is16 ? 1 : d->is64 ? 7 : 3;
-	for (m = d->chen; m; m &= m - 1)
-		if (d->addr[__builtin_ctz(m)] & amask)
-			return DRM_VATOM_ERR_ALIGN;
+	if (unlikely(visa_misaligned(d, d->is16 ? 1 : d->is64 ? 7 : 3)))
+		return DRM_VATOM_ERR_ALIGN;
 	return DRM_VATOM_ERR_NONE;
+}
+
+/* Every check of a packet of @opcode, a constant; @bytes: its results. */
+static __always_inline u32 visa_validate_as(const struct drm_vatom_visa *p,
+					    const struct vatom_bindings *b,
+					    u64 *bytes, u32 opcode)
+{
+	struct visa_pkt d;
+	u32 reason;
+
+	reason = visa_decode_as(p, &d, opcode);
+	if (!reason && opcode != DRM_VATOM_VISA_ADDC)
+		reason = visa_check_surface(p, b, &d, opcode);
+	*bytes = reason ? 0 : vatom_visa_result_bytes(p);
+	return reason;
+}
+
+/* Every check of a packet, its opcode's instance. */
+static __always_inline u32 visa_validate(const struct drm_vatom_visa *p,
+					 const struct vatom_bindings *b,
+					 u64 *bytes)
+{
+	*bytes = 0;
+	if (unlikely(p->hdr.size < sizeof(*p)))
+		return DRM_VATOM_ERR_PACKET_SIZE;
+	switch (p->opcode) {
+	case DRM_VATOM_VISA_DWORD_ATOMIC:
+		return visa_validate_as(p, b, bytes,
+					DRM_VATOM_VISA_DWORD_ATOMIC);
+	case DRM_VATOM_VISA_TYPED_ATOMIC:
+		return visa_validate_as(p, b, bytes,
+					DRM_VATOM_VISA_TYPED_ATOMIC);
+	case DRM_VATOM_VISA_ADDC:
+		return visa_validate_as(p, b, bytes, DRM_VATOM_VISA_ADDC);
+	}
+	return DRM_VATOM_ERR_OPCODE;
 }
 
 /**
@@ -245,16 +312,7 @@ static u32 visa_check_surface(const struct drm_vatom_visa *p,
 u32 vatom_visa_validate(const struct drm_vatom_visa *p,
 			const struct vatom_bindings *b, u64 *result_bytes)
 {
-	struct visa_pkt d;
-	u32 reason;
-
-	*result_bytes = 0;
-	reason = visa_decode(p, &d);
-	if (!reason && p->opcode != DRM_VATOM_VISA_ADDC)
-		reason = visa_check_surface(p, b, &d);
-	if (!reason)
-		*result_bytes = vatom_visa_result_bytes(p);
-	return reason;
+	return visa_validate(p, b, result_bytes);
 }
 
 /*
@@ -269,31 +327,14 @@ u32 vatom_visa_validate(const struct drm_vatom_visa *p,
 static u32 visa_validate_same_shape(const struct drm_vatom_visa *p)
 {
 	struct visa_pkt d;
-	u32 esz, isz, amask, m;
 
 	visa_layout(p, &d, true);
-	esz = d.is64 ? 8 : 4;
-	isz = 4 * d.n;
-	if (!visa_pad_ok(d.addr, isz) || !visa_pad_ok(d.v, isz) ||
-	    !visa_pad_ok(d.r, isz) || !visa_pad_ok(d.lod, isz) ||
-	    !visa_pad_ok(d.src0, d.imm0 ? esz : esz * d.n) ||
-	    !visa_pad_ok(d.src1, d.imm1 ? esz : esz * d.n))
+	if (!visa_pads_ok(&d))
 		return DRM_VATOM_ERR_RESERVED;
 	if (p->opcode != DRM_VATOM_VISA_DWORD_ATOMIC)
 		return DRM_VATOM_ERR_NONE;
-	amask = d.is16 ? 1 : d.is64 ? 7 : 3;
-	if (d.chen == (d.n >= 32 ? ~0u : (1u << d.n) - 1)) {
-		/* All lanes enabled: one test of all offsets ORed. */
-		u32 any = 0, i;
-
-		for (i = 0; i < d.n; i++)
-			any |= d.addr[i];
-		return any & amask ? DRM_VATOM_ERR_ALIGN : DRM_VATOM_ERR_NONE;
-	}
-	for (m = d.chen; m; m &= m - 1)
-		if (d.addr[__builtin_ctz(m)] & amask)
-			return DRM_VATOM_ERR_ALIGN;
-	return DRM_VATOM_ERR_NONE;
+	return visa_misaligned(&d, d.is16 ? 1 : d.is64 ? 7 : 3) ?
+	       DRM_VATOM_ERR_ALIGN : DRM_VATOM_ERR_NONE;
 }
 
 /**
@@ -341,21 +382,14 @@ u32 vatom_visa_validate_run(const u8 *stream, u32 size, u32 *pos, u32 max,
 	 */
 	visa_layout(first, &d, true);
 	if (first->opcode == DRM_VATOM_VISA_DWORD_ATOMIC && d.n >= 2 &&
-	    d.chen == (d.n >= 32 ? ~0u : (1u << d.n) - 1)) {
+	    d.chen == visa_lanes_all(d.n)) {
 		o_addr = (u32)((const u8 *)d.addr - (const u8 *)first);
 		amask = d.is16 ? 1 : d.is64 ? 7 : 3;
 	}
 	do {
 		if (n && o_addr) {
-			const u8 *a = stream + at + o_addr;
-			u64 any = 0, w;
-			u32 i;
-
-			for (i = 0; i < d.n; i += 2, a += 8) {
-				memcpy(&w, a, 8);
-				any |= w;
-			}
-			if ((u32)(any | any >> 32) & amask) {
+			if (visa_offsets_or((const u32 *)(stream + at + o_addr),
+					    d.n) & amask) {
 				reason = DRM_VATOM_ERR_ALIGN;
 				break;
 			}

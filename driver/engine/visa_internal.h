@@ -84,6 +84,45 @@ static inline bool visa_type_is64(u8 type)
 	return type == DRM_VATOM_VISA_TYPE_UQ || type == DRM_VATOM_VISA_TYPE_Q;
 }
 
+/* ChEn of every lane of @n. */
+static __always_inline u32 visa_lanes_all(u32 n)
+{
+	return n >= 32 ? ~0u : (1u << n) - 1;
+}
+
+#define VISA_OPND_KNOWN	(DRM_VATOM_VISA_OPND_ADDR | DRM_VATOM_VISA_OPND_V | \
+			 DRM_VATOM_VISA_OPND_R | DRM_VATOM_VISA_OPND_LOD | \
+			 DRM_VATOM_VISA_OPND_SRC0 | DRM_VATOM_VISA_OPND_SRC1 | \
+			 DRM_VATOM_VISA_OPND_DST | \
+			 DRM_VATOM_VISA_OPND_SRC0_IMM | \
+			 DRM_VATOM_VISA_OPND_SRC1_IMM)
+#define VISA_OPND_COORD	(DRM_VATOM_VISA_OPND_V | DRM_VATOM_VISA_OPND_R | \
+			 DRM_VATOM_VISA_OPND_LOD)
+#define VISA_OPND_IMM	(DRM_VATOM_VISA_OPND_SRC0_IMM | \
+			 DRM_VATOM_VISA_OPND_SRC1_IMM)
+/* The operands each opcode may have. */
+#define VISA_OPND_TYPED	(VISA_OPND_KNOWN & ~VISA_OPND_IMM)
+#define VISA_OPND_DWORD	(VISA_OPND_TYPED & ~VISA_OPND_COORD)
+#define VISA_OPND_ADDC	(VISA_OPND_KNOWN & ~VISA_OPND_COORD & \
+			 ~DRM_VATOM_VISA_OPND_ADDR)
+
+/*
+ * The operands a validated packet of @opcode (a constant) may have; 0:
+ * any opcode.
+ */
+static __always_inline u32 visa_opnds(u32 opcode)
+{
+	switch (opcode) {
+	case DRM_VATOM_VISA_DWORD_ATOMIC:
+		return VISA_OPND_DWORD;
+	case DRM_VATOM_VISA_TYPED_ATOMIC:
+		return VISA_OPND_TYPED;
+	case DRM_VATOM_VISA_ADDC:
+		return VISA_OPND_ADDC;
+	}
+	return VISA_OPND_KNOWN;
+}
+
 /*
  * Where the next operand array lies, or NULL when it is absent (or only
  * its size is wanted); advances *pos past it and its padding.
@@ -106,17 +145,20 @@ static __always_inline const void *visa_array(const u8 *base, u32 *pos,
  * Fill in @d from the fixed part: lanes, ChEn, where each operand array
  * lies and the packet size they imply. Reads nothing past the fixed part;
  * the array pointers are only formed once the size has been checked (or
- * the packet was validated before).
+ * the packet was validated before). @opcode, a constant, is the packet's
+ * when its operands were checked against it, so that the arrays it cannot
+ * have are no code; 0 for any.
  */
-static __always_inline void visa_layout(const struct drm_vatom_visa *p,
-					struct visa_pkt *d, bool set_pointers)
+static __always_inline void visa_layout_as(const struct drm_vatom_visa *p,
+					   struct visa_pkt *d,
+					   bool set_pointers, u32 opcode)
 {
 	const u8 *base = (const u8 *)p;
-	u32 ops = p->operands;
+	u32 ops = p->operands & visa_opnds(opcode);
 	u32 n = 1u << (p->exec_size & DRM_VATOM_VISA_EXEC_SIZE_MASK);
 	u32 ctrl = p->exec_size >> DRM_VATOM_VISA_EXEC_MASK_SHIFT;
 	u32 esz, pos = sizeof(*p);
-	u32 lanes = n >= 32 ? ~0u : (1u << n) - 1;
+	u32 lanes = visa_lanes_all(n);
 	u32 chen;
 
 	d->n = n;
@@ -150,6 +192,12 @@ static __always_inline void visa_layout(const struct drm_vatom_visa *p,
 						DRM_VATOM_VISA_OPND_SRC1_IMM),
 			     d->imm1 ? esz : esz * n, set_pointers);
 	d->bytes = pos;
+}
+
+static __always_inline void visa_layout(const struct drm_vatom_visa *p,
+					struct visa_pkt *d, bool set_pointers)
+{
+	visa_layout_as(p, d, set_pointers, 0);
 }
 
 /* The fixed part of a vISA packet, as 4 words to compare. */
