@@ -363,7 +363,6 @@ u32 vatom_visa_validate_run(const u8 *stream, u32 size, u32 *pos, u32 max,
 {
 	const struct drm_vatom_visa *first = (const void *)(stream + *pos);
 	u32 psize = first->hdr.size, at = *pos, n = 0, reason;
-	struct visa_shape sh;
 	u64 rb;
 
 	struct visa_pkt d;
@@ -374,7 +373,6 @@ u32 vatom_visa_validate_run(const u8 *stream, u32 size, u32 *pos, u32 max,
 	reason = vatom_visa_validate(first, b, &rb);
 	if (reason)
 		return reason;
-	visa_shape_of(&sh, (const u8 *)first);
 	/*
 	 * The common run: DWORD_ATOMIC, every lane enabled, no one-element
 	 * array (so no padding to check): only the lane offsets' alignment
@@ -401,7 +399,7 @@ u32 vatom_visa_validate_run(const u8 *stream, u32 size, u32 *pos, u32 max,
 		}
 		at += psize;
 		n++;
-	} while (n < max && visa_shape_next(stream, size, at, &sh, psize));
+	} while (n < max && visa_shape_next(stream, size, at, psize));
 	*pos = at;
 	*count = n;
 	*result_bytes = rb * n;

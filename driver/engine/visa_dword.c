@@ -33,7 +33,7 @@ static __always_inline void visa_dword_lane(const u32 *addr, const void *src0,
 		const u64 *s1 = src1;
 		u64 old = 0;
 
-		if (off < lim)
+		if (likely(off < lim))
 			old = visa_rmw64(op, (u64 *)(base + off), s0[i], s1[i]);
 		memcpy(res + 8 * i, &old, 8);
 	} else {
@@ -43,7 +43,7 @@ static __always_inline void visa_dword_lane(const u32 *addr, const void *src0,
 		u32 b = s1[i];
 		u32 old = 0;
 
-		if (off < lim) {
+		if (likely(off < lim)) {
 			if (width == 16)
 				old = visa_rmw16(op, (u16 *)(base + off), a, b);
 			else
@@ -71,7 +71,7 @@ static __always_inline u64 visa_dword_lanes(const u32 *addr, const void *src0,
 	u32 m = chen;
 	u64 count = 0, i;
 
-	if (m == (n >= 32 ? ~0u : (1u << n) - 1)) {
+	if (m == visa_lanes_all(n)) {
 		/* SIMD16 with a constant count, which gcc unrolls. */
 		if (n == 16) {
 			for (i = 0; i < 16; i++)
@@ -92,112 +92,104 @@ static __always_inline u64 visa_dword_lanes(const u32 *addr, const void *src0,
 	return count;
 }
 
-/* Is the packet at @r->at one more of the run's shape @sh (@psize bytes)? */
+/* Is the packet at @r->at one more of the run's shape (@psize bytes)? */
 static __always_inline bool visa_run_next(const struct visa_run *r,
-					  const struct visa_shape *sh,
 					  u32 psize)
 {
 	return r->done < r->max &&
-	       visa_shape_next(r->stream, r->size, r->at, sh, psize);
+	       visa_shape_next(r->stream, r->size, r->at, psize);
 }
 
 /*
- * The lane loop of one (Op, width) over every packet of a run: @d is the
- * decoded first packet; the arrays of the others are at the same offsets.
+ * The lane loop of one (Op, width) over every packet of a run: the arrays
+ * of each packet are at the offsets of @r's decoding of the first.
  */
-static __always_inline u64 visa_dword_run(struct visa_run *r,
-					  const struct visa_pkt *d, u8 *base,
+static __always_inline u64 visa_dword_run(struct visa_run *r, u8 *base,
 					  u64 size, u32 op, u32 width)
 {
 	const struct drm_vatom_visa *first =
 		(const void *)(r->stream + r->at);
-	const u8 *p0 = (const u8 *)first;
-	/* Array offsets within a packet; V0 sources stay the zeros. */
-	u32 o_addr = (u32)((const u8 *)d->addr - p0);
-	bool rel0 = d->src0 != visa_zeros, rel1 = d->src1 != visa_zeros;
-	u32 o_s0 = rel0 ? (u32)((const u8 *)d->src0 - p0) : 0;
-	u32 o_s1 = rel1 ? (u32)((const u8 *)d->src1 - p0) : 0;
-	u32 psize = first->hdr.size;
-	u64 rbytes = vatom_visa_result_bytes(first);
-	struct visa_shape sh;
-	u64 scratch[32];
+	u32 psize = first->hdr.size, o_s0 = r->o_src0, o_s1 = r->o_src1;
+	/* vatom_visa_result_bytes(), of this width. */
+	u64 rbytes = first->operands & DRM_VATOM_VISA_OPND_DST ?
+		     visa_dword_result_bytes(r->n, width == 64) : 0;
+	/* Written, never read: not zeroed at every call. */
+	u64 scratch[32] __uninitialized;
 	u64 count = 0;
 
-	visa_shape_of(&sh, p0);
 	do {
 		const u8 *p = r->stream + r->at;
 		/* Without Dst the results go to a scratch array. */
 		u8 *res = r->results ? r->results + r->off : (u8 *)scratch;
 
-		count += visa_dword_lanes((const u32 *)(p + o_addr),
-					  rel0 ? (const void *)(p + o_s0) : visa_zeros,
-					  rel1 ? (const void *)(p + o_s1) : visa_zeros,
-					  d->n, d->chen, base, size, res, op,
+		count += visa_dword_lanes((const u32 *)(p + r->o_addr),
+					  o_s0 ? (const void *)(p + o_s0) : visa_zeros,
+					  o_s1 ? (const void *)(p + o_s1) : visa_zeros,
+					  r->n, r->chen, base, size, res, op,
 					  width);
 		r->at += psize;
 		r->off += rbytes;
 		r->done++;
-	} while (visa_run_next(r, &sh, psize));
+	} while (visa_run_next(r, psize));
 	return count;
 }
 
 /* One instance of the run per Op of a width. */
-static __always_inline u64 visa_dword_ops(struct visa_run *r,
-					  const struct visa_pkt *d, u8 *base,
+static __always_inline u64 visa_dword_ops(struct visa_run *r, u8 *base,
 					  u64 size, u32 width)
 {
-	switch (d->op) {
+	switch (r->op) {
 	case DRM_VATOM_VISA_OP_ADD:
-		return visa_dword_run(r, d, base, size,
-				      DRM_VATOM_VISA_OP_ADD, width);
+		return visa_dword_run(r, base, size, DRM_VATOM_VISA_OP_ADD,
+				      width);
 	case DRM_VATOM_VISA_OP_SUB:
-		return visa_dword_run(r, d, base, size,
-				      DRM_VATOM_VISA_OP_SUB, width);
+		return visa_dword_run(r, base, size, DRM_VATOM_VISA_OP_SUB,
+				      width);
 	case DRM_VATOM_VISA_OP_INC:
-		return visa_dword_run(r, d, base, size,
-				      DRM_VATOM_VISA_OP_INC, width);
+		return visa_dword_run(r, base, size, DRM_VATOM_VISA_OP_INC,
+				      width);
 	case DRM_VATOM_VISA_OP_DEC:
-		return visa_dword_run(r, d, base, size,
-				      DRM_VATOM_VISA_OP_DEC, width);
+		return visa_dword_run(r, base, size, DRM_VATOM_VISA_OP_DEC,
+				      width);
 	case DRM_VATOM_VISA_OP_MIN:
-		return visa_dword_run(r, d, base, size,
-				      DRM_VATOM_VISA_OP_MIN, width);
+		return visa_dword_run(r, base, size, DRM_VATOM_VISA_OP_MIN,
+				      width);
 	case DRM_VATOM_VISA_OP_MAX:
-		return visa_dword_run(r, d, base, size,
-				      DRM_VATOM_VISA_OP_MAX, width);
+		return visa_dword_run(r, base, size, DRM_VATOM_VISA_OP_MAX,
+				      width);
 	case DRM_VATOM_VISA_OP_XCHG:
-		return visa_dword_run(r, d, base, size,
-				      DRM_VATOM_VISA_OP_XCHG, width);
+		return visa_dword_run(r, base, size, DRM_VATOM_VISA_OP_XCHG,
+				      width);
 	case DRM_VATOM_VISA_OP_CMPXCHG:
-		return visa_dword_run(r, d, base, size,
-				      DRM_VATOM_VISA_OP_CMPXCHG, width);
+		return visa_dword_run(r, base, size, DRM_VATOM_VISA_OP_CMPXCHG,
+				      width);
 	case DRM_VATOM_VISA_OP_AND:
-		return visa_dword_run(r, d, base, size,
-				      DRM_VATOM_VISA_OP_AND, width);
+		return visa_dword_run(r, base, size, DRM_VATOM_VISA_OP_AND,
+				      width);
 	case DRM_VATOM_VISA_OP_OR:
-		return visa_dword_run(r, d, base, size,
-				      DRM_VATOM_VISA_OP_OR, width);
+		return visa_dword_run(r, base, size, DRM_VATOM_VISA_OP_OR,
+				      width);
 	case DRM_VATOM_VISA_OP_XOR:
-		return visa_dword_run(r, d, base, size,
-				      DRM_VATOM_VISA_OP_XOR, width);
+		return visa_dword_run(r, base, size, DRM_VATOM_VISA_OP_XOR,
+				      width);
 	case DRM_VATOM_VISA_OP_IMIN:
-		return visa_dword_run(r, d, base, size,
-				      DRM_VATOM_VISA_OP_IMIN, width);
+		return visa_dword_run(r, base, size, DRM_VATOM_VISA_OP_IMIN,
+				      width);
 	case DRM_VATOM_VISA_OP_IMAX:
-		return visa_dword_run(r, d, base, size,
-				      DRM_VATOM_VISA_OP_IMAX, width);
+		return visa_dword_run(r, base, size, DRM_VATOM_VISA_OP_IMAX,
+				      width);
 	case DRM_VATOM_VISA_OP_PREDEC:
-		return visa_dword_run(r, d, base, size,
-				      DRM_VATOM_VISA_OP_PREDEC, width);
+		return visa_dword_run(r, base, size, DRM_VATOM_VISA_OP_PREDEC,
+				      width);
 	case DRM_VATOM_VISA_OP_FMAX:
-		return visa_dword_run(r, d, base, size,
-				      DRM_VATOM_VISA_OP_FMAX, width);
+		return visa_dword_run(r, base, size, DRM_VATOM_VISA_OP_FMAX,
+				      width);
 	case DRM_VATOM_VISA_OP_FMIN:
-		return visa_dword_run(r, d, base, size,
-				      DRM_VATOM_VISA_OP_FMIN, width);
+		return visa_dword_run(r, base, size, DRM_VATOM_VISA_OP_FMIN,
+				      width);
 	case DRM_VATOM_VISA_OP_FCMPWR:
-		return visa_dword_run(r, d, base, size,
-				      DRM_VATOM_VISA_OP_FCMPWR, width);
+		return visa_dword_run(r, base, size, DRM_VATOM_VISA_OP_FCMPWR,
+				      width);
 	}
 	return 0;
 }
@@ -210,24 +202,21 @@ static __always_inline u64 visa_dword_ops(struct visa_run *r,
  */
 
 /* DWORD_ATOMIC with UD/D/F data: the hot path. */
-static __aligned(64) u64 visa_dword32(struct visa_run *r, const struct visa_pkt *d,
-			u8 *base, u64 size)
+static __aligned(64) u64 visa_dword32(struct visa_run *r, u8 *base, u64 size)
 {
-	return visa_dword_ops(r, d, base, size, 32);
+	return visa_dword_ops(r, base, size, 32);
 }
 
 /* DWORD_ATOMIC.16: 4-byte unpacked elements, 2-byte accesses. */
-static __aligned(64) u64 visa_dword16(struct visa_run *r, const struct visa_pkt *d,
-			u8 *base, u64 size)
+static __aligned(64) u64 visa_dword16(struct visa_run *r, u8 *base, u64 size)
 {
-	return visa_dword_ops(r, d, base, size, 16);
+	return visa_dword_ops(r, base, size, 16);
 }
 
 /* DWORD_ATOMIC with UQ/Q data: 8-byte elements and accesses. */
-static __aligned(64) u64 visa_dword64(struct visa_run *r, const struct visa_pkt *d,
-			u8 *base, u64 size)
+static __aligned(64) u64 visa_dword64(struct visa_run *r, u8 *base, u64 size)
 {
-	return visa_dword_ops(r, d, base, size, 64);
+	return visa_dword_ops(r, base, size, 64);
 }
 
 /**
@@ -235,8 +224,9 @@ static __aligned(64) u64 visa_dword64(struct visa_run *r, const struct visa_pkt 
  * @r: the run: its stream, first packet, most packets and results
  * @b: the bindings the stream was validated with
  *
- * Runs the packet at @r->at and the packets of the same shape that follow
- * it, up to @r->max; advances @r->at, @r->off and @r->done past them.
+ * Decodes the shape of the packet at @r->at into @r, then runs it and the
+ * packets of the same shape that follow it, up to @r->max; advances
+ * @r->at, @r->off and @r->done past them.
  *
  * Return: the element operations performed (enabled lanes).
  */
@@ -244,21 +234,24 @@ u64 visa_dword(struct visa_run *r, const struct vatom_bindings *b)
 {
 	const struct drm_vatom_visa *p = (const void *)(r->stream + r->at);
 	const struct vatom_surface_view *s = b->slot[p->surface];
-	struct visa_pkt d;
+	const u8 *p0 = (const u8 *)p;
+	/* visa_layout_as() writes every field: not zeroed first. */
+	struct visa_pkt d __uninitialized;
 
-	visa_layout(p, &d, true);
-	/* V0 sources read as zeros, so that lanes need not test for them. */
-	if (!d.src0)
-		d.src0 = visa_zeros;
-	if (!d.src1)
-		d.src1 = visa_zeros;
+	visa_layout_as(p, &d, true, DRM_VATOM_VISA_DWORD_ATOMIC);
+	r->o_addr = (u32)((const u8 *)d.addr - p0);
+	r->o_src0 = d.src0 ? (u32)((const u8 *)d.src0 - p0) : 0;
+	r->o_src1 = d.src1 ? (u32)((const u8 *)d.src1 - p0) : 0;
+	r->n = d.n;
+	r->chen = d.chen;
+	r->op = d.op;
 	if (!(p->operands & DRM_VATOM_VISA_OPND_DST))
 		r->results = NULL;
 	if (d.is16)
-		return visa_dword16(r, &d, s->vaddr, s->size);
+		return visa_dword16(r, s->vaddr, s->size);
 	if (d.is64)
-		return visa_dword64(r, &d, s->vaddr, s->size);
-	return visa_dword32(r, &d, s->vaddr, s->size);
+		return visa_dword64(r, s->vaddr, s->size);
+	return visa_dword32(r, s->vaddr, s->size);
 }
 
 /**
@@ -302,3 +295,4 @@ u32 vatom_visa_execute_run(const u8 *stream, u32 size, u32 *pos, u32 max,
 	*off = r.off;
 	return r.done;
 }
+

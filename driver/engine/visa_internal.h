@@ -5,7 +5,7 @@
  * it again at execute time.
  *
  * Below that, what the vISA files share: a packet's decoding (struct
- * visa_pkt, visa_layout()) and its fixed part (struct visa_shape), used by
+ * visa_pkt, visa_layout()) and its fixed part (visa_shape_next()), used by
  * validation (visa.c) and execution (visa_dword.c, visa_typed_addc.c), and
  * the DWORD_ATOMIC run through which vatom_visa_execute() runs a single
  * packet. The helpers are static inline, most __always_inline, so that
@@ -15,6 +15,12 @@
 #define _VATOM_VISA_INTERNAL_H_
 
 #include "vatom_engine.h"
+
+/* The Dst of DWORD_ATOMIC and TYPED_ATOMIC: one element of each of @n lanes. */
+static inline u64 visa_dword_result_bytes(u32 n, bool is64)
+{
+	return vatom_align8((u64)n * (is64 ? 8 : 4));
+}
 
 /*
  * Result bytes of a vISA packet that vatom_visa_validate() accepted: the
@@ -31,7 +37,7 @@ static inline u64 vatom_visa_result_bytes(const struct drm_vatom_visa *p)
 		return 0;
 	if (p->opcode == DRM_VATOM_VISA_ADDC)
 		return 2 * vatom_align8(4 * n);
-	return vatom_align8((u64)n * (is64 ? 8 : 4));
+	return visa_dword_result_bytes(n, is64);
 }
 
 u32 vatom_visa_validate_run(const u8 *stream, u32 size, u32 *pos, u32 max,
@@ -200,39 +206,26 @@ static __always_inline void visa_layout(const struct drm_vatom_visa *p,
 	visa_layout_as(p, d, set_pointers, 0);
 }
 
-/* The fixed part of a vISA packet, as 4 words to compare. */
-struct visa_shape {
-	u64 w[4];
-};
-
-static_assert(sizeof(struct drm_vatom_visa) == sizeof(struct visa_shape),
-	      "a shape is the fixed part of a vISA packet");
-
-static __always_inline void visa_shape_of(struct visa_shape *sh,
-					  const u8 *p)
-{
-	memcpy(&sh->w[0], p, 8);
-	memcpy(&sh->w[1], p + 8, 8);
-	memcpy(&sh->w[2], p + 16, 8);
-	memcpy(&sh->w[3], p + 24, 8);
-}
-
 /*
- * Is there a packet at @at of @stream (@size bytes) whose fixed part is
- * @sh, i.e. one more packet of @psize bytes of the same shape?
+ * Is there a packet at @at of @stream (@size bytes) whose fixed part
+ * (struct drm_vatom_visa, 32 bytes) is that of the packet of @psize bytes
+ * before it, i.e. one more packet of the same shape? Read from the packet
+ * before, rather than kept, so that a run of one packet copies nothing.
  */
 static __always_inline bool visa_shape_next(const u8 *stream, u32 size,
-					    u32 at,
-					    const struct visa_shape *sh,
-					    u32 psize)
+					    u32 at, u32 psize)
 {
-	struct visa_shape x;
+	const u8 *p = stream + at, *q = p - psize;
+	u64 x[4], y[4];
 
+	static_assert(sizeof(struct drm_vatom_visa) == sizeof(x),
+		      "the fixed part of a vISA packet is 4 words");
 	if (size - at < psize)
 		return false;
-	visa_shape_of(&x, stream + at);
-	return !((x.w[0] ^ sh->w[0]) | (x.w[1] ^ sh->w[1]) |
-		 (x.w[2] ^ sh->w[2]) | (x.w[3] ^ sh->w[3]));
+	memcpy(x, p, sizeof(x));
+	memcpy(y, q, sizeof(y));
+	return !((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) |
+		 (x[3] ^ y[3]));
 }
 
 /**
@@ -244,11 +237,18 @@ static __always_inline bool visa_shape_next(const u8 *stream, u32 size,
  * @done: packets run
  * @results: the stream's result destination, or NULL without Dst
  * @off: offset in @results of the next packet's region
+ * @o_addr: offset in a packet of its Element_offset array
+ * @o_src0: offset in a packet of its Src0 array; 0 for V0 (zeros)
+ * @o_src1: offset in a packet of its Src1 array; 0 for V0 (zeros)
+ * @n: lanes
+ * @chen: ChEn, bit i for lane i
+ * @op: the operation, Op bits 4..0
  *
  * Packets whose fixed part (struct drm_vatom_visa: header, opcode, Op,
  * Exec_size, surface, type, operands, masks, flags) is identical have the
- * same lanes, ChEn, operation and layout: the first one's decoding serves
- * them all, only the operand arrays move with the packet.
+ * same lanes, ChEn, operation and layout: the first one's decoding (the
+ * fields from @o_addr on) serves them all, only the operand arrays move
+ * with the packet.
  */
 struct visa_run {
 	const u8 *stream;
@@ -258,6 +258,12 @@ struct visa_run {
 	u32 done;
 	u8 *results;
 	u64 off;
+	u32 o_addr;
+	u32 o_src0;
+	u32 o_src1;
+	u32 n;
+	u32 chen;
+	u32 op;
 };
 
 /* Src0/Src1 of an operation that takes none: 32 lanes of 8 bytes. */
