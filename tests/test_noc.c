@@ -1132,6 +1132,37 @@ static void test_runs(void)
 	free(after);
 }
 
+/*
+ * A stream of one packet: validated and executed by the family in one call
+ * each, which counts it when there are statistics and does the same
+ * without. The first increment case, twice.
+ */
+static void test_one_packet_stream(void)
+{
+	const struct at_case *c = &inc_cases[0];
+	struct drm_vatom_noc p = req(0, 0, 1, 1, c->targ, c->at, c->data);
+	struct vatom_stream_error err;
+	struct vatom_stats st = {};
+	u64 need = 1;
+	int pass;
+
+	setup(BH);
+	mark(&p, 0, 0, 0x80, 0);
+	VT_EXPECT_EQ(vatom_stream_validate(&p, sizeof(p), &bind, &need, &err), 0);
+	VT_EXPECT_EQ(need, 0);
+	for (pass = 0; pass < 2; pass++) {
+		set_block(1, 1, 0x20, c->in[0], c->in[1], c->in[2], c->in[3]);
+		*l1(0, 0, 0x80) = 0xdddddddd;
+		vatom_stream_execute(&p, sizeof(p), &bind, NULL,
+				     pass ? &st : NULL);
+		expect_block(1, 1, 0x20, c->out[0], c->out[1], c->out[2],
+			     c->out[3], c->what);
+		VT_EXPECT_EQ(*l1(0, 0, 0x80), c->result);
+	}
+	VT_EXPECT_EQ(st.packets[VATOM_FAMILY_NOC], 1);
+	VT_EXPECT_EQ(st.elements[VATOM_FAMILY_NOC], 1);
+}
+
 int main(void)
 {
 	vt_run(test_opcode_masks, "GET_PARAM opcode masks");
@@ -1152,6 +1183,7 @@ int main(void)
 	vt_run(test_counters_broadcast, "counters: broadcast 1 - N");
 	vt_run(test_threads, "atomicity under threads");
 	vt_run(test_runs, "runs of one head execute as packet by packet");
+	vt_run(test_one_packet_stream, "a 1-packet stream, with and without stats");
 	free(mem);
 	return vt_done();
 }

@@ -742,6 +742,37 @@ static void test_result_bytes(void)
 	}
 }
 
+/*
+ * A stream of one packet: validated and executed by the family in one call
+ * each, which counts it when there are statistics and writes the same
+ * without. add.u32 of 5 on 7, then on 12, by hand.
+ */
+static void test_one_packet_stream(void)
+{
+	struct drm_vatom_ptx p = pk(OP(ADD), TY(U32), 0, GLOBAL, 0x40, 0);
+	struct vatom_stream_error err;
+	struct vatom_stats st;
+	u64 need = 0, out[2];
+
+	p.b[0] = 5;
+	wr32(0x40, 7);
+	VT_EXPECT_EQ(vatom_stream_validate(&p, sizeof(p), &bind, &need, &err), 0);
+	VT_EXPECT_EQ(need, 8);
+	memset(out, 0xa5, sizeof(out));
+	vatom_stream_execute(&p, sizeof(p), &bind, (u8 *)out, NULL);
+	VT_EXPECT_EQ(rd32(0x40), 12);
+	VT_EXPECT_EQ(out[0], 7);
+	VT_EXPECT_EQ(out[1], 0xa5a5a5a5a5a5a5a5ull);
+	memset(&st, 0, sizeof(st));
+	vatom_stream_execute(&p, sizeof(p), &bind, (u8 *)out, &st);
+	VT_EXPECT_EQ(rd32(0x40), 17);
+	VT_EXPECT_EQ(out[0], 12);
+	VT_EXPECT_EQ(st.packets[VATOM_FAMILY_PTX], 1);
+	VT_EXPECT_EQ(st.elements[VATOM_FAMILY_PTX], 1);
+	VT_EXPECT_EQ(st.packets[VATOM_FAMILY_VISA] + st.packets[VATOM_FAMILY_NOC],
+		     0);
+}
+
 /* --- runs through the stream walker vs packet by packet ----------------- */
 
 /*
@@ -1457,6 +1488,7 @@ int main(void)
 	vt_run(test_reject_fields, "validation: fields, forms, qualifiers");
 	vt_run(test_reject_operands, "validation: operands, slot, align, bounds");
 	vt_run(test_result_bytes, "result region sizes");
+	vt_run(test_one_packet_stream, "a 1-packet stream, with and without stats");
 	vt_run(test_validate_runs_diff,
 	       "stream validation of runs = packet by packet (differential)");
 	vt_run(test_validate_runs_hand, "stream validation of runs: by hand");

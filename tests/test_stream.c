@@ -929,6 +929,13 @@ static void test_bounds(void)
 		VT_EXPECT_EQ(at_end(buf, i, &err, &need), -EINVAL);
 		VT_EXPECT_EQ_MSG(err.reason, E(PACKET_SIZE), "len %u", i);
 	}
+	/* PTX packets shorter than their 72 bytes, each a whole stream. */
+	hdr->type = DRM_VATOM_PACKET_PTX;
+	for (i = 8; i < 72; i += 8) {
+		hdr->size = i;
+		VT_EXPECT_EQ(at_end(buf, i, &err, &need), -EINVAL);
+		VT_EXPECT_EQ_MSG(err.reason, E(PACKET_SIZE), "len %u", i);
+	}
 	hdr->type = 77;
 	hdr->size = 8;
 	VT_EXPECT_EQ(at_end(buf, 8, &err, &need), -EINVAL);

@@ -1256,6 +1256,54 @@ static void test_typed_masks(void)
 /* Capabilities                                                              */
 /* ------------------------------------------------------------------------ */
 
+/*
+ * A stream of one DWORD_ATOMIC packet: validated and executed by the
+ * family in one call each, which writes the same without statistics; and
+ * vatom_visa_execute(), the packet alone. ADD UD SIMD8 on lanes 0..7 of
+ * memory 100 + i with Src0 10 * i + 1, three times, by hand.
+ */
+static void test_one_packet_stream(void)
+{
+	static u64 stream[64];
+	u32 offs[8], s0[8], i, pos = 0;
+	struct pk k = {
+		.opcode = DWORD, .op = OP(ADD), .exec = EX(3, 0),
+		.surface = SLOT_BUF, .type = TY(UD),
+		.operands = OPND(ADDR) | OPND(SRC0) | OPND(DST), .emask = 0xff,
+		.addr = offs, .src0 = s0,
+	};
+	struct vatom_stream_error err;
+	u64 need = 0;
+
+	setup(256);
+	for (i = 0; i < 8; i++) {
+		offs[i] = 4 * i;
+		s0[i] = 10 * i + 1;
+		wr32(mem, 4 * i, 100 + i);
+	}
+	vt_visa_put((u8 *)stream, &pos, &k, NULL);
+	VT_EXPECT_EQ(vatom_stream_validate(stream, pos, &bind, &need, &err), 0);
+	VT_EXPECT_EQ(need, 32);
+	vatom_stream_execute(stream, pos, &bind, res, NULL);
+	for (i = 0; i < 8; i++) {
+		VT_EXPECT_EQ_MSG(rd32(mem, 4 * i), 101 + 11 * i, "lane %u", i);
+		VT_EXPECT_EQ_MSG(rd32(res, 4 * i), 100 + i, "lane %u", i);
+	}
+	VT_EXPECT_EQ(rd32(res, 32), FILL);
+	VT_EXPECT_EQ(vatom_visa_execute((const void *)stream, &bind, res), 8);
+	for (i = 0; i < 8; i++) {
+		VT_EXPECT_EQ_MSG(rd32(mem, 4 * i), 102 + 21 * i, "lane %u", i);
+		VT_EXPECT_EQ_MSG(rd32(res, 4 * i), 101 + 11 * i, "lane %u", i);
+	}
+	vatom_stream_execute(stream, pos, &bind, res, &stats);
+	for (i = 0; i < 8; i++) {
+		VT_EXPECT_EQ_MSG(rd32(mem, 4 * i), 103 + 31 * i, "lane %u", i);
+		VT_EXPECT_EQ_MSG(rd32(res, 4 * i), 102 + 21 * i, "lane %u", i);
+	}
+	VT_EXPECT_EQ(stats.packets[VATOM_FAMILY_VISA], 1);
+	VT_EXPECT_EQ(stats.elements[VATOM_FAMILY_VISA], 8);
+}
+
 static void test_ops_mask(void)
 {
 	/* Ops 0x00..0x0d, plus 0x10..0x12 where floats exist. */
@@ -1309,5 +1357,6 @@ int main(void)
 	vt_run(test_typed_3d, "TYPED 3D bounds");
 	vt_run(test_typed_masks, "TYPED masks, predicate, .16, null Dst");
 	vt_run(test_ops_mask, "ops masks and caps");
+	vt_run(test_one_packet_stream, "a 1-packet stream without stats; one packet");
 	return vt_done();
 }

@@ -276,3 +276,33 @@ u32 vatom_noc_ops(const struct drm_vatom_noc *p, const struct vatom_bindings *b)
 		return 1;
 	return g->width * g->height;
 }
+
+/**
+ * vatom_noc_validate_one() - vatom_stream_validate_ctl() of a stream that
+ * is one NoC packet
+ * @stream: the packet: vatom_stream_is_one()
+ * @size: its bytes
+ * @b: the submission's bindings
+ * @ctl: the most element operations it may cost (NULL: no limit)
+ * @results_needed: out, as vatom_stream_validate_ctl()
+ * @ops: out, as vatom_stream_validate_ctl()
+ * @err: out, as vatom_stream_validate_ctl()
+ *
+ * vatom_noc_validate() and the cost in one call, which takes the walker's
+ * arguments as they are, so that the walker ends in a jump to it.
+ *
+ * Return: as vatom_stream_validate_ctl().
+ */
+int vatom_noc_validate_one(const void *stream, u32 size,
+			   const struct vatom_bindings *b,
+			   const struct vatom_exec_ctl *ctl,
+			   u64 *results_needed, u64 *ops,
+			   struct vatom_stream_error *err)
+{
+	u64 bytes;
+	u32 reason = vatom_noc_validate(stream, b, &bytes);
+
+	return vatom_one_validated(reason, bytes,
+				   reason ? 0 : vatom_noc_ops(stream, b), ctl,
+				   results_needed, ops, err);
+}

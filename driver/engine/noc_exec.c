@@ -264,6 +264,35 @@ u64 vatom_noc_execute(const struct drm_vatom_noc *p,
 	return noc_execute_req(&r, vaddr);
 }
 
+/**
+ * vatom_noc_execute_one() - vatom_stream_execute_ctl() of a validated
+ * stream that is one NoC packet
+ * @stream: the packet: vatom_stream_is_one()
+ * @size: its bytes
+ * @b: the bindings it was validated with
+ * @results: its result region (NoC returns none)
+ * @stats: accumulates the packet and its recipients, or NULL
+ * @ctl: not asked: one packet has no checkpoint
+ *
+ * vatom_noc_execute() and the statistics in one call, which takes the
+ * walker's arguments as they are, so that the walker ends in a jump to it.
+ *
+ * Return: 0: one packet runs whole.
+ */
+int vatom_noc_execute_one(const void *stream, u32 size,
+			  const struct vatom_bindings *b, u8 *results,
+			  struct vatom_stats *stats,
+			  const struct vatom_exec_ctl *ctl)
+{
+	u64 n = vatom_noc_execute(stream, b, results);
+
+	if (stats) {
+		stats->packets[VATOM_FAMILY_NOC]++;
+		stats->elements[VATOM_FAMILY_NOC] += n;
+	}
+	return 0;
+}
+
 /*
  * A packet as 8-byte words. Packets whose words agree outside the bytes of
  * noc_run_vary (TARG_ADDR_LO and AT_DATA) decode to the same request but

@@ -168,6 +168,37 @@ u32 vatom_ptx_validate(const struct drm_vatom_ptx *p,
 	return err;
 }
 
+/**
+ * vatom_ptx_validate_one() - vatom_stream_validate_ctl() of a stream that
+ * is one PTX packet
+ * @stream: the packet: vatom_stream_is_one()
+ * @size: its bytes
+ * @b: the submission's bindings
+ * @ctl: the most element operations it may cost (NULL: no limit)
+ * @results_needed: out, as vatom_stream_validate_ctl()
+ * @ops: out, as vatom_stream_validate_ctl()
+ * @err: out, as vatom_stream_validate_ctl()
+ *
+ * vatom_ptx_validate() and the cost in one call, which takes the walker's
+ * arguments as they are, so that the walker ends in a jump to it.
+ *
+ * Return: as vatom_stream_validate_ctl().
+ */
+int vatom_ptx_validate_one(const void *stream, u32 size,
+			   const struct vatom_bindings *b,
+			   const struct vatom_exec_ctl *ctl,
+			   u64 *results_needed, u64 *ops,
+			   struct vatom_stream_error *err)
+{
+	const struct drm_vatom_ptx *p = stream;
+	u32 access = 0, reason = ptx_validate(p, b, &access);
+
+	/* Only a valid packet is known to hold more than its header. */
+	return vatom_one_validated(reason, ptx_size_result_bytes(access),
+				   reason ? 0 : vatom_ptx_ops(p), ctl,
+				   results_needed, ops, err);
+}
+
 /*
  * The checks of ptx_check() and vatom_ptx_validate() that read past the head
  * of a packet, taken from an accepted packet with the same head: masks of

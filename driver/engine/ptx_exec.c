@@ -325,6 +325,35 @@ u64 vatom_ptx_execute(const struct drm_vatom_ptx *p,
 	return ptx_execute(p, b, results);
 }
 
+/**
+ * vatom_ptx_execute_one() - vatom_stream_execute_ctl() of a validated
+ * stream that is one PTX packet
+ * @stream: the packet: vatom_stream_is_one()
+ * @size: its bytes
+ * @b: the bindings it was validated with
+ * @results: its result region
+ * @stats: accumulates the packet and its elements, or NULL
+ * @ctl: not asked: one packet has no checkpoint
+ *
+ * vatom_ptx_execute() and the statistics in one call, which takes the
+ * walker's arguments as they are, so that the walker ends in a jump to it.
+ *
+ * Return: 0: one packet runs whole.
+ */
+int vatom_ptx_execute_one(const void *stream, u32 size,
+			  const struct vatom_bindings *b, u8 *results,
+			  struct vatom_stats *stats,
+			  const struct vatom_exec_ctl *ctl)
+{
+	u64 n = ptx_execute(stream, b, results);
+
+	if (stats) {
+		stats->packets[VATOM_FAMILY_PTX]++;
+		stats->elements[VATOM_FAMILY_PTX] += n;
+	}
+	return 0;
+}
+
 /*
  * A run of scalar packets with one head and one of the integer forms
  * ptx_execute() does inline (@key, a constant): the same operations, with

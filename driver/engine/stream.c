@@ -83,47 +83,14 @@ static u32 stream_packet_ops(const struct drm_vatom_packet *hdr,
 	}
 }
 
-/*
- * A stream of exactly one packet, @hdr: what the walker below does for
- * it, without the machinery of runs (budgets, a run's shape, checks of
- * the packets that follow), which is built for long streams and costs a
- * 1-packet job more than its packet does. The family validators are the
- * ones a run starts with.
- */
-static int stream_validate_one(const struct drm_vatom_packet *hdr,
-			       const struct vatom_bindings *b, u64 max_ops,
-			       u64 *results_needed, u64 *ops,
-			       struct vatom_stream_error *err)
+/* The outputs of a validation before anything is found: none. */
+static __always_inline void stream_valid_none(u64 *results_needed, u64 *ops,
+					      struct vatom_stream_error *err)
 {
-	u64 bytes = 0;
-	u32 reason, cost = 0;
-
-	switch (hdr->type) {
-	case DRM_VATOM_PACKET_VISA:
-		reason = vatom_visa_validate((const void *)hdr, b, &bytes);
-		break;
-	case DRM_VATOM_PACKET_PTX:
-		reason = vatom_ptx_validate((const void *)hdr, b, &bytes);
-		break;
-	case DRM_VATOM_PACKET_NOC:
-		reason = vatom_noc_validate((const void *)hdr, b, &bytes);
-		break;
-	default:
-		reason = DRM_VATOM_ERR_PACKET_TYPE;
-		break;
-	}
-	if (!reason) {
-		cost = stream_packet_ops(hdr, b);
-		if (cost > max_ops)
-			reason = DRM_VATOM_ERR_OPS_LIMIT;
-	}
-	if (reason) {
-		err->reason = reason;
-		return vatom_errno(reason);
-	}
-	*results_needed = bytes;
-	*ops = cost;
-	return 0;
+	*results_needed = 0;
+	*ops = 0;
+	err->index = 0;
+	err->reason = DRM_VATOM_ERR_NONE;
 }
 
 /*
@@ -133,13 +100,15 @@ static int stream_validate_one(const struct drm_vatom_packet *hdr,
 static noinline int stream_validate_runs(const u8 *s, u32 size,
 					 const struct vatom_bindings *b,
 					 const struct vatom_exec_ctl *ctl,
-					 u64 max_ops, u64 *results_needed,
-					 u64 *ops, struct vatom_stream_error *err)
+					 u64 *results_needed, u64 *ops,
+					 struct vatom_stream_error *err)
 {
+	const u64 max_ops = ctl ? ctl->max_ops : ~(u64)0;
 	struct stream_budget bud;
 	u64 total = 0, cost_total = 0;
 	u32 pos = 0, index = 0, reason = DRM_VATOM_ERR_NONE;
 
+	stream_valid_none(results_needed, ops, err);
 	budget_reset(&bud);
 
 	while (pos < size) {
@@ -240,51 +209,34 @@ int vatom_stream_validate_ctl(const void *stream, u32 size,
 			      u64 *results_needed, u64 *ops,
 			      struct vatom_stream_error *err)
 {
-	const u64 max_ops = ctl ? ctl->max_ops : ~(u64)0;
-
-	*results_needed = 0;
-	*ops = 0;
-	err->index = 0;
-	err->reason = DRM_VATOM_ERR_NONE;
-	if (vatom_stream_is_one(stream, size))
-		return stream_validate_one(stream, b, max_ops, results_needed,
-					   ops, err);
-	if (!size)
+	/*
+	 * A stream of exactly one packet: what the runs below do for it,
+	 * without their machinery (budgets, a run's shape, checks of the
+	 * packets that follow), which is built for long streams and costs a
+	 * 1-packet job more than its packet does. Each family validates the
+	 * packet and its cost in one call that takes these arguments as they
+	 * are: a jump.
+	 */
+	if (vatom_stream_is_one(stream, size)) {
+		switch (((const struct drm_vatom_packet *)stream)->type) {
+		case DRM_VATOM_PACKET_PTX:
+			return vatom_ptx_validate_one(stream, size, b, ctl,
+						      results_needed, ops, err);
+		case DRM_VATOM_PACKET_VISA:
+			return vatom_visa_validate_one(stream, size, b, ctl,
+						       results_needed, ops,
+						       err);
+		case DRM_VATOM_PACKET_NOC:
+			return vatom_noc_validate_one(stream, size, b, ctl,
+						      results_needed, ops, err);
+		}
+	}
+	if (!size) {
+		stream_valid_none(results_needed, ops, err);
 		return 0;
-	return stream_validate_runs(stream, size, b, ctl, max_ops,
-				    results_needed, ops, err);
-}
-
-/*
- * Execute a validated stream of exactly one packet, @hdr: the family's
- * executor of one packet (the same code its runs use), adding to @stats
- * (NULL: none) what it did.
- */
-static void stream_execute_one(const struct drm_vatom_packet *hdr,
-			       const struct vatom_bindings *b, u8 *results,
-			       struct vatom_stats *stats)
-{
-	u32 f;
-	u64 n;
-
-	switch (hdr->type) {
-	case DRM_VATOM_PACKET_VISA:
-		f = VATOM_FAMILY_VISA;
-		n = vatom_visa_execute((const void *)hdr, b, results);
-		break;
-	case DRM_VATOM_PACKET_PTX:
-		f = VATOM_FAMILY_PTX;
-		n = vatom_ptx_execute((const void *)hdr, b, results);
-		break;
-	default:	/* DRM_VATOM_PACKET_NOC: validation admits no other */
-		f = VATOM_FAMILY_NOC;
-		n = vatom_noc_execute((const void *)hdr, b, results);
-		break;
 	}
-	if (stats) {
-		stats->packets[f]++;
-		stats->elements[f] += n;
-	}
+	return stream_validate_runs(stream, size, b, ctl, results_needed, ops,
+				    err);
 }
 
 /*
@@ -383,8 +335,17 @@ int vatom_stream_execute_ctl(const void *stream, u32 size,
 			     const struct vatom_exec_ctl *ctl)
 {
 	if (vatom_stream_is_one(stream, size)) {
-		stream_execute_one(stream, b, results, stats);
-		return 0;
+		switch (((const struct drm_vatom_packet *)stream)->type) {
+		case DRM_VATOM_PACKET_PTX:
+			return vatom_ptx_execute_one(stream, size, b, results,
+						     stats, ctl);
+		case DRM_VATOM_PACKET_VISA:
+			return vatom_visa_execute_one(stream, size, b, results,
+						      stats, ctl);
+		}
+		/* DRM_VATOM_PACKET_NOC: validation admits no other. */
+		return vatom_noc_execute_one(stream, size, b, results, stats,
+					     ctl);
 	}
 	if (!size)
 		return 0;

@@ -186,6 +186,77 @@ u32 vatom_noc_execute_run(const u8 *stream, u32 size, u32 *pos, u32 max,
 			  const struct vatom_bindings *b, u64 *elements);
 
 /*
+ * A stream of one packet (vatom_stream_is_one()) goes to its family's
+ * vatom_*_validate_one() and vatom_*_execute_one(), which take the
+ * arguments of vatom_stream_validate_ctl() and vatom_stream_execute_ctl()
+ * as they are and do what those do for it: the walker ends in a jump.
+ */
+int vatom_noc_validate_one(const void *stream, u32 size,
+			   const struct vatom_bindings *b,
+			   const struct vatom_exec_ctl *ctl,
+			   u64 *results_needed, u64 *ops,
+			   struct vatom_stream_error *err);
+int vatom_visa_validate_one(const void *stream, u32 size,
+			    const struct vatom_bindings *b,
+			    const struct vatom_exec_ctl *ctl,
+			    u64 *results_needed, u64 *ops,
+			    struct vatom_stream_error *err);
+int vatom_ptx_validate_one(const void *stream, u32 size,
+			   const struct vatom_bindings *b,
+			   const struct vatom_exec_ctl *ctl,
+			   u64 *results_needed, u64 *ops,
+			   struct vatom_stream_error *err);
+int vatom_noc_execute_one(const void *stream, u32 size,
+			  const struct vatom_bindings *b, u8 *results,
+			  struct vatom_stats *stats,
+			  const struct vatom_exec_ctl *ctl);
+int vatom_visa_execute_one(const void *stream, u32 size,
+			   const struct vatom_bindings *b, u8 *results,
+			   struct vatom_stats *stats,
+			   const struct vatom_exec_ctl *ctl);
+int vatom_ptx_execute_one(const void *stream, u32 size,
+			  const struct vatom_bindings *b, u8 *results,
+			  struct vatom_stats *stats,
+			  const struct vatom_exec_ctl *ctl);
+
+/**
+ * vatom_one_validated() - the outcome of the validation of a stream of one
+ * packet
+ * @reason: the packet's DRM_VATOM_ERR_* reason, 0 when valid
+ * @bytes: its result bytes, when valid
+ * @cost: its element operations, when valid
+ * @ctl: the most element operations the stream may cost (NULL: no limit)
+ * @results_needed: out, @bytes, or 0 when the stream is not valid
+ * @ops: out, @cost, or 0 when the stream is not valid
+ * @err: out, {0, the reason}
+ *
+ * What vatom_stream_validate_ctl() writes for the stream, the family's
+ * validator of one packet having given its outcome: a valid packet that
+ * costs more than @ctl->max_ops is %DRM_VATOM_ERR_OPS_LIMIT.
+ *
+ * Return: 0 or vatom_errno() of the reason.
+ */
+static __always_inline int vatom_one_validated(u32 reason, u64 bytes,
+					       u32 cost,
+					       const struct vatom_exec_ctl *ctl,
+					       u64 *results_needed, u64 *ops,
+					       struct vatom_stream_error *err)
+{
+	if (!reason && ctl && unlikely(cost > ctl->max_ops))
+		reason = DRM_VATOM_ERR_OPS_LIMIT;
+	err->index = 0;
+	err->reason = reason;
+	if (unlikely(reason)) {
+		*results_needed = 0;
+		*ops = 0;
+		return vatom_errno(reason);
+	}
+	*results_needed = bytes;
+	*ops = cost;
+	return 0;
+}
+
+/*
  * What a validated packet costs against a submission's limit on element
  * operations (struct vatom_exec_ctl). Every validation asks, so the two
  * that only read the packet are inline; NoC's reads the tile grid.

@@ -315,6 +315,37 @@ u32 vatom_visa_validate(const struct drm_vatom_visa *p,
 	return visa_validate(p, b, result_bytes);
 }
 
+/**
+ * vatom_visa_validate_one() - vatom_stream_validate_ctl() of a stream that
+ * is one vISA packet
+ * @stream: the packet: vatom_stream_is_one()
+ * @size: its bytes
+ * @b: the submission's bindings
+ * @ctl: the most element operations it may cost (NULL: no limit)
+ * @results_needed: out, as vatom_stream_validate_ctl()
+ * @ops: out, as vatom_stream_validate_ctl()
+ * @err: out, as vatom_stream_validate_ctl()
+ *
+ * vatom_visa_validate() and the cost in one call, which takes the walker's
+ * arguments as they are, so that the walker ends in a jump to it.
+ *
+ * Return: as vatom_stream_validate_ctl().
+ */
+int vatom_visa_validate_one(const void *stream, u32 size,
+			    const struct vatom_bindings *b,
+			    const struct vatom_exec_ctl *ctl,
+			    u64 *results_needed, u64 *ops,
+			    struct vatom_stream_error *err)
+{
+	u64 bytes;
+	u32 reason = visa_validate(stream, b, &bytes);
+
+	/* Only a valid packet is known to hold more than its header. */
+	return vatom_one_validated(reason, bytes,
+				   reason ? 0 : vatom_visa_ops(stream), ctl,
+				   results_needed, ops, err);
+}
+
 /*
  * The checks left for a packet whose fixed part is identical to that of a
  * packet vatom_visa_validate() accepted with the same bindings: everything

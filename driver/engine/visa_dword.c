@@ -231,18 +231,13 @@ static __aligned(64) u64 visa_dword64(struct visa_run *r, u8 *base, u64 size)
 	return visa_dword_ops(r, base, size, 64);
 }
 
-/**
- * visa_dword() - a run of DWORD_ATOMIC packets from the one at @r->at
- * @r: the run: its stream, first packet, most packets and results
- * @b: the bindings the stream was validated with
- *
- * Decodes the shape of the packet at @r->at into @r, then runs it and the
- * packets of the same shape that follow it, up to @r->max; advances
- * @r->at, @r->off and @r->done past them.
- *
- * Return: the element operations performed (enabled lanes).
+/*
+ * visa_dword(), inline in vatom_visa_execute_run() and
+ * vatom_visa_execute_one(): a 1-packet job makes one call, to the lane
+ * loops, not two.
  */
-u64 visa_dword(struct visa_run *r, const struct vatom_bindings *b)
+static __always_inline u64 visa_dword_inline(struct visa_run *r,
+					     const struct vatom_bindings *b)
 {
 	const struct drm_vatom_visa *p = (const void *)(r->stream + r->at);
 	const struct vatom_surface_view *s = b->slot[p->surface];
@@ -264,6 +259,22 @@ u64 visa_dword(struct visa_run *r, const struct vatom_bindings *b)
 	if (d.is64)
 		return visa_dword64(r, s->vaddr, s->size);
 	return visa_dword32(r, s->vaddr, s->size);
+}
+
+/**
+ * visa_dword() - a run of DWORD_ATOMIC packets from the one at @r->at
+ * @r: the run: its stream, first packet, most packets and results
+ * @b: the bindings the stream was validated with
+ *
+ * Decodes the shape of the packet at @r->at into @r, then runs it and the
+ * packets of the same shape that follow it, up to @r->max; advances
+ * @r->at, @r->off and @r->done past them.
+ *
+ * Return: the element operations performed (enabled lanes).
+ */
+u64 visa_dword(struct visa_run *r, const struct vatom_bindings *b)
+{
+	return visa_dword_inline(r, b);
 }
 
 /**
@@ -301,10 +312,53 @@ u32 vatom_visa_execute_run(const u8 *stream, u32 size, u32 *pos, u32 max,
 		*pos += p->hdr.size;
 		return 1;
 	}
-	*elements += visa_dword(&r, b);
+	*elements += visa_dword_inline(&r, b);
 	*pos = r.at;
 	/* Without Dst the offset did not move (result bytes 0). */
 	*off = r.off;
 	return r.done;
 }
 
+/**
+ * vatom_visa_execute_one() - vatom_stream_execute_ctl() of a validated
+ * stream that is one vISA packet
+ * @stream: the packet: vatom_stream_is_one()
+ * @size: its bytes
+ * @b: the bindings it was validated with
+ * @results: its result region
+ * @stats: accumulates the packet and its elements, or NULL
+ * @ctl: not asked: one packet has no checkpoint
+ *
+ * vatom_visa_execute() and the statistics in one call, which takes the
+ * walker's arguments as they are, so that the walker ends in a jump to it.
+ *
+ * Return: 0: one packet runs whole.
+ */
+int vatom_visa_execute_one(const void *stream, u32 size,
+			   const struct vatom_bindings *b, u8 *results,
+			   struct vatom_stats *stats,
+			   const struct vatom_exec_ctl *ctl)
+{
+	const struct drm_vatom_visa *p = stream;
+	/* A run of one; visa_dword_inline() decodes the rest. */
+	struct visa_run r __uninitialized;
+	u64 n;
+
+	if (p->opcode == DRM_VATOM_VISA_DWORD_ATOMIC) {
+		r.stream = stream;
+		r.size = size;
+		r.at = 0;
+		r.max = 1;
+		r.done = 0;
+		r.results = results;
+		r.off = 0;
+		n = visa_dword_inline(&r, b);
+	} else {
+		n = vatom_visa_execute(p, b, results);
+	}
+	if (stats) {
+		stats->packets[VATOM_FAMILY_VISA]++;
+		stats->elements[VATOM_FAMILY_VISA] += n;
+	}
+	return 0;
+}
