@@ -33,7 +33,7 @@ static __always_inline void visa_dword_lane(const u32 *addr, const void *src0,
 		const u64 *s1 = src1;
 		u64 old = 0;
 
-		if (likely(off < lim))
+		if (off < lim)
 			old = visa_rmw64(op, (u64 *)(base + off), s0[i], s1[i]);
 		memcpy(res + 8 * i, &old, 8);
 	} else {
@@ -43,7 +43,7 @@ static __always_inline void visa_dword_lane(const u32 *addr, const void *src0,
 		u32 b = s1[i];
 		u32 old = 0;
 
-		if (likely(off < lim)) {
+		if (off < lim) {
 			if (width == 16)
 				old = visa_rmw16(op, (u16 *)(base + off), a, b);
 			else
