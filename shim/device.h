@@ -131,7 +131,7 @@ struct shim_job;
  * @syncobjs: its syncobj handles
  * @lock: orders its submissions (vatom_file.lock)
  * @spare_job: a synchronous job's memory, kept for the file's next SUBMIT
- *	(submit.c), or NULL
+ *	(job.c), or NULL
  * @sched: the worker of its asynchronous jobs, from the first on
  * @last_fence: the out-fence of its last asynchronous job, or NULL
  * @inflight: jobs in flight, against max_jobs
@@ -227,6 +227,8 @@ void shim_file_queues_after_fork(struct shim_file *f);
 /* submit.c */
 int shim_submit(struct shim_file *f, void *arg);
 int shim_reset_status(struct shim_file *f, void *arg);
+
+/* sched.c */
 void shim_file_stop_jobs(struct shim_file *f);
 
 /* The time now, CLOCK_MONOTONIC, in ns (the vDSO's: no system call). */

@@ -17,7 +17,9 @@
  *   file.c      one open device file: its GEM handles, the ioctl switch
  *   surface.c   surfaces (memfd-backed GEM objects), mmap, PRIME
  *   exec.c      the execution core every job goes through
- *   submit.c    SUBMIT: synchronous, validate-only and asynchronous jobs
+ *   submit.c    SUBMIT (a job built from its arguments), RESET_STATUS
+ *   job.c       a job's memory, execution and fences; synchronous jobs
+ *   sched.c     asynchronous jobs: a file's worker thread
  *   queue.c     user-mode queues
  *   poller.c    their polling mode: the device's poller thread
  *   syncobj.c   DRM syncobjs (binary and timeline) and their fences
