@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: MIT
 #
 # preload.c's host test: build the test shim (preload.c and the other
-# files of the libc side, $srcs, with the stub file.c of preload_test.c)
-# and preload_test, then run preload_test under it for one device, two,
-# sixteen and bad VATOM_SHIM_DEVICES values.
+# files of the libc side, $srcs, with the stub file.c, preload_test_stub.c)
+# and preload_test ($tests), then run preload_test under it for one
+# device, two, sixteen and bad VATOM_SHIM_DEVICES values.
 # TAP on stdout: each run's lines (its description says which run) and
 # its own "1..N" plan. Exit status 1 if any run failed.
 #
@@ -25,6 +25,9 @@ drm_libs=$(pkg-config --libs libdrm)
 
 # The libc side of the shim: everything but file.c and what it drives
 srcs="preload preload_fs vfs vnode fdtable fault devices lock"
+# The program: main() and the TAP output, then the groups of checks
+tests="preload_test preload_test_fs preload_test_fd preload_test_fault
+preload_test_libdrm"
 
 mkdir -p "$out"
 # shellcheck disable=SC2086 # the flags are words
@@ -36,11 +39,14 @@ mkdir -p "$out"
 		objs="$objs $out/$s.o"
 	done
 	$cc $cflags -fPIC -fvisibility=hidden -Ishim -Iuapi $drm_cflags \
-		-DPRELOAD_TEST_STUB -c shim/test/preload_test.c \
-		-o "$out/preload_test_stub.o"
+		-c shim/test/preload_test_stub.c -o "$out/preload_test_stub.o"
 	$cc -shared -Wl,-z,defs -o "$out/libvatom-shim-test.so" \
 		$objs "$out/preload_test_stub.o"
-	$cc $cflags -Ishim -Iuapi $drm_cflags shim/test/preload_test.c \
+	tsrcs=
+	for t in $tests; do
+		tsrcs="$tsrcs shim/test/$t.c"
+	done
+	$cc $cflags -Ishim -Iuapi $drm_cflags $tsrcs \
 		-o "$out/preload_test" $drm_libs
 }
 
