@@ -286,11 +286,7 @@ int vatom_noc_execute_one(const void *stream, u32 size,
 {
 	u64 n = vatom_noc_execute(stream, b, results);
 
-	if (stats) {
-		stats->packets[VATOM_FAMILY_NOC]++;
-		stats->elements[VATOM_FAMILY_NOC] += n;
-	}
-	return 0;
+	return vatom_one_executed(stats, VATOM_FAMILY_NOC, n);
 }
 
 /*

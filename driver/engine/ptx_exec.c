@@ -347,11 +347,7 @@ int vatom_ptx_execute_one(const void *stream, u32 size,
 {
 	u64 n = ptx_execute(stream, b, results);
 
-	if (stats) {
-		stats->packets[VATOM_FAMILY_PTX]++;
-		stats->elements[VATOM_FAMILY_PTX] += n;
-	}
-	return 0;
+	return vatom_one_executed(stats, VATOM_FAMILY_PTX, n);
 }
 
 /*

@@ -256,6 +256,27 @@ static __always_inline int vatom_one_validated(u32 reason, u64 bytes,
 	return 0;
 }
 
+/**
+ * vatom_one_executed() - count a stream of one packet that ran
+ * @stats: accumulates what ran, or NULL
+ * @family: the packet's family (VATOM_FAMILY_*)
+ * @elements: the element operations it performed
+ *
+ * What vatom_stream_execute_ctl() counts for the stream, the family's
+ * executor of one packet having run it.
+ *
+ * Return: 0: one packet runs whole.
+ */
+static __always_inline int vatom_one_executed(struct vatom_stats *stats,
+					      u32 family, u64 elements)
+{
+	if (stats) {
+		stats->packets[family]++;
+		stats->elements[family] += elements;
+	}
+	return 0;
+}
+
 /*
  * What a validated packet costs against a submission's limit on element
  * operations (struct vatom_exec_ctl). Every validation asks, so the two

@@ -356,9 +356,5 @@ int vatom_visa_execute_one(const void *stream, u32 size,
 	} else {
 		n = vatom_visa_execute(p, b, results);
 	}
-	if (stats) {
-		stats->packets[VATOM_FAMILY_VISA]++;
-		stats->elements[VATOM_FAMILY_VISA] += n;
-	}
-	return 0;
+	return vatom_one_executed(stats, VATOM_FAMILY_VISA, n);
 }
