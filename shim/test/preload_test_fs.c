@@ -24,6 +24,22 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* @names (@n, allocated; freed here) sorted and joined with spaces in @buf. */
+static char *join_sorted(char *buf, char **names, unsigned int n)
+{
+	unsigned int i;
+
+	qsort(names, n, sizeof(names[0]), cmp_str);
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (i)
+			strcat(buf, " ");
+		strcat(buf, names[i]);
+		free(names[i]);
+	}
+	return buf;
+}
+
 /*
  * The names in directory @path, sorted and joined with spaces ("" when it
  * cannot be opened); @types_ok: whether the nodes are DT_CHR.
@@ -32,7 +48,7 @@ static char *dir_list(const char *path, bool use64, bool *types_ok)
 {
 	static char buf[4096];
 	char *names[256];
-	unsigned int n = 0, i;
+	unsigned int n = 0;
 	DIR *d = opendir(path);
 	const char *name;
 	unsigned char type;
@@ -66,14 +82,7 @@ static char *dir_list(const char *path, bool use64, bool *types_ok)
 			names[n++] = strdup(name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof(names[0]), cmp_str);
-	for (i = 0; i < n; i++) {
-		if (i)
-			strcat(buf, " ");
-		strcat(buf, names[i]);
-		free(names[i]);
-	}
-	return buf;
+	return join_sorted(buf, names, n);
 }
 
 /* What /dev/dri should list, sorted as dir_list() sorts. */
@@ -93,15 +102,7 @@ static char *expected_dev_dri(const char *extra)
 			     SHIM_RENDER_MINOR_BASE + i) < 0)
 			abort();
 	}
-	qsort(names, n, sizeof(names[0]), cmp_str);
-	buf[0] = '\0';
-	for (i = 0; i < n; i++) {
-		if (i)
-			strcat(buf, " ");
-		strcat(buf, names[i]);
-		free(names[i]);
-	}
-	return buf;
+	return join_sorted(buf, names, n);
 }
 
 static char *file_contents(const char *path)
