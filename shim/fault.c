@@ -342,25 +342,29 @@ int shim_copy_first(void *dst, const void *src, size_t n, uintptr_t user)
 	return shim_copy_user(dst, src, n, user);
 }
 
-/* A zero-byte copy reads nothing, whatever it points to. */
+/*
+ * A zero-byte copy reads nothing, whatever it points to. @nt: a long
+ * stream's copy in, shim_copy_user_nt() (a constant: inline, one call).
+ */
 static __always_inline int shim_copy(void *dst, const void *src, size_t n,
-				     const void *user)
+				     const void *user, bool nt)
 {
 	uintptr_t u = (uintptr_t)user;
 
 	if (unlikely(!u || u + n < u))
 		return n ? -EFAULT : 0;
-	return shim_copy_user(dst, src, n, u);
+	return nt ? shim_copy_user_nt(dst, src, n, u) :
+		    shim_copy_user(dst, src, n, u);
 }
 
 int shim_copy_in(void *dst, const void *usrc, size_t n)
 {
-	return shim_copy(dst, usrc, n, usrc);
+	return shim_copy(dst, usrc, n, usrc, false);
 }
 
 int shim_copy_out(void *udst, const void *src, size_t n)
 {
-	return shim_copy(udst, src, n, udst);
+	return shim_copy(udst, src, n, udst, false);
 }
 
 /**
@@ -377,11 +381,7 @@ int shim_copy_out(void *udst, const void *src, size_t n)
  */
 int shim_copy_in_stream(void *dst, const void *usrc, size_t n)
 {
-	uintptr_t u = (uintptr_t)usrc;
-
-	if (unlikely(!u || u + n < u))
-		return n ? -EFAULT : 0;
-	return shim_copy_user_nt(dst, usrc, n, u);
+	return shim_copy(dst, usrc, n, usrc, true);
 }
 
 /**
