@@ -12,6 +12,7 @@
  * Copyright (C) 2026 The vatom developers
  */
 
+#include <linux/ktime.h>
 #include <linux/minmax.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -65,17 +66,18 @@ int vatom_exec_stop_error(const struct vatom_exec *x)
 }
 
 /*
- * Sleep for @timeout jiffies (MAX_SCHEDULE_TIMEOUT: for ever) or until the
- * job is to stop, looking every jiffy: injected hangs and delays. At least
- * @timeout whole jiffies, as msleep(): the one under way counts for none.
- * Return: 0 after @timeout, else vatom_exec_stop_error().
+ * Sleep until @end on the monotonic clock (KTIME_MAX: for ever) or until
+ * the job is to stop, looking every jiffy: injected hangs and delays. The
+ * end is on the clock a user times the job by, not in jiffies: in a TCG
+ * guest jiffies can run ahead of it (a 300 ms delay counted in jiffies,
+ * one more than msleep() would, once ended 299 ms after its submission
+ * by CLOCK_MONOTONIC, in the debug boot).
+ * Return: 0 after @end, else vatom_exec_stop_error().
  */
-static int vatom_exec_sleep(const struct vatom_exec *x, long timeout)
+static int vatom_exec_sleep(const struct vatom_exec *x, ktime_t end)
 {
-	unsigned long end = jiffies + timeout + 1;
-
 	while (!vatom_exec_stopped(x)) {
-		if (timeout != MAX_SCHEDULE_TIMEOUT && time_after_eq(jiffies, end))
+		if (ktime_after(ktime_get(), end))
 			return 0;
 		schedule_timeout_killable(1);
 	}
@@ -105,9 +107,10 @@ int vatom_exec_faulty(struct vatom_exec *x, const void *stream, u32 size,
 	memset(&x->ran, 0, sizeof(x->ran));
 	switch (x->fault) {
 	case VATOM_FAULT_HANG:
-		return vatom_exec_sleep(x, MAX_SCHEDULE_TIMEOUT);
+		return vatom_exec_sleep(x, KTIME_MAX);
 	case VATOM_FAULT_DELAY:
-		ret = vatom_exec_sleep(x, msecs_to_jiffies(vatom_fault_delay_ms()));
+		ret = vatom_exec_sleep(x, ktime_add_ms(ktime_get(),
+						       vatom_fault_delay_ms()));
 		if (ret)
 			return ret;
 		break;
