@@ -6,8 +6,9 @@
  * and the dma-fence functions the syncobjs call, by the kernel's names
  * less "dma_" (fence_signal() is dma_fence_signal()).
  *
- * fence.c has the fences and the sleeping; syncobj.c's opening comment
- * says how the kernel's locks and sleeps map onto these.
+ * fence.c has the fences and the sleeping, fence_chain.c the timeline
+ * points; syncobj.c's opening comment says how the kernel's locks and
+ * sleeps map onto these.
  */
 #ifndef _VATOM_SHIM_FENCE_H_
 #define _VATOM_SHIM_FENCE_H_
@@ -138,8 +139,18 @@ int fence_add_callback(struct shim_fence *f, struct shim_fence_cb *cb,
 bool fence_remove_callback(struct shim_fence *f, struct shim_fence_cb *cb);
 bool fence_is_signaled(struct shim_fence *f);
 
-/* the chains' (dma-fence-chain.c), in syncobj.c */
+/* fence_chain.c */
+bool is_chain(struct shim_fence *f);
+struct shim_fence *chain_contained(struct shim_fence *f);
+struct shim_fence *chain_walk(struct shim_fence *fence);
+int chain_find_seqno(struct shim_fence **pfence, uint64_t seqno);
 bool chain_enable_signaling(struct shim_fence *head);
 bool chain_signaled(struct shim_fence *fence);
+void chain_init(struct shim_fence *chain, struct shim_fence *prev,
+		struct shim_fence *fence, uint64_t seqno);
+
+/* dma_fence_chain_for_each() */
+#define chain_for_each(iter, head) \
+	for (iter = shim_fence_get(head); iter; iter = chain_walk(iter))
 
 #endif /* _VATOM_SHIM_FENCE_H_ */
