@@ -7,8 +7,8 @@
  * less "dma_" (fence_signal() is dma_fence_signal()).
  *
  * fence.c has the fences and the sleeping, fence_chain.c the timeline
- * points; syncobj.c's opening comment says how the kernel's locks and
- * sleeps map onto these.
+ * points, fence_unwrap.c the merged fences; syncobj.c's opening comment
+ * says how the kernel's locks and sleeps map onto these.
  */
 #ifndef _VATOM_SHIM_FENCE_H_
 #define _VATOM_SHIM_FENCE_H_
@@ -86,11 +86,6 @@ struct shim_fence_cb {
 	bool heap;	/* shim_fence_add_callback()'s: freed with the fence */
 };
 
-struct array_cb {
-	struct shim_fence_cb cb;
-	struct shim_fence *array;
-};
-
 struct shim_fence {
 	int refcount;
 	int signaled;		/* atomic; set once, under @lock */
@@ -152,5 +147,8 @@ void chain_init(struct shim_fence *chain, struct shim_fence *prev,
 /* dma_fence_chain_for_each() */
 #define chain_for_each(iter, head) \
 	for (iter = shim_fence_get(head); iter; iter = chain_walk(iter))
+
+/* fence_unwrap.c */
+struct shim_fence *fence_unwrap_merge(struct shim_fence *head);
 
 #endif /* _VATOM_SHIM_FENCE_H_ */
