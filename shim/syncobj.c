@@ -39,30 +39,14 @@
 
 #include <drm.h>
 
-#include "fence.h"
 #include "shim.h"
-#include "syncobj.h"
+#include "syncobj_internal.h"
 
 /* drm_syncobj_find_fence(): 5s default for wait submission */
 #define WAIT_FOR_SUBMIT_TIMEOUT_NS (5 * NSEC_PER_SEC)
 
-/*
- * KMALLOC_MAX_SIZE on x86-64 6.1 (MAX_ORDER 11): a larger kmalloc_array()
- * fails, so a huge count_handles is -ENOMEM, not a huge copy.
- */
-#define KMALLOC_MAX_SIZE (4u << 20)
 /* sizeof(struct syncobj_wait_entry) in the kernel, for the same check */
 #define KERNEL_WAIT_ENTRY_SIZE 64
-
-static bool kmalloc_array_fits(size_t n, size_t size)
-{
-	return n <= KMALLOC_MAX_SIZE / size;
-}
-
-static void *u64_to_user_ptr(uint64_t p)
-{
-	return (void *)(uintptr_t)p;
-}
 
 static int64_t now_ns(void)
 {
@@ -75,14 +59,6 @@ static int64_t now_ns(void)
 /* ------------------------------------------------------------------ */
 /* syncobjs                                                             */
 /* ------------------------------------------------------------------ */
-
-struct shim_syncobj {
-	int refcount;
-	pthread_mutex_t lock;
-	struct shim_fence *fence;	/* @lock */
-	struct list cb_list;		/* struct syncobj_wait_entry */
-	struct list ev_fd_list;		/* struct syncobj_eventfd_entry */
-};
 
 struct shim_syncobjs {
 	pthread_mutex_t lock;
@@ -102,16 +78,6 @@ struct syncobj_wait_entry {
 	uint64_t point;
 };
 
-/* struct syncobj_eventfd_entry: DRM_IOCTL_SYNCOBJ_EVENTFD's */
-struct syncobj_eventfd_entry {
-	struct list node;
-	struct shim_fence *fence;
-	struct shim_fence_cb fence_cb;
-	int fd;				/* a dup of the user's eventfd */
-	uint64_t point;
-	uint32_t flags;
-};
-
 static struct shim_syncobj *syncobj_get(struct shim_syncobj *s)
 {
 	__atomic_fetch_add(&s->refcount, 1, __ATOMIC_RELAXED);
@@ -119,7 +85,7 @@ static struct shim_syncobj *syncobj_get(struct shim_syncobj *s)
 }
 
 /* drm_syncobj_fence_get() */
-static struct shim_fence *syncobj_fence_get(struct shim_syncobj *s)
+struct shim_fence *syncobj_fence_get(struct shim_syncobj *s)
 {
 	struct shim_fence *f;
 
@@ -164,9 +130,9 @@ static void syncobj_eventfd_entry_fence_func(struct shim_fence *f,
  * (or written) once the lock is dropped, so that no callback runs under
  * it.
  */
-static void syncobj_eventfd_entry_func(struct shim_syncobj *s,
-				       struct syncobj_eventfd_entry *e,
-				       struct list *ready)
+void syncobj_eventfd_entry_func(struct shim_syncobj *s,
+				struct syncobj_eventfd_entry *e,
+				struct list *ready)
 {
 	struct shim_fence *fence = shim_fence_get(s->fence);
 
@@ -186,7 +152,7 @@ static void syncobj_eventfd_entry_func(struct shim_syncobj *s,
 	list_add_tail(&e->node, ready);
 }
 
-static void syncobj_eventfd_arm(struct list *ready)
+void syncobj_eventfd_arm(struct list *ready)
 {
 	while (!list_empty(ready)) {
 		struct syncobj_eventfd_entry *e =
@@ -299,7 +265,7 @@ void shim_syncobj_replace_fence(struct shim_syncobj *s, struct shim_fence *f)
 }
 
 /* drm_syncobj_assign_null_handle() */
-static int syncobj_assign_null_handle(struct shim_syncobj *s)
+int syncobj_assign_null_handle(struct shim_syncobj *s)
 {
 	struct shim_fence *f = fence_allocate_private_stub();
 
@@ -333,7 +299,7 @@ void shim_syncobj_put(struct shim_syncobj *s)
 }
 
 /* drm_syncobj_create() */
-static int syncobj_create(struct shim_syncobj **out, uint32_t flags)
+int syncobj_create(struct shim_syncobj **out, uint32_t flags)
 {
 	struct shim_syncobj *s = calloc(1, sizeof(*s));
 	int ret;
@@ -400,8 +366,8 @@ struct shim_syncobj *shim_syncobj_find(struct shim_syncobjs *t,
  * drm_syncobj_get_handle(): the lowest free handle from 1, as the idr
  * gives, with the table's own reference.
  */
-static int syncobj_get_handle(struct shim_syncobjs *t, struct shim_syncobj *s,
-			      uint32_t *handle)
+int syncobj_get_handle(struct shim_syncobjs *t, struct shim_syncobj *s,
+		       uint32_t *handle)
 {
 	uint32_t h;
 	int ret = 0;
@@ -447,7 +413,7 @@ void shim_syncobjs_unlock(struct shim_syncobjs *t)
 }
 
 /* drm_syncobj_destroy(): an unknown handle is -EINVAL here */
-static int syncobj_destroy(struct shim_syncobjs *t, uint32_t handle)
+int syncobj_destroy(struct shim_syncobjs *t, uint32_t handle)
 {
 	struct shim_syncobj *s = NULL;
 
@@ -731,8 +697,8 @@ static int syncobj_get_fd(struct shim_syncobj *s, int *p_fd)
 }
 
 /* drm_syncobj_handle_to_fd(): an unknown handle is -EINVAL here */
-static int syncobj_handle_to_fd(struct shim_syncobjs *t, uint32_t handle,
-				int *p_fd)
+int syncobj_handle_to_fd(struct shim_syncobjs *t, uint32_t handle,
+			 int *p_fd)
 {
 	struct shim_syncobj *s = shim_syncobj_find(t, handle);
 	int ret;
@@ -750,8 +716,8 @@ static void *syncobj_file_get(void *data)
 }
 
 /* drm_syncobj_fd_to_handle(): a new handle for every import */
-static int syncobj_fd_to_handle(struct shim_syncobjs *t, int fd,
-				uint32_t *handle)
+int syncobj_fd_to_handle(struct shim_syncobjs *t, int fd,
+			 uint32_t *handle)
 {
 	struct shim_syncobj *s = shim_fd_get(fd, &syncobj_file_ops,
 					     syncobj_file_get);
@@ -775,8 +741,8 @@ static struct shim_fence *sync_file_get_fence(int fd)
 	return shim_fd_get(fd, &sync_file_ops, sync_file_fence_get);
 }
 
-static int syncobj_import_sync_file_fence(struct shim_syncobjs *t, int fd,
-					  uint32_t handle)
+int syncobj_import_sync_file_fence(struct shim_syncobjs *t, int fd,
+				   uint32_t handle)
 {
 	struct shim_fence *fence = sync_file_get_fence(fd);
 	struct shim_syncobj *s;
@@ -795,8 +761,8 @@ static int syncobj_import_sync_file_fence(struct shim_syncobjs *t, int fd,
 	return 0;
 }
 
-static int syncobj_export_sync_file(struct shim_syncobjs *t, uint32_t handle,
-				    int *p_fd)
+int syncobj_export_sync_file(struct shim_syncobjs *t, uint32_t handle,
+			     int *p_fd)
 {
 	struct shim_fence *fence;
 	struct sync_file *sf;
@@ -852,10 +818,10 @@ err_close:
  * first signaled at the first look, or for "any" the one that ended the
  * wait, else untouched (~0 from the caller).
  */
-static int syncobj_array_wait_timeout(struct shim_syncobj **syncobjs,
-				      const void *user_points, uint32_t count,
-				      uint32_t flags, int64_t timeout_nsec,
-				      uint32_t *idx)
+int syncobj_array_wait_timeout(struct shim_syncobj **syncobjs,
+			       const void *user_points, uint32_t count,
+			       uint32_t flags, int64_t timeout_nsec,
+			       uint32_t *idx)
 {
 	struct syncobj_wait_entry *entries;
 	struct waiter w;
@@ -995,544 +961,4 @@ cleanup_entries:
 err_free_points:
 	free(points);
 	return ret;
-}
-
-/* drm_syncobj_array_find() */
-static int syncobj_array_find(struct shim_syncobjs *t, const void *user_handles,
-			      uint32_t count, struct shim_syncobj ***out)
-{
-	struct shim_syncobj **syncobjs;
-	uint32_t i, *handles;
-	int ret;
-
-	if (!kmalloc_array_fits(count, sizeof(*handles)))
-		return -ENOMEM;
-	handles = malloc(count * sizeof(*handles));
-	if (!handles)
-		return -ENOMEM;
-
-	if (shim_copy_in(handles, user_handles, count * sizeof(*handles))) {
-		ret = -EFAULT;
-		goto err_free_handles;
-	}
-
-	if (!kmalloc_array_fits(count, sizeof(void *))) {
-		ret = -ENOMEM;
-		goto err_free_handles;
-	}
-	syncobjs = malloc(count * sizeof(*syncobjs));
-	if (!syncobjs) {
-		ret = -ENOMEM;
-		goto err_free_handles;
-	}
-
-	for (i = 0; i < count; i++) {
-		syncobjs[i] = shim_syncobj_find(t, handles[i]);
-		if (!syncobjs[i]) {
-			ret = -ENOENT;
-			goto err_put_syncobjs;
-		}
-	}
-
-	free(handles);
-	*out = syncobjs;
-	return 0;
-
-err_put_syncobjs:
-	while (i-- > 0)
-		shim_syncobj_put(syncobjs[i]);
-	free(syncobjs);
-err_free_handles:
-	free(handles);
-	return ret;
-}
-
-static void syncobj_array_free(struct shim_syncobj **syncobjs, uint32_t count)
-{
-	uint32_t i;
-
-	for (i = 0; i < count; i++)
-		shim_syncobj_put(syncobjs[i]);
-	free(syncobjs);
-}
-
-/* ------------------------------------------------------------------ */
-/* the ioctls                                                           */
-/* ------------------------------------------------------------------ */
-
-static int syncobj_create_ioctl(struct shim_syncobjs *t,
-				struct drm_syncobj_create *args)
-{
-	struct shim_syncobj *s;
-	int ret;
-
-	/* no valid flags yet */
-	if (args->flags & ~DRM_SYNCOBJ_CREATE_SIGNALED)
-		return -EINVAL;
-
-	ret = syncobj_create(&s, args->flags);
-	if (ret)
-		return ret;
-	ret = syncobj_get_handle(t, s, &args->handle);
-	shim_syncobj_put(s);
-	return ret;
-}
-
-static int syncobj_destroy_ioctl(struct shim_syncobjs *t,
-				 struct drm_syncobj_destroy *args)
-{
-	/* make sure padding is empty */
-	if (args->pad)
-		return -EINVAL;
-	return syncobj_destroy(t, args->handle);
-}
-
-static int syncobj_handle_to_fd_ioctl(struct shim_syncobjs *t,
-				      struct drm_syncobj_handle *args)
-{
-	if (args->pad)
-		return -EINVAL;
-
-	if (args->flags != 0 &&
-	    args->flags != DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE)
-		return -EINVAL;
-
-	if (args->flags & DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE)
-		return syncobj_export_sync_file(t, args->handle, &args->fd);
-
-	return syncobj_handle_to_fd(t, args->handle, &args->fd);
-}
-
-static int syncobj_fd_to_handle_ioctl(struct shim_syncobjs *t,
-				      struct drm_syncobj_handle *args)
-{
-	if (args->pad)
-		return -EINVAL;
-
-	if (args->flags != 0 &&
-	    args->flags != DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE)
-		return -EINVAL;
-
-	if (args->flags & DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE)
-		return syncobj_import_sync_file_fence(t, args->fd,
-						      args->handle);
-
-	return syncobj_fd_to_handle(t, args->fd, &args->handle);
-}
-
-static int syncobj_transfer_to_timeline(struct shim_syncobjs *t,
-					struct drm_syncobj_transfer *args)
-{
-	struct shim_syncobj *timeline;
-	struct shim_fence *fence, *tmp;
-	struct shim_chain *chain;
-	int ret;
-
-	timeline = shim_syncobj_find(t, args->dst_handle);
-	if (!timeline)
-		return -ENOENT;
-	/* 6.1 passes the flags on unchecked: only WAIT_FOR_SUBMIT counts */
-	ret = shim_syncobj_find_fence(t, args->src_handle, args->src_point,
-				      args->flags, &tmp);
-	if (ret)
-		goto err_put_timeline;
-
-	fence = fence_unwrap_merge(tmp);
-	shim_fence_put(tmp);
-	if (!fence) {
-		ret = -ENOMEM;
-		goto err_put_timeline;
-	}
-
-	chain = shim_chain_alloc();
-	if (!chain) {
-		ret = -ENOMEM;
-		goto err_free_fence;
-	}
-
-	shim_syncobj_add_point(timeline, chain, fence, args->dst_point);
-err_free_fence:
-	shim_fence_put(fence);
-err_put_timeline:
-	shim_syncobj_put(timeline);
-	return ret;
-}
-
-static int syncobj_transfer_to_binary(struct shim_syncobjs *t,
-				      struct drm_syncobj_transfer *args)
-{
-	struct shim_syncobj *binary;
-	struct shim_fence *fence;
-	int ret;
-
-	binary = shim_syncobj_find(t, args->dst_handle);
-	if (!binary)
-		return -ENOENT;
-	ret = shim_syncobj_find_fence(t, args->src_handle, args->src_point,
-				      args->flags, &fence);
-	if (!ret) {
-		shim_syncobj_replace_fence(binary, fence);
-		shim_fence_put(fence);
-	}
-	shim_syncobj_put(binary);
-	return ret;
-}
-
-static int syncobj_transfer_ioctl(struct shim_syncobjs *t,
-				  struct drm_syncobj_transfer *args)
-{
-	if (args->pad)
-		return -EINVAL;
-
-	if (args->dst_point)
-		return syncobj_transfer_to_timeline(t, args);
-	return syncobj_transfer_to_binary(t, args);
-}
-
-static int syncobj_wait_ioctl(struct shim_syncobjs *t,
-			      struct drm_syncobj_wait *args)
-{
-	struct shim_syncobj **syncobjs;
-	uint32_t first = ~0u;
-	int ret;
-
-	if (args->flags & ~(DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL |
-			    DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT))
-		return -EINVAL;
-
-	if (args->count_handles == 0)
-		return -EINVAL;
-
-	ret = syncobj_array_find(t, u64_to_user_ptr(args->handles),
-				 args->count_handles, &syncobjs);
-	if (ret < 0)
-		return ret;
-
-	ret = syncobj_array_wait_timeout(syncobjs, NULL, args->count_handles,
-					 args->flags, args->timeout_nsec,
-					 &first);
-	if (!ret)
-		args->first_signaled = first;
-
-	syncobj_array_free(syncobjs, args->count_handles);
-	return ret;
-}
-
-static int syncobj_timeline_wait_ioctl(struct shim_syncobjs *t,
-				       struct drm_syncobj_timeline_wait *args)
-{
-	struct shim_syncobj **syncobjs;
-	uint32_t first = ~0u;
-	int ret;
-
-	if (args->flags & ~(DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL |
-			    DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT |
-			    DRM_SYNCOBJ_WAIT_FLAGS_WAIT_AVAILABLE))
-		return -EINVAL;
-
-	if (args->count_handles == 0)
-		return -EINVAL;
-
-	ret = syncobj_array_find(t, u64_to_user_ptr(args->handles),
-				 args->count_handles, &syncobjs);
-	if (ret < 0)
-		return ret;
-
-	ret = syncobj_array_wait_timeout(syncobjs,
-					 u64_to_user_ptr(args->points),
-					 args->count_handles, args->flags,
-					 args->timeout_nsec, &first);
-	if (!ret)
-		args->first_signaled = first;
-
-	syncobj_array_free(syncobjs, args->count_handles);
-	return ret;
-}
-
-static int syncobj_reset_ioctl(struct shim_syncobjs *t,
-			       struct drm_syncobj_array *args)
-{
-	struct shim_syncobj **syncobjs;
-	uint32_t i;
-	int ret;
-
-	if (args->pad != 0)
-		return -EINVAL;
-
-	if (args->count_handles == 0)
-		return -EINVAL;
-
-	ret = syncobj_array_find(t, u64_to_user_ptr(args->handles),
-				 args->count_handles, &syncobjs);
-	if (ret < 0)
-		return ret;
-
-	for (i = 0; i < args->count_handles; i++)
-		shim_syncobj_replace_fence(syncobjs[i], NULL);
-
-	syncobj_array_free(syncobjs, args->count_handles);
-	return 0;
-}
-
-static int syncobj_signal_ioctl(struct shim_syncobjs *t,
-				struct drm_syncobj_array *args)
-{
-	struct shim_syncobj **syncobjs;
-	uint32_t i;
-	int ret;
-
-	if (args->pad != 0)
-		return -EINVAL;
-
-	if (args->count_handles == 0)
-		return -EINVAL;
-
-	ret = syncobj_array_find(t, u64_to_user_ptr(args->handles),
-				 args->count_handles, &syncobjs);
-	if (ret < 0)
-		return ret;
-
-	for (i = 0; i < args->count_handles; i++) {
-		ret = syncobj_assign_null_handle(syncobjs[i]);
-		if (ret < 0)
-			break;
-	}
-
-	syncobj_array_free(syncobjs, args->count_handles);
-	return ret;
-}
-
-static int syncobj_timeline_signal_ioctl(struct shim_syncobjs *t,
-					 struct drm_syncobj_timeline_array *args)
-{
-	struct shim_syncobj **syncobjs;
-	struct shim_chain **chains;
-	uint64_t *points;
-	uint32_t i, j;
-	int ret;
-
-	if (args->flags != 0)
-		return -EINVAL;
-
-	if (args->count_handles == 0)
-		return -EINVAL;
-
-	ret = syncobj_array_find(t, u64_to_user_ptr(args->handles),
-				 args->count_handles, &syncobjs);
-	if (ret < 0)
-		return ret;
-
-	points = NULL;
-	if (kmalloc_array_fits(args->count_handles, sizeof(*points)))
-		points = malloc(args->count_handles * sizeof(*points));
-	if (!points) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	if (!u64_to_user_ptr(args->points)) {
-		memset(points, 0, args->count_handles * sizeof(*points));
-	} else if (shim_copy_in(points, u64_to_user_ptr(args->points),
-				args->count_handles * sizeof(*points))) {
-		ret = -EFAULT;
-		goto err_points;
-	}
-
-	chains = NULL;
-	if (kmalloc_array_fits(args->count_handles, sizeof(void *)))
-		chains = malloc(args->count_handles * sizeof(*chains));
-	if (!chains) {
-		ret = -ENOMEM;
-		goto err_points;
-	}
-	for (i = 0; i < args->count_handles; i++) {
-		chains[i] = shim_chain_alloc();
-		if (!chains[i]) {
-			for (j = 0; j < i; j++)
-				shim_chain_free(chains[j]);
-			ret = -ENOMEM;
-			goto err_chains;
-		}
-	}
-
-	for (i = 0; i < args->count_handles; i++) {
-		struct shim_fence *fence = fence_get_stub();
-
-		shim_syncobj_add_point(syncobjs[i], chains[i], fence,
-				       points[i]);
-		shim_fence_put(fence);
-	}
-err_chains:
-	free(chains);
-err_points:
-	free(points);
-out:
-	syncobj_array_free(syncobjs, args->count_handles);
-	return ret;
-}
-
-static int syncobj_query_ioctl(struct shim_syncobjs *t,
-			       struct drm_syncobj_timeline_array *args)
-{
-	struct shim_syncobj **syncobjs;
-	uint64_t *points = u64_to_user_ptr(args->points);
-	uint32_t i;
-	int ret;
-
-	if (args->flags & ~DRM_SYNCOBJ_QUERY_FLAGS_LAST_SUBMITTED)
-		return -EINVAL;
-
-	if (args->count_handles == 0)
-		return -EINVAL;
-
-	ret = syncobj_array_find(t, u64_to_user_ptr(args->handles),
-				 args->count_handles, &syncobjs);
-	if (ret < 0)
-		return ret;
-
-	for (i = 0; i < args->count_handles; i++) {
-		struct shim_fence *fence = syncobj_fence_get(syncobjs[i]);
-		uint64_t point;
-
-		if (is_chain(fence)) {
-			struct shim_fence *iter;
-			struct shim_fence *last_signaled =
-				shim_fence_get(fence);
-
-			if (args->flags &
-			    DRM_SYNCOBJ_QUERY_FLAGS_LAST_SUBMITTED) {
-				point = fence->seqno;
-			} else {
-				chain_for_each(iter, fence) {
-					if (iter->context != fence->context) {
-						shim_fence_put(iter);
-						/* most likely unordered points */
-						break;
-					}
-					shim_fence_put(last_signaled);
-					last_signaled = shim_fence_get(iter);
-				}
-				point = fence_is_signaled(last_signaled) ?
-					last_signaled->seqno :
-					last_signaled->chain.prev_seqno;
-			}
-			shim_fence_put(last_signaled);
-		} else {
-			point = 0;
-		}
-		shim_fence_put(fence);
-		ret = shim_copy_out(&points[i], &point, sizeof(point));
-		ret = ret ? -EFAULT : 0;
-		if (ret)
-			break;
-	}
-	syncobj_array_free(syncobjs, args->count_handles);
-	return ret;
-}
-
-#ifdef DRM_IOCTL_SYNCOBJ_EVENTFD
-/*
- * eventfd_ctx_fdget(): -EBADF for no open fd, -EINVAL for one that is not
- * an eventfd.
- */
-static int eventfd_check(int fd)
-{
-	char path[64], target[64];
-	ssize_t n;
-
-	if (fd < 0 || fcntl(fd, F_GETFD) < 0)
-		return -EBADF;
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n < 0)
-		return -EBADF;
-	target[n] = '\0';
-	return strcmp(target, "anon_inode:[eventfd]") ? -EINVAL : 0;
-}
-
-/* drm_syncobj_eventfd_ioctl(), Linux 6.6 */
-static int syncobj_eventfd_ioctl(struct shim_syncobjs *t,
-				 struct drm_syncobj_eventfd *args)
-{
-	struct syncobj_eventfd_entry *entry;
-	struct shim_syncobj *s;
-	struct list ready;
-	int ret;
-
-	if (args->flags & ~DRM_SYNCOBJ_WAIT_FLAGS_WAIT_AVAILABLE)
-		return -EINVAL;
-
-	if (args->pad)
-		return -EINVAL;
-
-	s = shim_syncobj_find(t, args->handle);
-	if (!s)
-		return -ENOENT;
-
-	ret = eventfd_check(args->fd);
-	if (ret)
-		goto err_put;
-
-	entry = calloc(1, sizeof(*entry));
-	if (!entry) {
-		ret = -ENOMEM;
-		goto err_put;
-	}
-	/* our own reference to the eventfd, as eventfd_ctx is */
-	entry->fd = shim_real_fcntl_dupfd(args->fd, 0, true);
-	if (entry->fd < 0) {
-		ret = -errno;
-		free(entry);
-		goto err_put;
-	}
-	entry->point = args->point;
-	entry->flags = args->flags;
-
-	/* drm_syncobj_add_eventfd() */
-	list_init(&ready);
-	pthread_mutex_lock(&s->lock);
-	list_add_tail(&entry->node, &s->ev_fd_list);
-	syncobj_eventfd_entry_func(s, entry, &ready);
-	pthread_mutex_unlock(&s->lock);
-	syncobj_eventfd_arm(&ready);
-	ret = 0;
-
-err_put:
-	shim_syncobj_put(s);
-	return ret;
-}
-#endif
-
-int shim_syncobj_ioctl(struct shim_syncobjs *t, unsigned long request,
-		       void *arg)
-{
-	switch (request) {
-	case DRM_IOCTL_SYNCOBJ_CREATE:
-		return syncobj_create_ioctl(t, arg);
-	case DRM_IOCTL_SYNCOBJ_DESTROY:
-		return syncobj_destroy_ioctl(t, arg);
-	case DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD:
-		return syncobj_handle_to_fd_ioctl(t, arg);
-	case DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE:
-		return syncobj_fd_to_handle_ioctl(t, arg);
-	case DRM_IOCTL_SYNCOBJ_WAIT:
-		return syncobj_wait_ioctl(t, arg);
-	case DRM_IOCTL_SYNCOBJ_RESET:
-		return syncobj_reset_ioctl(t, arg);
-	case DRM_IOCTL_SYNCOBJ_SIGNAL:
-		return syncobj_signal_ioctl(t, arg);
-	case DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT:
-		return syncobj_timeline_wait_ioctl(t, arg);
-	case DRM_IOCTL_SYNCOBJ_QUERY:
-		return syncobj_query_ioctl(t, arg);
-	case DRM_IOCTL_SYNCOBJ_TRANSFER:
-		return syncobj_transfer_ioctl(t, arg);
-	case DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL:
-		return syncobj_timeline_signal_ioctl(t, arg);
-#ifdef DRM_IOCTL_SYNCOBJ_EVENTFD
-	case DRM_IOCTL_SYNCOBJ_EVENTFD:
-		return syncobj_eventfd_ioctl(t, arg);
-#endif
-	default:
-		return -ENOTTY;
-	}
 }
