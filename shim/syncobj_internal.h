@@ -5,8 +5,9 @@
  * entries that wait on one, and the drm_syncobj.c functions one file
  * calls in another, by the kernel's names less "drm_".
  *
- * syncobj.c has the syncobjs and their handles, syncobj_ioctl.c the
- * ioctls; the fences they hold are fence.h's.
+ * syncobj.c has the syncobjs and their handles, syncobj_fd.c their
+ * descriptors, syncobj_ioctl.c the ioctls; the fences they hold are
+ * fence.h's.
  */
 #ifndef _VATOM_SHIM_SYNCOBJ_INTERNAL_H_
 #define _VATOM_SHIM_SYNCOBJ_INTERNAL_H_
@@ -49,7 +50,9 @@ struct syncobj_eventfd_entry {
 };
 
 /* syncobj.c */
+struct shim_syncobj *syncobj_get(struct shim_syncobj *s);
 struct shim_fence *syncobj_fence_get(struct shim_syncobj *s);
+void eventfd_write_one(int fd);
 void syncobj_eventfd_entry_func(struct shim_syncobj *s,
 				struct syncobj_eventfd_entry *e,
 				struct list *ready);
@@ -59,6 +62,12 @@ int syncobj_create(struct shim_syncobj **out, uint32_t flags);
 int syncobj_get_handle(struct shim_syncobjs *t, struct shim_syncobj *s,
 		       uint32_t *handle);
 int syncobj_destroy(struct shim_syncobjs *t, uint32_t handle);
+int syncobj_array_wait_timeout(struct shim_syncobj **syncobjs,
+			       const void *user_points, uint32_t count,
+			       uint32_t flags, int64_t timeout_nsec,
+			       uint32_t *idx);
+
+/* syncobj_fd.c */
 int syncobj_handle_to_fd(struct shim_syncobjs *t, uint32_t handle,
 			 int *p_fd);
 int syncobj_fd_to_handle(struct shim_syncobjs *t, int fd, uint32_t *handle);
@@ -66,9 +75,5 @@ int syncobj_import_sync_file_fence(struct shim_syncobjs *t, int fd,
 				   uint32_t handle);
 int syncobj_export_sync_file(struct shim_syncobjs *t, uint32_t handle,
 			     int *p_fd);
-int syncobj_array_wait_timeout(struct shim_syncobj **syncobjs,
-			       const void *user_points, uint32_t count,
-			       uint32_t flags, int64_t timeout_nsec,
-			       uint32_t *idx);
 
 #endif /* _VATOM_SHIM_SYNCOBJ_INTERNAL_H_ */
