@@ -5,9 +5,9 @@
  * entries that wait on one, and the drm_syncobj.c functions one file
  * calls in another, by the kernel's names less "drm_".
  *
- * syncobj.c has the syncobjs and their handles, syncobj_fd.c their
- * descriptors, syncobj_ioctl.c the ioctls; the fences they hold are
- * fence.h's.
+ * syncobj.c has the syncobjs and their handles, syncobj_wait.c the
+ * waits for their points, syncobj_fd.c their descriptors,
+ * syncobj_ioctl.c the ioctls; the fences they hold are fence.h's.
  */
 #ifndef _VATOM_SHIM_SYNCOBJ_INTERNAL_H_
 #define _VATOM_SHIM_SYNCOBJ_INTERNAL_H_
@@ -39,6 +39,17 @@ struct shim_syncobj {
 	struct list ev_fd_list;		/* struct syncobj_eventfd_entry */
 };
 
+/* struct syncobj_wait_entry: one syncobj of a wait */
+struct syncobj_wait_entry {
+	struct list node;		/* on the syncobj's cb_list */
+	bool listed;
+	struct waiter *waiter;
+	struct shim_fence *fence;	/* atomic: set under the syncobj lock */
+	struct shim_fence_cb fence_cb;
+	bool cb_added;
+	uint64_t point;
+};
+
 /* struct syncobj_eventfd_entry: DRM_IOCTL_SYNCOBJ_EVENTFD's */
 struct syncobj_eventfd_entry {
 	struct list node;
@@ -62,6 +73,8 @@ int syncobj_create(struct shim_syncobj **out, uint32_t flags);
 int syncobj_get_handle(struct shim_syncobjs *t, struct shim_syncobj *s,
 		       uint32_t *handle);
 int syncobj_destroy(struct shim_syncobjs *t, uint32_t handle);
+
+/* syncobj_wait.c */
 int syncobj_array_wait_timeout(struct shim_syncobj **syncobjs,
 			       const void *user_points, uint32_t count,
 			       uint32_t flags, int64_t timeout_nsec,
