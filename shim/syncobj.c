@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * syncobj.c: DRM syncobjs and their fences, in-process.
+ * syncobj.c: DRM syncobjs, in-process: the objects and their fence (a
+ * binary syncobj's, or a timeline's last point), whom a new fence wakes
+ * (waits, eventfds), and a file's handle table.
  *
  * A program run under the shim must see the syncobjs vatom.ko's DRM core
  * gives it: drivers/gpu/drm/drm_syncobj.c, dma-fence.c, dma-fence-chain.c
@@ -8,34 +10,36 @@
  * fixes (WAIT_AVAILABLE waits for a point to be submitted, 6.1.63 and
  * 6.1.80). The code follows those files function by function, with their
  * names where it helps to compare, and the same order of argument checks,
- * so the same call fails with the same errno.
+ * so the same call fails with the same errno. It is in these files:
+ *
+ *   fence.c          fences (dma-fence.c), and the sleeping tasks
+ *   fence_chain.c    timeline points (dma-fence-chain.c)
+ *   fence_unwrap.c   TRANSFER's merge (dma-fence-unwrap.c, -array.c)
+ *   syncobj.c        the syncobjs and their handles
+ *   syncobj_wait.c   the waits: WAIT_FOR_SUBMIT, WAIT, TIMELINE_WAIT
+ *   syncobj_fd.c     syncobj files and sync_files
+ *   syncobj_ioctl.c  the ioctls, DRM_IOCTL_SYNCOBJ_*
+ *
+ * with fence.h and syncobj_internal.h between them, syncobj.h for the
+ * rest of the shim.
  *
  * Kernel to here: spinlocks and RCU are mutexes; sleeping tasks are
  * condition variables on CLOCK_MONOTONIC, which signals do not interrupt
  * (the kernel's waits are interruptible: -ERESTARTSYS); irq_work is a
  * direct call. Fence callbacks run in the signaling thread after its
  * fence's lock is dropped, and no syncobj lock is held while any runs.
- * A syncobj fd is a memfd, a sync_file an eventfd that becomes readable
- * when its fence signals, both tracked by fdtable.c (shim_fd_track()).
  *
  * Lock order: syncobj table, then syncobj, then a fence's or a waiter's
  * (those two never nest another).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
-#include <stddef.h>
-#include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-#include <sys/eventfd.h>
-#include <sys/mman.h>
-
-#include <linux/sync_file.h>
 
 #include <drm.h>
 
