@@ -22,7 +22,11 @@
  *   sched.c     asynchronous jobs: a file's worker thread
  *   queue.c     user-mode queues
  *   poller.c    their polling mode: the device's poller thread
- *   syncobj.c   DRM syncobjs (binary and timeline) and their fences
+ *   syncobj.c, syncobj_wait.c, syncobj_fd.c, syncobj_ioctl.c
+ *               DRM syncobjs (binary and timeline): the objects and
+ *               their handles, waits, descriptors, ioctls
+ *   fence.c, fence_chain.c, fence_unwrap.c
+ *               their fences: dma_fence, its chains and arrays
  *
  * fdtable.c, fault.c, devices.c and everything below them link into a
  * static program too (no libc call taken over): the device without the

@@ -7,6 +7,7 @@
  * DRM_IOCTL_SYNCOBJ_* here, submit.c looks up the fences its jobs wait for
  * and installs the fences they signal. Same errnos and same semantics as
  * the kernel, so that a program (and libvatom) sees what vatom.ko shows it.
+ * The files behind it are listed at the top of syncobj.c.
  *
  * Every function may be called from any thread. Fence callbacks run in
  * the thread that signals the fence, with no lock of this file held, so a

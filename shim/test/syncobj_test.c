@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * syncobj_test.c: shim/syncobj.c against what Linux 6.1's drm_syncobj.c
- * and dma_fence_chain do, as TAP.
+ * syncobj_test.c: the shim's syncobjs (shim/syncobj*.c, shim/fence*.c)
+ * against what Linux 6.1's drm_syncobj.c and dma_fence_chain do, as TAP.
  *
  * Every expected value comes from the kernel's code and documentation,
- * noted where it is not obvious, not from running syncobj.c. Linked with
- * syncobj.c alone: the fdtable.c and fault.c functions it needs are stood
- * in for below (an fd table without dup(), copies that fault only on
- * NULL).
+ * noted where it is not obvious, not from running the shim. Linked with
+ * those files alone: the fdtable.c and fault.c functions they need are
+ * stood in for below (an fd table without dup(), copies that fault only
+ * on NULL).
  *
  *   gcc -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Ishim \
  *       -Iuapi $(pkg-config --cflags libdrm) shim/test/<this file> \
- *       shim/syncobj.c -o <test> -pthread && <test>
+ *       shim/syncobj*.c shim/fence*.c -o <test> -pthread && <test>
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -1093,7 +1093,7 @@ static void test_fds(void)
 	shim_syncobjs_free(t2);
 }
 
-/* callbacks may call back in: no lock of syncobj.c is held */
+/* callbacks may call back in: no lock of the shim's syncobjs is held */
 struct reenter {
 	struct shim_syncobjs *t;
 	uint32_t handle;
