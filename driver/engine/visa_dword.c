@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Intel vISA DWORD_ATOMIC execution: the lane loops, instantiated once per
+ * Intel vISA execution: DWORD_ATOMIC's lane loops, instantiated once per
  * (Op, access width), and runs of consecutive packets of one shape, which
- * share the first packet's decoding. vatom_visa_execute_run() is the stream
- * walker's entry for every vISA opcode; the others go to
- * vatom_visa_execute() (visa_typed_addc.c).
+ * share the first packet's decoding; and the entries for a packet of any
+ * opcode: vatom_visa_execute_run() and _one() for the stream walker,
+ * vatom_visa_execute() for one packet. TYPED_ATOMIC's and ADDC's lanes are
+ * visa_typed_addc.c's.
  *
  * Copyright (C) 2026 The vatom developers
  */
@@ -13,7 +14,45 @@
 #include "visa_rmw.h"
 
 /* Src0/Src1 of an operation that takes none: 32 lanes of 8 bytes. */
-const u64 visa_zeros[32];
+static const u64 visa_zeros[32];
+
+/**
+ * struct visa_run - consecutive DWORD_ATOMIC packets of one shape
+ * @stream: the stream
+ * @size: its bytes
+ * @at: offset of the packet to run next
+ * @max: most packets to run
+ * @done: packets run
+ * @results: the stream's result destination, or NULL without Dst
+ * @off: offset in @results of the next packet's region
+ * @o_addr: offset in a packet of its Element_offset array
+ * @o_src0: offset in a packet of its Src0 array; 0 for V0 (zeros)
+ * @o_src1: offset in a packet of its Src1 array; 0 for V0 (zeros)
+ * @n: lanes
+ * @chen: ChEn, bit i for lane i
+ * @op: the operation, Op bits 4..0
+ *
+ * Packets whose fixed part (struct drm_vatom_visa: header, opcode, Op,
+ * Exec_size, surface, type, operands, masks, flags) is identical have the
+ * same lanes, ChEn, operation and layout: the first one's decoding (the
+ * fields from @o_addr on) serves them all, only the operand arrays move
+ * with the packet.
+ */
+struct visa_run {
+	const u8 *stream;
+	u32 size;
+	u32 at;
+	u32 max;
+	u32 done;
+	u8 *results;
+	u64 off;
+	u32 o_addr;
+	u32 o_src0;
+	u32 o_src1;
+	u32 n;
+	u32 chen;
+	u32 op;
+};
 
 /*
  * One DWORD_ATOMIC lane: the atomic (or 0 when out of bounds), the result.
@@ -270,11 +309,54 @@ static __always_inline u64 visa_dword_inline(struct visa_run *r,
  * packets of the same shape that follow it, up to @r->max; advances
  * @r->at, @r->off and @r->done past them.
  *
+ * Out of line: vatom_visa_execute()'s one copy of the lane loops, beside
+ * those inlined in the walker's entries.
+ *
  * Return: the element operations performed (enabled lanes).
  */
-u64 visa_dword(struct visa_run *r, const struct vatom_bindings *b)
+static noinline u64 visa_dword(struct visa_run *r,
+			       const struct vatom_bindings *b)
 {
 	return visa_dword_inline(r, b);
+}
+
+/**
+ * vatom_visa_execute() - run one validated vISA packet
+ * @p: the packet
+ * @b: the bindings it was validated with
+ * @results: its result region, or NULL when it returns nothing
+ *
+ * Return: the element operations performed (enabled lanes).
+ */
+u64 vatom_visa_execute(const struct drm_vatom_visa *p,
+		       const struct vatom_bindings *b, u8 *results)
+{
+	struct visa_run r = {
+		.stream = (const u8 *)p, .size = p->hdr.size, .max = 1,
+		.results = results,
+	};
+	struct visa_pkt d;
+	u8 *res;
+
+	/* A run of one packet: the same code as in a stream. */
+	if (p->opcode == DRM_VATOM_VISA_DWORD_ATOMIC)
+		return visa_dword(&r, b);
+
+	visa_layout(p, &d, true);
+	res = (p->operands & DRM_VATOM_VISA_OPND_DST) ? results : NULL;
+	/* V0 sources read as zeros, so that lanes need not test for them. */
+	if (!d.src0)
+		d.src0 = visa_zeros;
+	if (!d.src1)
+		d.src1 = visa_zeros;
+
+	switch (p->opcode) {
+	case DRM_VATOM_VISA_ADDC:
+		return visa_addc(&d, res);
+	case DRM_VATOM_VISA_TYPED_ATOMIC:
+		return visa_typed(&d, b->slot[p->surface], res);
+	}
+	return 0;
 }
 
 /**

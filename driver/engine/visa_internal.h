@@ -7,8 +7,8 @@
  * Below that, what the vISA files share: a packet's decoding (struct
  * visa_pkt, visa_layout()) and its fixed part (visa_shape_next()), used by
  * validation (visa.c) and execution (visa_dword.c, visa_typed_addc.c), and
- * the DWORD_ATOMIC run through which vatom_visa_execute() runs a single
- * packet. The helpers are static inline, most __always_inline, so that
+ * the TYPED_ATOMIC and ADDC lanes that vatom_visa_execute() calls. The
+ * helpers are static inline, most __always_inline, so that
  * every lane loop and validation loop has them inlined.
  */
 #ifndef _VATOM_VISA_INTERNAL_H_
@@ -228,47 +228,9 @@ static __always_inline bool visa_shape_next(const u8 *stream, u32 size,
 		 (x[3] ^ y[3]));
 }
 
-/**
- * struct visa_run - consecutive DWORD_ATOMIC packets of one shape
- * @stream: the stream
- * @size: its bytes
- * @at: offset of the packet to run next
- * @max: most packets to run
- * @done: packets run
- * @results: the stream's result destination, or NULL without Dst
- * @off: offset in @results of the next packet's region
- * @o_addr: offset in a packet of its Element_offset array
- * @o_src0: offset in a packet of its Src0 array; 0 for V0 (zeros)
- * @o_src1: offset in a packet of its Src1 array; 0 for V0 (zeros)
- * @n: lanes
- * @chen: ChEn, bit i for lane i
- * @op: the operation, Op bits 4..0
- *
- * Packets whose fixed part (struct drm_vatom_visa: header, opcode, Op,
- * Exec_size, surface, type, operands, masks, flags) is identical have the
- * same lanes, ChEn, operation and layout: the first one's decoding (the
- * fields from @o_addr on) serves them all, only the operand arrays move
- * with the packet.
- */
-struct visa_run {
-	const u8 *stream;
-	u32 size;
-	u32 at;
-	u32 max;
-	u32 done;
-	u8 *results;
-	u64 off;
-	u32 o_addr;
-	u32 o_src0;
-	u32 o_src1;
-	u32 n;
-	u32 chen;
-	u32 op;
-};
-
-/* Src0/Src1 of an operation that takes none: 32 lanes of 8 bytes. */
-extern const u64 visa_zeros[32];
-
-u64 visa_dword(struct visa_run *r, const struct vatom_bindings *b);
+/* TYPED_ATOMIC and ADDC (visa_typed_addc.c), @d decoded with Src0 and Src1 */
+u64 visa_typed(const struct visa_pkt *d, const struct vatom_surface_view *s,
+	       u8 *res);
+u64 visa_addc(const struct visa_pkt *d, u8 *res);
 
 #endif /* _VATOM_VISA_INTERNAL_H_ */

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Intel vISA TYPED_ATOMIC and ADDC execution, and vatom_visa_execute():
- * one validated packet of any vISA opcode, DWORD_ATOMIC as a run of one
- * (visa_dword.c). These two opcodes run a packet at a time, lane by lane
- * over ChEn.
+ * Intel vISA TYPED_ATOMIC and ADDC execution: these two opcodes run a
+ * packet at a time, lane by lane over ChEn, as vatom_visa_execute()
+ * (visa_dword.c) decodes it.
  *
  * Copyright (C) 2026 The vatom developers
  */
@@ -18,8 +17,8 @@
  * exist, is an out-of-bounds access. The .16 form works on the low half of
  * the 32-bit texel.
  */
-static u64 visa_typed(const struct visa_pkt *d,
-		      const struct vatom_surface_view *s, u8 *res)
+u64 visa_typed(const struct visa_pkt *d, const struct vatom_surface_view *s,
+	       u8 *res)
 {
 	const u32 *s0 = d->src0;
 	const u32 *s1 = d->src1;
@@ -52,7 +51,7 @@ static u64 visa_typed(const struct visa_pkt *d,
 }
 
 /* ADDC: dst[i] = src0 + src1, carry[i] = carry out; results dst then carry. */
-static u64 visa_addc(const struct visa_pkt *d, u8 *res)
+u64 visa_addc(const struct visa_pkt *d, u8 *res)
 {
 	const u32 *s0 = d->src0;
 	const u32 *s1 = d->src1;
@@ -73,43 +72,4 @@ static u64 visa_addc(const struct visa_pkt *d, u8 *res)
 		}
 	}
 	return count;
-}
-
-/**
- * vatom_visa_execute() - run one validated vISA packet
- * @p: the packet
- * @b: the bindings it was validated with
- * @results: its result region, or NULL when it returns nothing
- *
- * Return: the element operations performed (enabled lanes).
- */
-u64 vatom_visa_execute(const struct drm_vatom_visa *p,
-		       const struct vatom_bindings *b, u8 *results)
-{
-	struct visa_run r = {
-		.stream = (const u8 *)p, .size = p->hdr.size, .max = 1,
-		.results = results,
-	};
-	struct visa_pkt d;
-	u8 *res;
-
-	/* A run of one packet: the same code as in a stream. */
-	if (p->opcode == DRM_VATOM_VISA_DWORD_ATOMIC)
-		return visa_dword(&r, b);
-
-	visa_layout(p, &d, true);
-	res = (p->operands & DRM_VATOM_VISA_OPND_DST) ? results : NULL;
-	/* V0 sources read as zeros, so that lanes need not test for them. */
-	if (!d.src0)
-		d.src0 = visa_zeros;
-	if (!d.src1)
-		d.src1 = visa_zeros;
-
-	switch (p->opcode) {
-	case DRM_VATOM_VISA_ADDC:
-		return visa_addc(&d, res);
-	case DRM_VATOM_VISA_TYPED_ATOMIC:
-		return visa_typed(&d, b->slot[p->surface], res);
-	}
-	return 0;
 }
