@@ -33,7 +33,8 @@
 #include <drm/drm_print.h>
 
 #include "vatom_coredump.h"
-#include "vatom_exec.h"
+#include "vatom_engine.h"
+#include "vatom_file.h"
 #include "vatom_gem.h"
 #include "vatom_limits.h"
 
@@ -52,20 +53,6 @@ MODULE_PARM_DESC(coredump_max_kb,
 #define VATOM_DUMP_LINE		256
 /* ascii85 words encoded at a time, one drm_puts() each. */
 #define VATOM_DUMP_WORDS	64
-
-static const char *const vatom_door_names[] = {
-	[VATOM_DOOR_SYNC] = "sync",
-	[VATOM_DOOR_ASYNC] = "async",
-	[VATOM_DOOR_KICK] = "kick",
-	[VATOM_DOOR_POLL] = "poll",
-};
-
-static const char *const vatom_fault_names[] = {
-	[VATOM_FAULT_NONE] = "none",
-	[VATOM_FAULT_HANG] = "hang",
-	[VATOM_FAULT_DELAY] = "delay",
-	[VATOM_FAULT_ENGINE] = "engine",
-};
 
 static const char *const vatom_kind_names[] = {
 	[DRM_VATOM_SURFACE_BUFFER] = "buffer",
@@ -193,12 +180,13 @@ static u64 vatom_dump_bound(const struct vatom_binding_table *t, u32 size,
 }
 
 /* Everything but the bytes: who, why, and how far the job got. */
-static void vatom_dump_head(struct drm_printer *p, const struct vatom_exec *x,
-			    int error, const void *stream, u32 size)
+static void vatom_dump_head(struct drm_printer *p,
+			    const struct vatom_dump_job *job, int error,
+			    const void *stream, u32 size)
 {
-	const struct vatom_stats *ran = &x->ran;
-	struct vatom_file *vfile = x->vfile;
-	bool own = vatom_exec_in_submitter(x);
+	const struct vatom_stats *ran = job->ran;
+	const struct vatom_file *vfile = job->vfile;
+	bool own = job->in_submitter;
 	u32 packets[VATOM_FAMILY_COUNT] = {}, total = 0, offset;
 	char comm[TASK_COMM_LEN];
 	struct timespec64 now;
@@ -220,15 +208,14 @@ static void vatom_dump_head(struct drm_printer *p, const struct vatom_exec *x,
 		   init_utsname()->release, VATOM_VERSION,
 		   DRM_VATOM_UAPI_VERSION);
 	drm_printf(p, "time: %lld.%09ld\ndevice: %s\n", (s64)now.tv_sec,
-		   now.tv_nsec, dev_name(x->drm->dev));
+		   now.tv_nsec, dev_name(job->drm->dev));
 	drm_printf(p, "client: %llu\npid: %d\ncomm: %s\n", vfile->client_id,
 		   own ? task_tgid_nr(current) : vfile->pid,
 		   own ? comm : vfile->comm);
 	drm_printf(p, "door: %s\nreason: %s\nerror: %d\ntimeout_ms: %u\nfault: %s\n",
-		   vatom_door_names[x->door],
-		   error == -ETIMEDOUT ? "timeout" : "fault", error,
-		   vatom_job_timeout_ms(), vatom_fault_names[x->fault]);
-	drm_printf(p, "job: %llu\npackets: %u\ncompleted: %llu\n", x->id, total,
+		   job->door, error == -ETIMEDOUT ? "timeout" : "fault", error,
+		   vatom_job_timeout_ms(), job->fault);
+	drm_printf(p, "job: %llu\npackets: %u\ncompleted: %llu\n", job->id, total,
 		   done);
 	drm_printf(p, "stop_index: %llu\nstop_offset: %u\n", done, offset);
 	for (f = 0; f < VATOM_FAMILY_COUNT; f++)
@@ -240,21 +227,22 @@ static void vatom_dump_head(struct drm_printer *p, const struct vatom_exec *x,
 /**
  * vatom_coredump() - write the devcoredump of a job that timed out or
  * faulted, as it stopped
- * @x: the job's control block
+ * @job: the job: who, how it came in, what it ran
  * @error: -ETIMEDOUT or -EIO
  * @stream: the kernel copy of its stream
  * @size: bytes of @stream
  * @b: its bindings, those of a &vatom_binding_table
  * @results: where its results went, or NULL
  *
- * What ran is &vatom_exec.ran: the packets completed, a prefix, and the
- * engine's counters for them.
+ * What ran is &vatom_dump_job.ran: the packets completed, a prefix, and
+ * the engine's counters for them.
  *
  * Nothing is written when dumps are off, or when memory is short (the
  * job's outcome does not depend on its dump).
  */
-void vatom_coredump(const struct vatom_exec *x, int error, const void *stream,
-		    u32 size, const struct vatom_bindings *b, const u8 *results)
+void vatom_coredump(const struct vatom_dump_job *job, int error,
+		    const void *stream, u32 size,
+		    const struct vatom_bindings *b, const u8 *results)
 {
 	const struct vatom_binding_table *t =
 		container_of(b, struct vatom_binding_table, bindings);
@@ -270,7 +258,7 @@ void vatom_coredump(const struct vatom_exec *x, int error, const void *stream,
 
 	if (!READ_ONCE(coredump))
 		return;
-	bound = vatom_dump_bound(t, size, x->results_size, budget);
+	bound = vatom_dump_bound(t, size, job->results_size, budget);
 	buf = __vmalloc(bound, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!buf)
 		return;
@@ -278,7 +266,7 @@ void vatom_coredump(const struct vatom_exec *x, int error, const void *stream,
 	iter.remain = bound;
 	p = drm_coredump_printer(&iter);
 
-	vatom_dump_head(&p, x, error, stream, size);
+	vatom_dump_head(&p, job, error, stream, size);
 	vatom_dump_blob(&p, "stream", "", stream, size, &budget);
 	drm_printf(&p, "bindings: %u\n", t->nbound);
 	for (i = 0; i < t->nbound; i++)
@@ -297,9 +285,9 @@ void vatom_coredump(const struct vatom_exec *x, int error, const void *stream,
 				 slot, offset);
 		else
 			strscpy(extra, " slot=none", sizeof(extra));
-		vatom_dump_blob(&p, "results", extra, results, x->results_size,
+		vatom_dump_blob(&p, "results", extra, results, job->results_size,
 				&budget);
 	}
 	drm_puts(&p, "end\n");
-	dev_coredumpv(x->drm->dev, buf, bound - iter.remain, GFP_KERNEL);
+	dev_coredumpv(job->drm->dev, buf, bound - iter.remain, GFP_KERNEL);
 }

@@ -146,8 +146,31 @@ void vatom_exec_reset(struct vatom_exec *x, int error, const void *stream,
 		      u32 size, const struct vatom_bindings *b,
 		      const u8 *results)
 {
+	static const char *const door_names[] = {
+		[VATOM_DOOR_SYNC] = "sync",
+		[VATOM_DOOR_ASYNC] = "async",
+		[VATOM_DOOR_KICK] = "kick",
+		[VATOM_DOOR_POLL] = "poll",
+	};
+	static const char *const fault_names[] = {
+		[VATOM_FAULT_NONE] = "none",
+		[VATOM_FAULT_HANG] = "hang",
+		[VATOM_FAULT_DELAY] = "delay",
+		[VATOM_FAULT_ENGINE] = "engine",
+	};
+	const struct vatom_dump_job job = {
+		.drm = x->drm,
+		.vfile = x->vfile,
+		.door = door_names[x->door],
+		.fault = fault_names[x->fault],
+		.in_submitter = vatom_exec_in_submitter(x),
+		.id = x->id,
+		.results_size = x->results_size,
+		.ran = &x->ran,
+	};
+
 	vatom_file_reset(x->vfile, x->id, error);
-	vatom_coredump(x, error, stream, size, b, results);
+	vatom_coredump(&job, error, stream, size, b, results);
 }
 
 /**

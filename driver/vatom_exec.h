@@ -37,7 +37,8 @@ static inline u64 vatom_busy_clock(void)
 }
 
 /**
- * enum vatom_door - the ways a job comes in, as devcoredumps name them
+ * enum vatom_door - the ways a job comes in (devcoredumps name them:
+ * vatom_exec_reset())
  * @VATOM_DOOR_SYNC: a synchronous SUBMIT, executed in its submitter
  * @VATOM_DOOR_ASYNC: an asynchronous SUBMIT, executed by its file's
  *	scheduler (vatom_sched.c)
