@@ -7,11 +7,12 @@
  * A fence is pending, then signaled once, with an error status. Its
  * callbacks run in the signaling thread after its lock is dropped, so
  * that one may signal other fences. Timeline points (dma_fence_chain) and
- * merged fences (dma_fence_array) are fences of other kinds:
- * shim_fence_put() releases them here, they signal themselves where they
- * are made. A sleeping task is a condition variable on CLOCK_MONOTONIC,
- * which signals do not interrupt (the kernel's waits are interruptible:
- * -ERESTARTSYS).
+ * merged fences (dma_fence_array) are fences of other kinds, each with
+ * its struct shim_fence_ops where it is made (fence_chain.c,
+ * fence_unwrap.c): as dma-fence.c, this file calls their hooks and knows
+ * nothing else of them. A sleeping task is a condition variable on
+ * CLOCK_MONOTONIC, which signals do not interrupt (the kernel's waits are
+ * interruptible: -ERESTARTSYS).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -118,11 +119,11 @@ static bool fence_signaled_flag(struct shim_fence *f)
 	return __atomic_load_n(&f->signaled, __ATOMIC_ACQUIRE);
 }
 
-void fence_init(struct shim_fence *f, enum fence_kind kind)
+void fence_init(struct shim_fence *f, const struct shim_fence_ops *ops)
 {
 	memset(f, 0, sizeof(*f));
 	f->refcount = 1;
-	f->kind = kind;
+	f->ops = ops;
 	pthread_mutex_init(&f->lock, NULL);
 	cond_init_monotonic(&f->cond);
 	list_init(&f->cb_list);
@@ -134,7 +135,7 @@ static pthread_once_t fence_stub_once = PTHREAD_ONCE_INIT;
 
 static void fence_stub_init(void)
 {
-	fence_init(&fence_stub, FENCE_PLAIN);
+	fence_init(&fence_stub, NULL);
 	fence_stub.is_static = true;
 	fence_stub.signaled = 1;
 }
@@ -152,7 +153,7 @@ struct shim_fence *fence_allocate_private_stub(void)
 
 	if (!f)
 		return NULL;
-	fence_init(f, FENCE_PLAIN);
+	fence_init(f, NULL);
 	f->context = fence_context_alloc();
 	f->signaled = 1;
 	return f;
@@ -164,7 +165,7 @@ struct shim_fence *shim_fence_new(void)
 
 	if (!f)
 		return NULL;
-	fence_init(f, FENCE_PLAIN);
+	fence_init(f, NULL);
 	f->context = fence_context_alloc();
 	return f;
 }
@@ -198,11 +199,11 @@ void shim_fence_put(struct shim_fence *f)
 {
 	/*
 	 * A timeline's nodes hold their previous node: release the chain in
-	 * a loop, not by recursion, as dma_fence_chain_release() does.
+	 * a loop, not by recursion, as dma_fence_chain_release() does; the
+	 * release hook hands that node back.
 	 */
 	while (f) {
 		struct shim_fence *next = NULL;
-		unsigned int i;
 
 		if (__atomic_sub_fetch(&f->refcount, 1, __ATOMIC_ACQ_REL))
 			return;
@@ -210,20 +211,8 @@ void shim_fence_put(struct shim_fence *f)
 			__atomic_fetch_add(&f->refcount, 1, __ATOMIC_RELAXED);
 			return;
 		}
-		switch (f->kind) {
-		case FENCE_CHAIN:
-			next = f->chain.prev;
-			shim_fence_put(f->chain.fence);
-			break;
-		case FENCE_ARRAY:
-			for (i = 0; i < f->array.num; i++)
-				shim_fence_put(f->array.fences[i]);
-			free(f->array.fences);
-			free(f->array.cbs);
-			break;
-		case FENCE_PLAIN:
-			break;
-		}
+		if (f->ops && f->ops->release)
+			next = f->ops->release(f);
 		fence_destroy(f);
 		f = next;
 	}
@@ -276,7 +265,7 @@ void fence_signal(struct shim_fence *f, int error)
 
 void shim_fence_signal(struct shim_fence *f, int error)
 {
-	if (f->kind != FENCE_PLAIN)	/* chains and arrays signal themselves */
+	if (f->ops)	/* a kind with ops signals itself */
 		return;
 	fence_signal(f, error);
 }
@@ -284,19 +273,19 @@ void shim_fence_signal(struct shim_fence *f, int error)
 /*
  * __dma_fence_enable_signaling(): chains arm their callback lazily, on
  * the first wait or callback, as the kernel's do. Called unlocked; a
- * chain found complete is signaled here.
+ * fence whose hook finds it complete is signaled here.
  */
 static void fence_enable_signaling(struct shim_fence *f)
 {
 	bool enable;
 
-	if (f->kind != FENCE_CHAIN)
+	if (!f->ops || !f->ops->enable_signaling)
 		return;
 	pthread_mutex_lock(&f->lock);
 	enable = !f->enabled && !f->signaled;
 	f->enabled = true;
 	pthread_mutex_unlock(&f->lock);
-	if (enable && !chain_enable_signaling(f))
+	if (enable && !f->ops->enable_signaling(f))
 		fence_signal(f, 0);
 }
 
@@ -354,8 +343,8 @@ bool fence_is_signaled(struct shim_fence *f)
 {
 	if (fence_signaled_flag(f))
 		return true;
-	if (f->kind == FENCE_CHAIN)
-		return chain_signaled(f);
+	if (f->ops && f->ops->signaled)
+		return f->ops->signaled(f);
 	return false;
 }
 

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fence.h: the fences' insides, what the syncobj files share (syncobj.h is
- * their face to the rest of the shim): struct shim_fence and its
+ * their face to the rest of the shim): struct shim_fence, its ops and
  * callbacks, the lists and sleeping tasks that stand in for the kernel's,
  * and the dma-fence functions the syncobjs call, by the kernel's names
  * less "dma_" (fence_signal() is dma_fence_signal()).
  *
- * fence.c has the fences and the sleeping, fence_chain.c the timeline
- * points, fence_unwrap.c the merged fences; syncobj.c's opening comment
- * says how the kernel's locks and sleeps map onto these.
+ * fence.c has the fences and the sleeping, and reaches a kind only by
+ * its ops; fence_chain.c has the timeline points, fence_unwrap.c the
+ * merged fences, each with its ops. syncobj.c's opening comment says how
+ * the kernel's locks and sleeps map onto these.
  */
 #ifndef _VATOM_SHIM_FENCE_H_
 #define _VATOM_SHIM_FENCE_H_
@@ -72,10 +73,27 @@ unsigned int waiter_gen(struct waiter *w);
 void waiter_wake(struct waiter *w);
 void waiter_sleep(struct waiter *w, unsigned int gen, int64_t deadline);
 
-enum fence_kind {
-	FENCE_PLAIN,	/* shim_fence_new(), stubs */
-	FENCE_CHAIN,	/* dma_fence_chain: a timeline point */
-	FENCE_ARRAY,	/* dma_fence_array: TRANSFER's merged fences */
+/*
+ * struct dma_fence_ops, what the shim's kinds need of it: fence.c calls
+ * these and knows no kind. A plain fence (shim_fence_new(), the stubs)
+ * has none: NULL. A kind with ops signals itself, shim_fence_signal()
+ * leaves it alone. Timeline points' are fence_chain.c's, merged fences'
+ * fence_unwrap.c's; a hook left NULL is not called.
+ */
+struct shim_fence_ops {
+	/*
+	 * Arm the kind's own callbacks, once, on the first wait or
+	 * callback; false: nothing left pending, fence.c signals @f.
+	 */
+	bool (*enable_signaling)(struct shim_fence *f);
+	/* @f's state computed, for one not yet latched signaled */
+	bool (*signaled)(struct shim_fence *f);
+	/*
+	 * Drop the kind's references as @f is freed; returns one more
+	 * fence to put (a chain's previous node), so that shim_fence_put()
+	 * releases a long timeline in a loop, not by recursion.
+	 */
+	struct shim_fence *(*release)(struct shim_fence *f);
 };
 
 /* struct dma_fence_cb */
@@ -90,7 +108,7 @@ struct shim_fence {
 	int refcount;
 	int signaled;		/* atomic; set once, under @lock */
 	int error;
-	enum fence_kind kind;
+	const struct shim_fence_ops *ops;	/* NULL: a plain fence */
 	bool is_static;		/* the stub: never freed */
 	uint64_t context;
 	uint64_t seqno;
@@ -123,7 +141,7 @@ struct shim_chain {
 
 /* fence.c */
 uint64_t fence_context_alloc(void);
-void fence_init(struct shim_fence *f, enum fence_kind kind);
+void fence_init(struct shim_fence *f, const struct shim_fence_ops *ops);
 struct shim_fence *fence_get_stub(void);
 struct shim_fence *fence_allocate_private_stub(void);
 void fence_destroy(struct shim_fence *f);
@@ -139,8 +157,6 @@ bool is_chain(struct shim_fence *f);
 struct shim_fence *chain_contained(struct shim_fence *f);
 struct shim_fence *chain_walk(struct shim_fence *fence);
 int chain_find_seqno(struct shim_fence **pfence, uint64_t seqno);
-bool chain_enable_signaling(struct shim_fence *head);
-bool chain_signaled(struct shim_fence *fence);
 void chain_init(struct shim_fence *chain, struct shim_fence *prev,
 		struct shim_fence *fence, uint64_t seqno);
 

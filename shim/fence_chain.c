@@ -7,6 +7,7 @@
  * fence and the timeline's previous node, and signals once they all
  * have. Its callback is armed lazily, on the first wait or callback, as
  * 6.1's; walking a chain unlinks the nodes whose fences have signaled.
+ * fence.c reaches a node's insides only through chain_ops.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -16,9 +17,11 @@
 
 #include "fence.h"
 
+static const struct shim_fence_ops chain_ops;
+
 bool is_chain(struct shim_fence *f)
 {
-	return f && f->kind == FENCE_CHAIN;
+	return f && f->ops == &chain_ops;
 }
 
 /* dma_fence_chain_contained() */
@@ -104,6 +107,8 @@ int chain_find_seqno(struct shim_fence **pfence, uint64_t seqno)
 	return 0;
 }
 
+static bool chain_enable_signaling(struct shim_fence *head);
+
 static void chain_cb(struct shim_fence *f, struct shim_fence_cb *cb)
 {
 	struct shim_fence *chain = container_of(cb, struct shim_fence,
@@ -118,7 +123,7 @@ static void chain_cb(struct shim_fence *f, struct shim_fence_cb *cb)
 }
 
 /* dma_fence_chain_enable_signaling(): arm on the first pending fence */
-bool chain_enable_signaling(struct shim_fence *head)
+static bool chain_enable_signaling(struct shim_fence *head)
 {
 	struct shim_fence *iter;
 
@@ -138,7 +143,7 @@ bool chain_enable_signaling(struct shim_fence *head)
 }
 
 /* dma_fence_chain_signaled() */
-bool chain_signaled(struct shim_fence *fence)
+static bool chain_signaled(struct shim_fence *fence)
 {
 	struct shim_fence *iter;
 
@@ -150,6 +155,23 @@ bool chain_signaled(struct shim_fence *fence)
 	}
 	return true;
 }
+
+/*
+ * dma_fence_chain_release(): drops the node's fence; its previous node is
+ * handed back for shim_fence_put()'s loop to drop.
+ */
+static struct shim_fence *chain_release(struct shim_fence *chain)
+{
+	shim_fence_put(chain->chain.fence);
+	return chain->chain.prev;
+}
+
+/* dma_fence_chain_ops */
+static const struct shim_fence_ops chain_ops = {
+	.enable_signaling = chain_enable_signaling,
+	.signaled = chain_signaled,
+	.release = chain_release,
+};
 
 /* dma_fence_chain_init(): takes the references to @prev and @fence */
 void chain_init(struct shim_fence *chain, struct shim_fence *prev,
@@ -181,7 +203,7 @@ struct shim_chain *shim_chain_alloc(void)
 
 	if (!c)
 		return NULL;
-	fence_init(&c->base, FENCE_CHAIN);
+	fence_init(&c->base, &chain_ops);
 	return c;
 }
 

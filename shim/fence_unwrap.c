@@ -6,7 +6,8 @@
  * A TRANSFER to a timeline point unwraps the source's fence (the fences
  * inside its chain nodes and arrays) and merges the unsignaled ones into
  * one fence: an array of them, which signals once they all have, with
- * the first error.
+ * the first error. Its array_ops are this file's: fence.c knows no more
+ * of it.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -18,6 +19,13 @@ struct array_cb {
 	struct shim_fence_cb cb;
 	struct shim_fence *array;
 };
+
+static const struct shim_fence_ops array_ops;
+
+static bool is_array(struct shim_fence *f)
+{
+	return f->ops == &array_ops;
+}
 
 static void array_cb_func(struct shim_fence *f, struct shim_fence_cb *cb)
 {
@@ -37,6 +45,26 @@ static void array_cb_func(struct shim_fence *f, struct shim_fence_cb *cb)
 	shim_fence_put(array);
 }
 
+/* dma_fence_array_release() */
+static struct shim_fence *array_release(struct shim_fence *array)
+{
+	unsigned int i;
+
+	for (i = 0; i < array->array.num; i++)
+		shim_fence_put(array->array.fences[i]);
+	free(array->array.fences);
+	free(array->array.cbs);
+	return NULL;
+}
+
+/*
+ * dma_fence_array_ops: armed when made (below), so no enable_signaling;
+ * signaled only once latched.
+ */
+static const struct shim_fence_ops array_ops = {
+	.release = array_release,
+};
+
 /*
  * dma_fence_array_create(num, fences, context, 1, false): signals once all
  * have, with the first error. Armed at once: 6.1's arms on the first wait
@@ -50,7 +78,7 @@ static struct shim_fence *fence_array_create(unsigned int num,
 	unsigned int i;
 
 	if (a)
-		fence_init(a, FENCE_ARRAY);
+		fence_init(a, &array_ops);
 	if (a)
 		a->array.cbs = calloc(num, sizeof(*a->array.cbs));
 	if (!a || !a->array.cbs) {
@@ -110,10 +138,10 @@ struct shim_fence *fence_unwrap_merge(struct shim_fence *head)
 
 	chain_for_each(iter, head) {
 		struct shim_fence *c = chain_contained(iter);
-		unsigned int num = c->kind == FENCE_ARRAY ? c->array.num : 1;
+		unsigned int num = is_array(c) ? c->array.num : 1;
 
 		for (i = 0; i < num; i++) {
-			struct shim_fence *f = c->kind == FENCE_ARRAY ?
+			struct shim_fence *f = is_array(c) ?
 					       c->array.fences[i] : c;
 
 			if (fence_is_signaled(f))
