@@ -7,9 +7,9 @@
  * less "dma_" (fence_signal() is dma_fence_signal()).
  *
  * fence.c has the fences and the sleeping, and reaches a kind only by
- * its ops; fence_chain.c has the timeline points, fence_unwrap.c the
- * merged fences, each with its ops. syncobj.c's opening comment says how
- * the kernel's locks and sleeps map onto these.
+ * its ops; fence_chain.c has the timeline points (fence_chain.h),
+ * fence_unwrap.c the merged fences, each with its ops. syncobj.c's
+ * opening comment says how the kernel's locks and sleeps map onto these.
  */
 #ifndef _VATOM_SHIM_FENCE_H_
 #define _VATOM_SHIM_FENCE_H_
@@ -135,10 +135,6 @@ struct shim_fence {
 	};
 };
 
-struct shim_chain {
-	struct shim_fence base;
-};
-
 /* fence.c */
 uint64_t fence_context_alloc(void);
 void fence_init(struct shim_fence *f, const struct shim_fence_ops *ops);
@@ -151,18 +147,6 @@ int fence_add_callback(struct shim_fence *f, struct shim_fence_cb *cb,
 				    struct shim_fence_cb *));
 bool fence_remove_callback(struct shim_fence *f, struct shim_fence_cb *cb);
 bool fence_is_signaled(struct shim_fence *f);
-
-/* fence_chain.c */
-bool is_chain(struct shim_fence *f);
-struct shim_fence *chain_contained(struct shim_fence *f);
-struct shim_fence *chain_walk(struct shim_fence *fence);
-int chain_find_seqno(struct shim_fence **pfence, uint64_t seqno);
-void chain_init(struct shim_fence *chain, struct shim_fence *prev,
-		struct shim_fence *fence, uint64_t seqno);
-
-/* dma_fence_chain_for_each() */
-#define chain_for_each(iter, head) \
-	for (iter = shim_fence_get(head); iter; iter = chain_walk(iter))
 
 /* fence_unwrap.c */
 struct shim_fence *fence_unwrap_merge(struct shim_fence *head);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "fence.h"
+#include "fence_chain.h"
 
 static const struct shim_fence_ops chain_ops;
 

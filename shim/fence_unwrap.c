@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "fence.h"
+#include "fence_chain.h"
 
 struct array_cb {
 	struct shim_fence_cb cb;
