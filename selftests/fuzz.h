@@ -190,6 +190,7 @@ void vz_trace_drain(struct vz_worker *w);
 void vz_trace_state(struct vz_worker *w, bool surfaces);
 void vz_seed_pool(struct vz_worker *w);
 int vz_worker_init(struct vz_worker *w, int id, __u64 seed, int fd, int fd2);
+/* After vz_queues_forget() (fuzz_queue.c): what the pool set up. */
 void vz_worker_fini(struct vz_worker *w);
 
 /* fuzz_packets.c */
@@ -205,7 +206,7 @@ void vz_op_submit(struct vz_worker *w);
 void vz_op_random(struct vz_worker *w);
 
 /* fuzz_queue.c */
-void vz_queue_forget(struct vz_worker *w, int i);
+void vz_queues_forget(struct vz_worker *w);
 void vz_queue_jobs(struct vz_worker *w);
 void vz_op_queue(struct vz_worker *w);
 

@@ -439,8 +439,6 @@ int vz_worker_init(struct vz_worker *w, int id, __u64 seed, int fd, int fd2)
 
 void vz_worker_fini(struct vz_worker *w)
 {
-	while (w->nqueue)
-		vz_queue_forget(w, 0);
 	if (w->qmap)
 		munmap(w->qmap, VZ_QUEUE_SURF);
 	close(w->efd);

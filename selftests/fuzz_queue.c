@@ -41,7 +41,7 @@ static __u64 vz_page_round(__u64 size)
 }
 
 /* Forget queue @i, unmapping its ring and page. */
-void vz_queue_forget(struct vz_worker *w, int i)
+static void vz_queue_forget(struct vz_worker *w, int i)
 {
 	struct vz_queue *q = &w->queue[i];
 
@@ -50,6 +50,13 @@ void vz_queue_forget(struct vz_worker *w, int i)
 	if (q->ctl)
 		munmap(q->ctl, VT_PAGE_SIZE);
 	w->queue[i] = w->queue[--w->nqueue];
+}
+
+/* Forget every queue the worker knows, before vz_worker_fini(). */
+void vz_queues_forget(struct vz_worker *w)
+{
+	while (w->nqueue)
+		vz_queue_forget(w, 0);
 }
 
 static void vz_queue_destroy(struct vz_worker *w, int i)

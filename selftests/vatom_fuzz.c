@@ -148,6 +148,7 @@ static unsigned long long vz_phase1(__u64 seed, double secs, unsigned long long 
 		vz_trace_state(&w, true);
 		vd_printf("end %llu\n", i);
 	}
+	vz_queues_forget(&w);
 	vz_worker_fini(&w);
 	close(fd);
 	if (fd2 >= 0)
