@@ -57,20 +57,20 @@ static bool vatom_poller_refresh(struct vatom_poller *p)
 	unsigned int n = 0;
 	bool attached;
 
-	if (READ_ONCE(p->gen) == p->seen)
+	if (READ_ONCE(p->list.gen) == p->list.seen)
 		return false;
 	mutex_lock(&p->lock);
 	list_for_each_entry(q, &p->queues, poll_node)
 		p->polled[n++] = q;
 	p->npolled = n;
 	p->next = 0;
-	WRITE_ONCE(p->seen, p->gen);
+	WRITE_ONCE(p->list.seen, p->list.gen);
 	attached = p->attached;
 	p->attached = false;
 	mutex_unlock(&p->lock);
 	/* The store before the waiter's check of the wait queue. */
 	smp_mb();
-	wake_up_var(&p->seen);
+	wake_up_var(&p->list.seen);
 	return attached;
 }
 
@@ -117,7 +117,7 @@ static void vatom_poller_drain(struct vatom_queue *q)
 
 	if (mutex_trylock(&q->lock)) {
 		if (vatom_queue_has_work(q, &tail))
-			ret = vatom_queue_drain(q, tail, true);
+			ret = vatom_queue_drain(q, tail, &q->poller->list);
 		mutex_unlock(&q->lock);
 	}
 	set_active_memcg(old_memcg);
@@ -149,7 +149,7 @@ static void vatom_poller_sleep(struct vatom_poller *p)
 	list_for_each_entry(q, &p->queues, poll_node)
 		work |= vatom_queue_has_work(q, &tail);
 	/* A queue went, and its detach waits for our copy of the list. */
-	work |= p->gen != p->seen;
+	work |= p->list.gen != p->list.seen;
 	mutex_unlock(&p->lock);
 	if (!work && !kthread_should_stop())
 		schedule();
@@ -243,7 +243,7 @@ static void vatom_poller_step_aside(struct vatom_poller *p)
 	vatom_poller_flags(p, DRM_VATOM_QUEUE_CTL_KICK_TO_WAIT);
 	t = ns_to_ktime(p->step_aside_ns);
 	set_current_state(TASK_INTERRUPTIBLE);
-	if (READ_ONCE(p->gen) == p->seen && !kthread_should_stop())
+	if (READ_ONCE(p->list.gen) == p->list.seen && !kthread_should_stop())
 		schedule_hrtimeout(&t, HRTIMER_MODE_REL);
 	__set_current_state(TASK_RUNNING);
 	vatom_poller_flags(p, 0);

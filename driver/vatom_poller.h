@@ -14,10 +14,11 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 
+#include "vatom_queue.h"
+
 struct pid;
 struct task_struct;
 struct vatom_device;
-struct vatom_queue;
 
 /**
  * struct vatom_poller - the polling thread of one process on one device
@@ -31,14 +32,12 @@ struct vatom_queue;
  *	the thread
  * @cpu: the CPU the thread is pinned to, or -1 (the first queue to name
  *	one pins it, for good)
- * @lock: protects @queues, @gen and @idle_ns (held while a queue comes or
+ * @lock: protects @queues, @list.gen and @idle_ns (held while a queue comes or
  *	goes, and while the thread copies @queues or publishes flags; never
  *	while it polls or drains)
  * @queues: the queues it serves, by &vatom_queue.poll_node
- * @gen: bumped whenever @queues changes
- * @seen: the @gen that @polled was last copied at (written by the thread):
- *	a queue taken off @queues at generation g is no longer polled, nor
- *	drained, once @seen reaches g
+ * @list: the generation of @queues, and the one @polled was last copied
+ *	at (vatom_queue_drain() leaves a batch when they differ)
  * @idle_ns: the longest idle time of @queues
  * @asleep: the poller has published NEED_WAKEUP and sleeps, or is about to
  * @attached: a queue came since the poller last copied @queues: its idle
@@ -65,8 +64,7 @@ struct vatom_poller {
 	int cpu; /* protected by vatom_poller_lock */
 	struct mutex lock; /* see above */
 	struct list_head queues;
-	unsigned int gen;
-	unsigned int seen;
+	struct vatom_queue_list_gen list;
 	u64 idle_ns;
 	bool asleep;
 	bool attached;

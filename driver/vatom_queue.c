@@ -40,7 +40,6 @@
 #include "vatom_exec.h"
 #include "vatom_file.h"
 #include "vatom_queue.h"
-#include "vatom_queue_poll.h"
 #include "vatom_trace.h"
 
 static_assert(sizeof(struct drm_vatom_queue_job) == 64);
@@ -164,7 +163,8 @@ static void vatom_queue_signal(struct vatom_queue *q)
  * vatom_queue_drain() - consume a batch: the ring from the head to @tail
  * @q: the queue, locked
  * @tail: a tail vatom_queue_tail_ok() accepted
- * @polled: the consumer is the poller, else a KICK
+ * @list: the generation of the poller's list when the poller consumes;
+ *	NULL for a KICK
  *
  * Then adds the syncobj point and signals the eventfd, if anything was
  * consumed. Stops early when the queue is destroyed (the poller: at the
@@ -179,8 +179,10 @@ static void vatom_queue_signal(struct vatom_queue *q)
  * syncobj point cannot be allocated (nothing consumed); -EINTR when told
  * to stop with jobs left.
  */
-int vatom_queue_drain(struct vatom_queue *q, u32 tail, bool polled)
+int vatom_queue_drain(struct vatom_queue *q, u32 tail,
+		      const struct vatom_queue_list_gen *list)
 {
+	bool polled = list;
 	struct vatom_exec *x = &q->exec;
 	u64 completed = q->completed, t0, ns, executed = 0;
 	struct vatom_stats stats = {};
@@ -220,7 +222,13 @@ int vatom_queue_drain(struct vatom_queue *q, u32 tail, bool polled)
 			ret = -EINTR;
 			break;
 		}
-		if (polled && vatom_queue_poll_detaching(q))
+		/*
+		 * The poller leaves the batch when a queue came or went: a
+		 * detach waits for it to copy its list again, a wait this
+		 * bounds by one job (the job timeout), not a batch. @seen is
+		 * the poller's own, and this is the poller.
+		 */
+		if (list && READ_ONCE(list->gen) != list->seen)
 			break;	/* the poller comes back to it */
 		cond_resched();
 	}

@@ -110,7 +110,21 @@ static inline bool vatom_queue_tail_ok(const struct vatom_queue *q, u32 tail)
 	return tail - READ_ONCE(q->head) <= q->entries;
 }
 
+/**
+ * struct vatom_queue_list_gen - the generation of a poller's list of
+ * queues, which vatom_queue_drain() reads between two jobs of a batch
+ * @gen: bumped whenever a queue comes or goes (under the poller's lock)
+ * @seen: the @gen the poller last copied its list at (written by the
+ *	poller's thread): a queue taken off the list at generation g is no
+ *	longer polled, nor drained, once @seen reaches g
+ */
+struct vatom_queue_list_gen {
+	unsigned int gen;
+	unsigned int seen;
+};
+
 /* vatom_queue.c */
-int vatom_queue_drain(struct vatom_queue *q, u32 tail, bool polled);
+int vatom_queue_drain(struct vatom_queue *q, u32 tail,
+		      const struct vatom_queue_list_gen *list);
 
 #endif /* _VATOM_QUEUE_H_ */

@@ -283,7 +283,7 @@ int vatom_ioctl_queue_kick(struct drm_device *dev, void *data,
 	tail = vatom_queue_tail(q);
 	completed = q->completed;
 	if (vatom_queue_tail_ok(q, tail))
-		ret = vatom_queue_drain(q, tail, false);
+		ret = vatom_queue_drain(q, tail, NULL);
 	else
 		ret = -EINVAL;
 	if (q->poller && q->completed != completed)

@@ -222,7 +222,7 @@ void vatom_queue_poll_attach(struct vatom_queue *q)
 
 	mutex_lock(&p->lock);
 	list_add_tail(&q->poll_node, &p->queues);
-	WRITE_ONCE(p->gen, p->gen + 1);
+	WRITE_ONCE(p->list.gen, p->list.gen + 1);
 	p->idle_ns = max(p->idle_ns, q->idle_ns);
 	p->attached = true;
 	mutex_unlock(&p->lock);
@@ -278,15 +278,15 @@ void vatom_queue_poll_stop(struct vatom_queue *q)
 		return;
 	mutex_lock(&p->lock);
 	list_del_init(&q->poll_node);
-	gen = p->gen + 1;
-	WRITE_ONCE(p->gen, gen);
+	gen = p->list.gen + 1;
+	WRITE_ONCE(p->list.gen, gen);
 	p->idle_ns = 0;
 	list_for_each_entry(other, &p->queues, poll_node)
 		p->idle_ns = max(p->idle_ns, other->idle_ns);
 	mutex_unlock(&p->lock);
 	/* Asleep or stepping aside, it copies the list once woken. */
 	wake_up_process(p->task);
-	wait_var_event(&p->seen, (int)(READ_ONCE(p->seen) - gen) >= 0);
+	wait_var_event(&p->list.seen, (int)(READ_ONCE(p->list.seen) - gen) >= 0);
 
 	mutex_lock(&vatom_poller_lock);
 	last = !--p->users;

@@ -23,21 +23,4 @@ void vatom_queue_poll_kicked(struct vatom_queue *q);
 void vatom_queue_poll_stop(struct vatom_queue *q);
 void vatom_queue_poll_put(struct vatom_queue *q);
 
-/**
- * vatom_queue_poll_detaching() - whether the poller is to leave the batch
- * it drains on @q between two jobs: a queue came or went, and a detach
- * waits for the poller to copy its list again (vatom_queue_poll_stop()),
- * which bounds that wait by one job (the job timeout), not a batch
- * @q: the queue the poller drains, polling mode
- *
- * Return: true when the list changed since the poller last copied it.
- */
-static inline bool vatom_queue_poll_detaching(const struct vatom_queue *q)
-{
-	const struct vatom_poller *p = q->poller;
-
-	/* @seen is the poller's own, and this is the poller. */
-	return READ_ONCE(p->gen) != p->seen;
-}
-
 #endif /* _VATOM_QUEUE_POLL_H_ */
