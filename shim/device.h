@@ -206,9 +206,10 @@ int shim_surface_mmap_offset(struct shim_file *f, void *arg);
 int shim_surface_info(struct shim_file *f, void *arg);
 int shim_noc_counters(struct shim_file *f, void *arg);
 int shim_gem_close(struct shim_file *f, void *arg);
-int shim_prime_handle_to_fd(struct shim_file *f, void *arg);
-int shim_prime_fd_to_handle(struct shim_file *f, void *arg);
 struct shim_surface *shim_surface_lookup(struct shim_file *f, u32 handle);
+int shim_handle_create(struct shim_file *f, struct shim_surface *s,
+		       u32 *handle);
+u32 shim_handle_of(struct shim_file *f, struct shim_surface *s);
 int shim_bindings_read(struct shim_file *f, const void *ubind, u32 count,
 		       struct shim_surface *surf[DRM_VATOM_MAX_SLOTS],
 		       struct vatom_bindings *b, u8 *bound, u32 *nbound);
@@ -216,6 +217,10 @@ int shim_buffer_new(struct shim_file *f, u64 size, u32 *handle,
 		    struct shim_surface **out);
 void shim_handle_delete(struct shim_file *f, u32 handle);
 void shim_file_close_handles(struct shim_file *f);
+
+/* prime.c */
+int shim_prime_handle_to_fd(struct shim_file *f, void *arg);
+int shim_prime_fd_to_handle(struct shim_file *f, void *arg);
 
 /* queue.c */
 int shim_queue_create(struct shim_file *f, void *arg);

@@ -4,22 +4,19 @@
  * mapped once for the engine and again by every mmap() of the device
  * file or of an exported descriptor, so that device atomics and CPU
  * atomics through a mapping meet in the same pages, as on vatom.ko's
- * shmem objects. Handles, charges and PRIME follow vatom_gem.c and the
- * DRM core: the lowest free handle, the first handle's file owns (and is
+ * shmem objects. Handles and charges follow vatom_gem.c and the DRM
+ * core: the lowest free handle, the first handle's file owns (and is
  * charged for) the surface while it lives, any other file while it holds
- * its handle; an exported descriptor names the surface, and importing it
- * into a file that has a handle gives that handle back.
+ * its handle. PRIME, a descriptor that names a surface, is prime.c's.
  */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <drm.h>
-#include <linux/dma-buf.h>
 
 #include "device.h"
 
@@ -150,8 +147,8 @@ nomem:
  * Give @f a handle to @s, the lowest free one (idr_alloc() from 1), with
  * the charge vatom_gem_handle_open() makes; the handle takes a reference.
  */
-static int shim_handle_create(struct shim_file *f, struct shim_surface *s,
-			      u32 *handle)
+int shim_handle_create(struct shim_file *f, struct shim_surface *s,
+		       u32 *handle)
 {
 	struct shim_account *owner = NULL;
 	struct shim_surface **n;
@@ -191,7 +188,7 @@ static int shim_handle_create(struct shim_file *f, struct shim_surface *s,
 }
 
 /* The handle @f has to @s, or 0. Under f->handles_lock. */
-static u32 shim_handle_of(struct shim_file *f, struct shim_surface *s)
+u32 shim_handle_of(struct shim_file *f, struct shim_surface *s)
 {
 	u32 i;
 
@@ -539,92 +536,6 @@ void *shim_file_mmap(struct shim_file *f, void *addr, size_t len, int prot,
 	addr = shim_real_mmap(addr, len, prot, flags, s->memfd, off - s->offset);
 	shim_surface_put(s);	/* the mapping keeps the memfd's pages */
 	return addr;
-}
-
-/* --- PRIME: a descriptor that names a surface (a dma-buf) */
-
-static void *shim_prime_get(void *data)
-{
-	shim_surface_get(data);
-	return data;
-}
-
-static void shim_prime_release(void *data)
-{
-	shim_surface_put(data);
-}
-
-/*
- * A dma-buf's ioctls: DMA_BUF_IOCTL_SYNC checks its flags, as
- * dma_buf_ioctl() does, and has nothing to do (the pages are coherent).
- */
-static int shim_prime_ioctl(void *data, unsigned long request, void *arg)
-{
-	struct dma_buf_sync sync;
-
-	if (request != DMA_BUF_IOCTL_SYNC)
-		return -ENOTTY;
-	if (shim_copy_in(&sync, arg, sizeof(sync)))
-		return -EFAULT;
-	if (sync.flags & ~DMA_BUF_SYNC_VALID_FLAGS_MASK ||
-	    !(sync.flags & DMA_BUF_SYNC_RW))
-		return -EINVAL;
-	return 0;
-}
-
-static const struct shim_fd_ops shim_prime_ops = {
-	.name = "vatom-shim dma-buf",
-	.release = shim_prime_release,
-	.ioctl = shim_prime_ioctl,
-};
-
-int shim_prime_handle_to_fd(struct shim_file *f, void *arg)
-{
-	struct drm_prime_handle *args = arg;
-	struct shim_surface *s;
-	int fd, ret;
-
-	if (args->flags & ~(DRM_CLOEXEC | DRM_RDWR))
-		return -EINVAL;
-	s = shim_surface_lookup(f, args->handle);
-	if (!s)
-		return -ENOENT;
-	fd = shim_real_fcntl_dupfd(s->memfd, 0, args->flags & DRM_CLOEXEC);
-	if (fd < 0) {
-		shim_surface_put(s);
-		return -errno;
-	}
-	ret = shim_fd_track(fd, &shim_prime_ops, s);	/* takes the reference */
-	if (ret) {
-		shim_real_close(fd);
-		shim_surface_put(s);
-		return ret;
-	}
-	args->fd = fd;
-	return 0;
-}
-
-int shim_prime_fd_to_handle(struct shim_file *f, void *arg)
-{
-	struct drm_prime_handle *args = arg;
-	struct shim_surface *s;
-	u32 handle;
-	int ret;
-
-	s = shim_fd_get(args->fd, &shim_prime_ops, shim_prime_get);
-	if (!s)
-		return fcntl(args->fd, F_GETFD) < 0 ? -EBADF : -EINVAL;
-	shim_mutex_lock(&f->handles_lock);
-	handle = shim_handle_of(f, s);
-	shim_mutex_unlock(&f->handles_lock);
-	if (handle) {
-		args->handle = handle;
-		shim_surface_put(s);
-		return 0;
-	}
-	ret = shim_handle_create(f, s, &args->handle);
-	shim_surface_put(s);
-	return ret;
 }
 
 /* --- NOC_COUNTERS (vatom_noc.c) */
