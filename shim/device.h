@@ -201,9 +201,7 @@ bool shim_file_guilty(struct shim_file *f);
 /* surface.c */
 void shim_offsets_lock(void);
 void shim_offsets_unlock(void);
-int shim_surface_create(struct shim_file *f, void *arg);
-int shim_surface_mmap_offset(struct shim_file *f, void *arg);
-int shim_surface_info(struct shim_file *f, void *arg);
+int shim_surface_alloc(u64 size, struct shim_surface **out);
 int shim_gem_close(struct shim_file *f, void *arg);
 struct shim_surface *shim_surface_lookup(struct shim_file *f, u32 handle);
 int shim_handle_create(struct shim_file *f, struct shim_surface *s,
@@ -216,6 +214,11 @@ int shim_buffer_new(struct shim_file *f, u64 size, u32 *handle,
 		    struct shim_surface **out);
 void shim_handle_delete(struct shim_file *f, u32 handle);
 void shim_file_close_handles(struct shim_file *f);
+
+/* surface_ioctl.c */
+int shim_surface_create(struct shim_file *f, void *arg);
+int shim_surface_mmap_offset(struct shim_file *f, void *arg);
+int shim_surface_info(struct shim_file *f, void *arg);
 
 /* noc.c */
 int shim_noc_counters(struct shim_file *f, void *arg);
