@@ -9,12 +9,13 @@
  * fault inside the user range of this thread's copy ends the copy; every
  * other fault goes on to the program's own action, as the kernel would
  * have delivered it. The program's actions are kept here (prog_sig): the
- * shim's sigaction() and signal() entry points (preload.c) read and write
- * them through fault_sigaction() instead of replacing the handler.
+ * shim's sigaction() and signal() entry points (preload_signal.c) read
+ * and write them through fault_sigaction() instead of replacing the
+ * handler.
  *
  * Why a file of its own: it must link into a program without preload.c,
  * statically (see fdtable.c). So it defines no libc symbol (sigaction()
- * and signal() are preload.c's), and installs its handler with
+ * and signal() are preload_signal.c's), and installs its handler with
  * shim_real_sigaction(): weak here, calling libc's sigaction() (the real
  * one in such a program), and overridden by preload.c's, which calls
  * libc's own past the shim's interposed sigaction(). Without preload.c

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fault.h: the fault catching behind shim_copy_in() and shim_copy_out()
- * (fault.c), for preload.c: its constructor installs the handler, and its
- * sigaction() and signal() entry points, for SIGSEGV and SIGBUS, keep the
- * program's own actions here, behind the shim's handler.
+ * (fault.c), for preload.c, whose constructor installs the handler, and
+ * preload_signal.c, whose sigaction() and signal() entry points, for
+ * SIGSEGV and SIGBUS, keep the program's own actions here, behind the
+ * shim's handler.
  *
  * fault.c defines no libc symbol and needs nothing of preload.c, so that a
  * program linked statically without preload.c can copy in and out too;

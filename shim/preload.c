@@ -8,8 +8,10 @@
  * everything else goes straight to libc. The pieces:
  *
  *   preload.c      these entry points: open(), close(), dup(), fcntl(),
- *                  ioctl(), mmap(), write(), sigaction() and signal();
- *                  the real libc calls (REAL()); the constructor
+ *                  ioctl(), mmap(), write(); the real libc calls
+ *                  (REAL()); the constructor
+ *   preload_signal.c
+ *                  sigaction() and signal(), for SIGSEGV and SIGBUS
  *   preload_fs.c   the entry points that look at files by name: stat(),
  *                  access(), readlink(), realpath(), xattrs, fopen(),
  *                  the <dirent.h> calls
@@ -25,7 +27,7 @@
  *                  handlers the program installs
  *   devices.c      shim_num_devices(): $VATOM_SHIM_DEVICES
  *
- * Only preload.c and preload_fs.c define libc's symbols or use REAL(): the
+ * Only the preload*.c files define libc's symbols or use REAL(): the
  * others link into a program that does not interpose libc (a static test
  * program with file.c and the engine). Their libc calls past the
  * shim's own entry points are shim_real_close(), shim_real_mmap(),
@@ -537,91 +539,6 @@ SHIM_EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd,
 
 	return p ? p : REAL(mmap64)(addr, len, prot, flags, fd, off);
 }
-
-/* ------------------------------------------------------------------ */
-/* The program's signal handlers                                        */
-/* ------------------------------------------------------------------ */
-
-SHIM_EXPORT int sigaction(int sig, const struct sigaction *act,
-			  struct sigaction *old)
-{
-	if (likely(fault_sig_slot(sig) < 0))
-		return REAL(sigaction)(sig, act, old);
-	return fault_sigaction(sig, act, old);
-}
-
-SHIM_EXPORT int __sigaction(int sig, const struct sigaction *act,
-			    struct sigaction *old)
-{
-	if (likely(fault_sig_slot(sig) < 0))
-		return REAL(__sigaction)(sig, act, old);
-	return fault_sigaction(sig, act, old);
-}
-
-/* signal() and its variants, in terms of sigaction(), as glibc has them */
-static sighandler_t shim_signal(int sig, sighandler_t handler, int flags,
-				bool mask_self)
-{
-	struct sigaction act = { .sa_handler = handler, .sa_flags = flags };
-	struct sigaction old;
-
-	if (handler == SIG_ERR) {
-		errno = EINVAL;
-		return SIG_ERR;
-	}
-	sigemptyset(&act.sa_mask);
-	if (mask_self)
-		sigaddset(&act.sa_mask, sig);
-	fault_sigaction(sig, &act, &old);
-	return old.sa_handler;
-}
-
-SHIM_EXPORT sighandler_t signal(int sig, sighandler_t handler)
-{
-	if (likely(fault_sig_slot(sig) < 0))
-		return REAL(signal)(sig, handler);
-	return shim_signal(sig, handler, SA_RESTART, true);
-}
-
-SHIM_EXPORT sighandler_t bsd_signal(int sig, sighandler_t handler)
-{
-	if (likely(fault_sig_slot(sig) < 0))
-		return REAL(bsd_signal)(sig, handler);
-	return shim_signal(sig, handler, SA_RESTART, true);
-}
-
-SHIM_EXPORT sighandler_t sysv_signal(int sig, sighandler_t handler)
-{
-	if (likely(fault_sig_slot(sig) < 0))
-		return REAL(sysv_signal)(sig, handler);
-	return shim_signal(sig, handler, SA_RESETHAND | SA_NODEFER, false);
-}
-
-SHIM_EXPORT sighandler_t __sysv_signal(int sig, sighandler_t handler)
-{
-	if (likely(fault_sig_slot(sig) < 0))
-		return REAL(__sysv_signal)(sig, handler);
-	return shim_signal(sig, handler, SA_RESETHAND | SA_NODEFER, false);
-}
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-SHIM_EXPORT sighandler_t sigset(int sig, sighandler_t disp)
-{
-	sighandler_t old;
-	sigset_t set;
-
-	if (likely(fault_sig_slot(sig) < 0) || disp == SIG_HOLD)
-		return REAL(sigset)(sig, disp);
-	old = shim_signal(sig, disp, 0, false);
-	if (old != SIG_ERR) {
-		sigemptyset(&set);
-		sigaddset(&set, sig);
-		pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-	}
-	return old;
-}
-#pragma GCC diagnostic pop
 
 /* ------------------------------------------------------------------ */
 /* Start-up                                                             */
