@@ -49,7 +49,7 @@ int shim_file_open(unsigned int minor, struct shim_file **out)
 
 /*
  * The stub counts opens and releases; the references of calls in flight
- * (preload.c takes one around each ioctl() and mmap()) are not counted.
+ * (preload_io.c takes one around each ioctl() and mmap()) are not counted.
  */
 struct shim_file *shim_file_get(struct shim_file *f)
 {
