@@ -5,10 +5,10 @@
  * Every descriptor that stands for a shim object (an open device file, a
  * fake sysfs file, a memfd file.c hands out: a dma-buf, a sync_file) is
  * in it, with dup() semantics: dup()s share the object, and the close()
- * of the last of them releases it. preload.c's close(), dup() and fcntl()
- * keep the table in step with the process's descriptors; the rest of the
- * shim tracks and finds its objects with shim_fd_track(), shim_fd_lookup()
- * and shim_fd_get() (shim.h).
+ * of the last of them releases it. preload_fd.c's close(), dup() and
+ * fcntl() keep the table in step with the process's descriptors; the rest
+ * of the shim tracks and finds its objects with shim_fd_track(),
+ * shim_fd_lookup() and shim_fd_get() (shim.h).
  *
  * Why a file of its own: it must link into a program without preload.c.
  * A test program linked statically with file.c and the engine (no libc

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fdtable.h: the descriptor table's insides (fdtable.c), for the files
- * that interpose libc (preload.c, preload_fs.c) and the fake files'
+ * that interpose libc (the preload*.c files) and the fake files'
  * descriptors (vnode.c). The rest of the shim sees the table through
  * shim.h's shim_fd_track(), shim_fd_lookup() and shim_fd_get() only.
  *

@@ -7,8 +7,9 @@
  * DRM device, and answers those that concern the vatom nodes it presents;
  * everything else goes straight to libc. The pieces:
  *
- *   preload.c      these entry points: open(), close(), dup(), fcntl();
- *                  the real libc calls (REAL()); the constructor
+ *   preload.c      the real libc calls (REAL()); the constructor
+ *   preload_fd.c   the entry points that make and close descriptors:
+ *                  open(), close(), dup(), fcntl()
  *   preload_io.c   ioctl(), mmap() and write() of a descriptor of ours
  *   preload_signal.c
  *                  sigaction() and signal(), for SIGSEGV and SIGBUS
@@ -61,16 +62,13 @@
 #undef _TIME_BITS
 
 #include <dlfcn.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 
 #include "fault.h"
@@ -186,227 +184,6 @@ int shim_real_sigaction(int sig, const struct sigaction *act,
 			struct sigaction *old)
 {
 	return REAL(sigaction)(sig, act, old);
-}
-
-/* ------------------------------------------------------------------ */
-/* open()                                                               */
-/* ------------------------------------------------------------------ */
-
-static int open_node(const char *fn, const char *path,
-		     const struct vnode *v, int flags)
-{
-	int fd;
-
-	trace(fn, path, v->path);
-	fd = vnode_open(v, flags);
-	return fd < 0 ? fail(-fd) : fd;
-}
-
-/* A name of ours that is not there cannot be created either. */
-static int open_fail(int err, int flags)
-{
-	return fail(err == -ENOENT && (flags & O_CREAT) ? EACCES : -err);
-}
-
-#define OPEN_MODE(flags)						\
-	({								\
-		mode_t m_ = 0;						\
-		va_list ap_;						\
-									\
-		if (__OPEN_NEEDS_MODE(flags)) {				\
-			va_start(ap_, flags);				\
-			m_ = va_arg(ap_, mode_t);			\
-			va_end(ap_);					\
-		}							\
-		m_;							\
-	})
-
-SHIM_EXPORT int open(const char *path, int flags, ...)
-{
-	mode_t mode = OPEN_MODE(flags);
-	struct vres r;
-	int k = at_resolve(AT_FDCWD, &path, !(flags & O_NOFOLLOW), &r);
-
-	if (k == VR_NODE)
-		return open_node("open", path, r.node, flags);
-	if (k < 0)
-		return open_fail(k, flags);
-	return fd_fresh(REAL_CALL(r, REAL(open)(path, flags, mode)));
-}
-
-SHIM_EXPORT int open64(const char *path, int flags, ...)
-{
-	mode_t mode = OPEN_MODE(flags);
-	struct vres r;
-	int k = at_resolve(AT_FDCWD, &path, !(flags & O_NOFOLLOW), &r);
-
-	if (k == VR_NODE)
-		return open_node("open64", path, r.node, flags);
-	if (k < 0)
-		return open_fail(k, flags);
-	return fd_fresh(REAL_CALL(r, REAL(open64)(path, flags, mode)));
-}
-
-SHIM_EXPORT int openat(int dirfd, const char *path, int flags, ...)
-{
-	mode_t mode = OPEN_MODE(flags);
-	struct vres r;
-	int k = at_resolve(dirfd, &path, !(flags & O_NOFOLLOW), &r);
-
-	if (k == VR_NODE)
-		return open_node("openat", path, r.node, flags);
-	if (k < 0)
-		return open_fail(k, flags);
-	return fd_fresh(REAL_CALL(r, REAL(openat)(dirfd, path, flags, mode)));
-}
-
-SHIM_EXPORT int openat64(int dirfd, const char *path, int flags, ...)
-{
-	mode_t mode = OPEN_MODE(flags);
-	struct vres r;
-	int k = at_resolve(dirfd, &path, !(flags & O_NOFOLLOW), &r);
-
-	if (k == VR_NODE)
-		return open_node("openat64", path, r.node, flags);
-	if (k < 0)
-		return open_fail(k, flags);
-	return fd_fresh(REAL_CALL(r, REAL(openat64)(dirfd, path, flags, mode)));
-}
-
-/* _FORTIFY_SOURCE's open()s, for calls without a mode */
-SHIM_EXPORT int __open_2(const char *path, int flags)
-{
-	struct vres r;
-	int k = at_resolve(AT_FDCWD, &path, !(flags & O_NOFOLLOW), &r);
-
-	if (k == VR_NODE && !__OPEN_NEEDS_MODE(flags))
-		return open_node("__open_2", path, r.node, flags);
-	if (k < 0 && !__OPEN_NEEDS_MODE(flags))
-		return open_fail(k, flags);
-	return fd_fresh(REAL_CALL(r, REAL(__open_2)(path, flags)));
-}
-
-SHIM_EXPORT int __open64_2(const char *path, int flags)
-{
-	struct vres r;
-	int k = at_resolve(AT_FDCWD, &path, !(flags & O_NOFOLLOW), &r);
-
-	if (k == VR_NODE && !__OPEN_NEEDS_MODE(flags))
-		return open_node("__open64_2", path, r.node, flags);
-	if (k < 0 && !__OPEN_NEEDS_MODE(flags))
-		return open_fail(k, flags);
-	return fd_fresh(REAL_CALL(r, REAL(__open64_2)(path, flags)));
-}
-
-SHIM_EXPORT int __openat_2(int dirfd, const char *path, int flags)
-{
-	struct vres r;
-	int k = at_resolve(dirfd, &path, !(flags & O_NOFOLLOW), &r);
-
-	if (k == VR_NODE && !__OPEN_NEEDS_MODE(flags))
-		return open_node("__openat_2", path, r.node, flags);
-	if (k < 0 && !__OPEN_NEEDS_MODE(flags))
-		return open_fail(k, flags);
-	return fd_fresh(REAL_CALL(r, REAL(__openat_2)(dirfd, path, flags)));
-}
-
-SHIM_EXPORT int __openat64_2(int dirfd, const char *path, int flags)
-{
-	struct vres r;
-	int k = at_resolve(dirfd, &path, !(flags & O_NOFOLLOW), &r);
-
-	if (k == VR_NODE && !__OPEN_NEEDS_MODE(flags))
-		return open_node("__openat64_2", path, r.node, flags);
-	if (k < 0 && !__OPEN_NEEDS_MODE(flags))
-		return open_fail(k, flags);
-	return fd_fresh(REAL_CALL(r, REAL(__openat64_2)(dirfd, path, flags)));
-}
-
-/* ------------------------------------------------------------------ */
-/* close(), dup() and fcntl()                                           */
-/* ------------------------------------------------------------------ */
-
-SHIM_EXPORT int close(int fd)
-{
-	return fd_close(fd);
-}
-
-SHIM_EXPORT int close_range(unsigned int first, unsigned int last,
-			    int flags)
-{
-	struct shim_obj *list = NULL;
-	int ret;
-
-	/* CLOSE_RANGE_CLOEXEC only marks them; EINVAL closes nothing */
-	if (first <= last && !(flags & ~(int)CLOSE_RANGE_UNSHARE))
-		list = fd_clear_range(first, last);
-	ret = REAL(close_range)(first, last, flags);
-	obj_release(list);
-	return ret;
-}
-
-SHIM_EXPORT void closefrom(int lowfd)
-{
-	struct shim_obj *list = fd_clear_range(lowfd < 0 ? 0 : lowfd, ~0u);
-
-	REAL(closefrom)(lowfd);
-	obj_release(list);
-}
-
-SHIM_EXPORT int dup(int oldfd)
-{
-	int fd = REAL(dup)(oldfd);
-
-	return fd < 0 ? fd : fd_dup(oldfd, fd);
-}
-
-SHIM_EXPORT int dup2(int oldfd, int newfd)
-{
-	int fd = REAL(dup2)(oldfd, newfd);
-
-	return fd < 0 ? fd : fd_dup(oldfd, fd);
-}
-
-SHIM_EXPORT int dup3(int oldfd, int newfd, int flags)
-{
-	int fd = REAL(dup3)(oldfd, newfd, flags);
-
-	return fd < 0 ? fd : fd_dup(oldfd, fd);
-}
-
-static int shim_fcntl(__typeof__(fcntl) *real, int fd, int cmd, void *arg)
-{
-	int ret = real(fd, cmd, arg);
-
-	if ((cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) && ret >= 0)
-		ret = fd_dup(fd, ret);
-	return ret;
-}
-
-/*
- * fcntl()'s third argument is an int or a pointer, or absent: as glibc
- * does, take a pointer's worth and pass it on.
- */
-SHIM_EXPORT int fcntl(int fd, int cmd, ...)
-{
-	va_list ap;
-	void *arg;
-
-	va_start(ap, cmd);
-	arg = va_arg(ap, void *);
-	va_end(ap);
-	return shim_fcntl(REAL(fcntl), fd, cmd, arg);
-}
-
-SHIM_EXPORT int fcntl64(int fd, int cmd, ...)
-{
-	va_list ap;
-	void *arg;
-
-	va_start(ap, cmd);
-	arg = va_arg(ap, void *);
-	va_end(ap);
-	return shim_fcntl(REAL(fcntl64), fd, cmd, arg);
 }
 
 /* ------------------------------------------------------------------ */

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * preload_internal.h: what the two files of libc entry points share,
- * preload.c (descriptors, ioctl(), mmap(), signals; the start-up) and
- * preload_fs.c (the stat() family, access(), readlink(), realpath(), the
- * xattr getters, fopen(), directories): the real libc calls, REAL(), and
- * the glue between a call and the tree (vfs.h).
+ * preload_internal.h: what the files of libc entry points share,
+ * preload.c (the real libc calls; the start-up), preload_fd.c (open(),
+ * close(), dup(), fcntl()), preload_io.c (ioctl(), mmap(), write()),
+ * preload_signal.c (sigaction(), signal()) and preload_fs.c (the stat()
+ * family, access(), readlink(), realpath(), the xattr getters, fopen(),
+ * directories): the real libc calls, REAL(), and the glue between a call
+ * and the tree (vfs.h).
  *
- * Only those two files include it: they define libc's symbols, and are
- * left out of a program that does not interpose libc. The rest of the
+ * Only those files include it: they define libc's symbols, and are left
+ * out of a program that does not interpose libc. The rest of the
  * shim reaches libc past the entry points through shim_real_*() (shim.h,
  * fdtable.h, fault.h), which preload.c defines over their defaults.
  */

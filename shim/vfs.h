@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * vfs.h: the tree of fake files, for the libc entry points (preload.c,
- * preload_fs.c): the tree and its path walk (vfs.c), and what its files
- * answer, their descriptors and directory streams (vnode.c).
+ * vfs.h: the tree of fake files, for the libc entry points (the
+ * preload*.c files): the tree and its path walk (vfs.c), and what its
+ * files answer, their descriptors and directory streams (vnode.c).
  *
  * Neither file defines a libc symbol or uses preload.c's REAL() table
  * (their libc calls past the shim are fdtable.h's shim_real_*()): they

@@ -2,7 +2,7 @@
 /*
  * vnode.c: what the fake files of the tree (vfs.c) answer.
  *
- * The calls of preload.c and preload_fs.c that land on one of the tree's
+ * The calls of preload_fd.c and preload_fs.c that land on one of the tree's
  * nodes end here: stat() and statx(), access(), readlink(); open(), which
  * makes a memfd stand for the node in the descriptor table (fdtable.c),
  * with a sysfs file's contents in it and, for a device node, a device

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * preload_test_fd.c: preload.c's host test, the device descriptors
- * (preload.c, fdtable.c): open(), fstat() and ioctl() of a node reaching
- * the stub's file; dup() and its family sharing one file, released once,
- * on the last close; shim_fd_track() and close_range(); mmap() of a
- * device descriptor; and the calls on other descriptors and paths, which
- * are libc's.
+ * (preload_fd.c, preload_io.c, fdtable.c): open(), fstat() and ioctl() of
+ * a node reaching the stub's file; dup() and its family sharing one file,
+ * released once, on the last close; shim_fd_track() and close_range();
+ * mmap() of a device descriptor; and the calls on other descriptors and
+ * paths, which are libc's.
  */
 
 #include <dirent.h>

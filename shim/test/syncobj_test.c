@@ -119,7 +119,7 @@ int shim_real_fcntl_dupfd(int fd, int min, bool cloexec)
 	return fcntl(fd, cloexec ? F_DUPFD_CLOEXEC : F_DUPFD, min);
 }
 
-/* close() as preload.c does it: the last close releases the object */
+/* close() as preload_fd.c does it: the last close releases the object */
 static void test_close(int fd)
 {
 	const struct shim_fd_ops *ops = NULL;
