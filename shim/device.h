@@ -2,7 +2,8 @@
 /*
  * The in-process device's state: devices, files, their accounts and
  * surfaces, as vatom.ko keeps them (driver/vatom_file.h, vatom_gem.h),
- * in userspace types. Shared by file.c, surface.c and submit.c.
+ * in userspace types. Shared by file.c, the surfaces' files (surface.c,
+ * surface_ioctl.c, prime.c, noc.c) and submit.c.
  */
 #ifndef _VATOM_SHIM_DEVICE_H_
 #define _VATOM_SHIM_DEVICE_H_

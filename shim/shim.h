@@ -7,7 +7,8 @@
  * (driver/engine/vatom_rules.h). Mesa's drm-shim, with the engine as the
  * simulator. This header is how the pieces meet:
  *
- *   preload.c, preload_fs.c
+ *   preload.c, preload_fd.c, preload_io.c, preload_signal.c,
+ *   preload_fs.c
  *               the libc entry points it takes over (preloaded only)
  *   vfs.c, vnode.c
  *               the fake /dev/dri and sysfs entries, and what they answer
@@ -15,7 +16,9 @@
  *   fault.c     faults in the caller's memory caught: the user copies
  *   devices.c   how many devices
  *   file.c      one open device file: its GEM handles, the ioctl switch
- *   surface.c   surfaces (memfd-backed GEM objects), mmap, PRIME
+ *   surface.c, surface_ioctl.c, prime.c, noc.c
+ *               surfaces (memfd-backed GEM objects): the objects, their
+ *               handles and mmap; their ioctls; PRIME; NoC counters
  *   exec.c      the execution core every job goes through
  *   submit.c    SUBMIT (a job built from its arguments), RESET_STATUS
  *   job.c       a job's memory, execution and fences; synchronous jobs

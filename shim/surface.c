@@ -4,10 +4,13 @@
  * mapped once for the engine and again by every mmap() of the device
  * file or of an exported descriptor, so that device atomics and CPU
  * atomics through a mapping meet in the same pages, as on vatom.ko's
- * shmem objects. Handles and charges follow vatom_gem.c and the DRM
- * core: the lowest free handle, the first handle's file owns (and is
- * charged for) the surface while it lives, any other file while it holds
- * its handle. PRIME, a descriptor that names a surface, is prime.c's.
+ * shmem objects; mmap() of the device file finds its surface by the fake
+ * offset each surface is given. Handles and charges follow vatom_gem.c
+ * and the DRM core: the lowest free handle, the first handle's file owns
+ * (and is charged for) the surface while it lives, any other file while
+ * it holds its handle. The ioctls on surfaces are surface_ioctl.c's
+ * (SURFACE_CREATE, _MMAP_OFFSET, _INFO) and noc.c's (NOC_COUNTERS);
+ * PRIME, a descriptor that names a surface, is prime.c's.
  */
 
 #include <errno.h>
