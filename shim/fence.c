@@ -146,19 +146,6 @@ struct shim_fence *fence_get_stub(void)
 	return shim_fence_get(&fence_stub);
 }
 
-/* dma_fence_allocate_private_stub() */
-struct shim_fence *fence_allocate_private_stub(void)
-{
-	struct shim_fence *f = malloc(sizeof(*f));
-
-	if (!f)
-		return NULL;
-	fence_init(f, NULL);
-	f->context = fence_context_alloc();
-	f->signaled = 1;
-	return f;
-}
-
 struct shim_fence *shim_fence_new(void)
 {
 	struct shim_fence *f = malloc(sizeof(*f));
@@ -167,6 +154,16 @@ struct shim_fence *shim_fence_new(void)
 		return NULL;
 	fence_init(f, NULL);
 	f->context = fence_context_alloc();
+	return f;
+}
+
+/* dma_fence_allocate_private_stub(): a new fence, signaled from the start */
+struct shim_fence *fence_allocate_private_stub(void)
+{
+	struct shim_fence *f = shim_fence_new();
+
+	if (f)
+		f->signaled = 1;
 	return f;
 }
 
