@@ -9,6 +9,7 @@
  * Copyright (C) 2026 The vatom developers
  */
 
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/eventfd.h>
 
@@ -363,4 +364,65 @@ TEST_F(qsignal, signals_outlive_handles)
 	EXPECT_EQ(0, vq_destroy(self->fd, self->v.q.id));
 	EXPECT_EQ(6, qp_syncobj_query(self->fd, again));
 	close(dup_efd);
+}
+
+/* Descriptors below this are scanned: the default soft RLIMIT_NOFILE. */
+#define QS_FD_SCAN	1024
+
+/* Which numbers below QS_FD_SCAN the process holds open. */
+static void qs_open_fds(bool open[QS_FD_SCAN])
+{
+	int n;
+
+	for (n = 0; n < QS_FD_SCAN; n++)
+		open[n] = fcntl(n, F_GETFD) >= 0;
+}
+
+/*
+ * The device holds files, never numbers of the process's table: a new
+ * surface and a queue with an eventfd (closed at once) leave the process
+ * the numbers it had; and a number the process does not hold is not open
+ * to the device either: a queue with it as the eventfd is refused with
+ * EBADF, whatever the device keeps. (The in-process device's own
+ * descriptors are out of the process's reach, docs/shim.md.)
+ */
+TEST_F(qsignal, holds_no_descriptor)
+{
+	static bool before[QS_FD_SCAN], after[QS_FD_SCAN];
+	const struct drm_vatom_queue_create t = {
+		.entries = 8, .flags = QP_EVENTFD,
+		.bindings = vt_u64_ptr(self->v.bind), .binding_count = 1,
+	};
+	struct drm_vatom_queue_create a = t;
+	int n, efd, closed = 0;
+	__u32 h;
+
+	if (self->skip)
+		SKIP(return, "no vatom device, or no polling queues");
+	qs_open_fds(before);
+	ASSERT_EQ(0, vt_buffer_create(self->fd, VT_PAGE_SIZE, &h));
+	efd = eventfd(0, EFD_CLOEXEC);
+	ASSERT_LE(0, efd);
+	a.eventfd = efd;
+	ASSERT_EQ(0, vq_create_args(self->fd, &a));
+	close(efd);
+	qs_open_fds(after);
+	for (n = 0; n < QS_FD_SCAN; n++) {
+		EXPECT_EQ(before[n], after[n]) TH_LOG("descriptor %d", n);
+	}
+
+	for (n = 0; n < QS_FD_SCAN; n++) {
+		struct drm_vatom_queue_create c = t;
+
+		if (after[n])
+			continue;
+		closed++;
+		c.eventfd = n;
+		errno = 0;
+		EXPECT_EQ(-1, vq_create_args(self->fd, &c)) TH_LOG("eventfd %d", n);
+		EXPECT_EQ(EBADF, errno) TH_LOG("eventfd %d", n);
+	}
+	EXPECT_LT(QS_FD_SCAN / 2, closed);
+	EXPECT_EQ(0, vq_destroy(self->fd, a.queue_id));
+	EXPECT_EQ(0, vt_gem_close(self->fd, h));
 }

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 
 #include "fdtable.h"
 
@@ -62,10 +63,26 @@ static void fd_slot_set(struct shim_obj **slot, struct shim_obj *o)
 	__atomic_store_n(slot, o, __ATOMIC_RELEASE);
 }
 
+/* What a private descriptor's ioctl() gets: what a closed number gets. */
+static int fd_private_ioctl(void *data, unsigned long request, void *arg)
+{
+	(void)data;
+	(void)request;
+	(void)arg;
+	return -EBADF;
+}
+
+static const struct shim_fd_ops fd_private_ops = {
+	.name = "private",
+	.ioctl = fd_private_ioctl,
+};
+
+struct shim_obj fd_private_obj = { .ops = &fd_private_ops, .ndesc = 1 };
+
 /* One descriptor less; fd_lock held. Return: @o, if that was the last. */
 static struct shim_obj *obj_unref_locked(struct shim_obj *o)
 {
-	return o && !--o->ndesc ? o : NULL;
+	return o && o != &fd_private_obj && !--o->ndesc ? o : NULL;
 }
 
 /**
@@ -158,29 +175,45 @@ struct shim_obj *fd_clear(int fd)
 }
 
 /**
- * fd_clear_range() - fd_clear() for [@first, @last]
+ * fd_close_range() - close_range() and closefrom(), as the table sees them
  * @first: the first descriptor
  * @last: the last (~0u: all from @first on)
+ * @flags: close_range()'s
+ * @real: libc's call that closes [@first, @last] (closefrom() where @last
+ *	is ~0u)
  *
- * Return: a list of the objects to obj_release(), or NULL.
+ * Forgets the descriptors of the range and closes them, but for the
+ * shim's own: the range is closed in the pieces between those, under
+ * fd_lock, so that none is made meanwhile. A call that only marks
+ * (CLOSE_RANGE_CLOEXEC: the shim's own are close-on-exec already) or
+ * fails with EINVAL goes to libc whole.
+ *
+ * Return: @real's; after a piece failed, nothing more is closed.
  */
-struct shim_obj *fd_clear_range(unsigned int first, unsigned int last)
+int fd_close_range(unsigned int first, unsigned int last, int flags,
+		   int (*real)(unsigned int first, unsigned int last, int flags))
 {
 	struct shim_obj **chunk, *o, *list = NULL;
-	unsigned int fd;
+	unsigned int fd, from = first;
+	int ret = 0;
 
-	if (first >= FD_LIMIT)
-		return NULL;
-	if (last >= FD_LIMIT)
-		last = FD_LIMIT - 1;
+	if (first > last || (flags & ~(int)CLOSE_RANGE_UNSHARE))
+		return real(first, last, flags);
 	shim_mutex_lock(&fd_lock);
-	for (fd = first; fd <= last; fd++) {
+	for (fd = first; fd <= last && fd < FD_LIMIT && !ret; fd++) {
 		chunk = fd_chunks[fd >> FD_CHUNK_BITS];
 		if (!chunk) {
 			fd |= FD_CHUNK - 1;	/* the next chunk */
 			continue;
 		}
 		o = chunk[fd & (FD_CHUNK - 1)];
+		if (o == &fd_private_obj) {
+			if (fd > from)
+				ret = real(from, fd - 1, flags);
+			flags &= ~(int)CLOSE_RANGE_UNSHARE;	/* done by then */
+			from = fd + 1;
+			continue;
+		}
 		if (!o)
 			continue;
 		fd_slot_set(&chunk[fd & (FD_CHUNK - 1)], NULL);
@@ -189,8 +222,11 @@ struct shim_obj *fd_clear_range(unsigned int first, unsigned int last)
 			list = o;
 		}
 	}
+	if (!ret && from <= last)
+		ret = real(from, last, flags);
 	shim_mutex_unlock(&fd_lock);
-	return list;
+	obj_release(list);
+	return ret;
 }
 
 /**
@@ -235,17 +271,93 @@ int fd_dup(int oldfd, int newfd)
  * @fd: any descriptor
  *
  * Forgets @fd, closes it with libc's close() and releases what it stood
- * for if it was the last descriptor of it.
+ * for if it was the last descriptor of it. One of the shim's own is not
+ * open, as far as the process can tell: EBADF.
  *
  * Return: close()'s.
  */
 int fd_close(int fd)
 {
-	struct shim_obj *o = fd_get(fd) ? fd_clear(fd) : NULL;
-	int ret = shim_real_close(fd);
+	struct shim_obj *o = fd_get(fd);
+	int ret;
+
+	if (unlikely(o == &fd_private_obj))
+		return fail(EBADF);
+	o = o ? fd_clear(fd) : NULL;
+	ret = shim_real_close(fd);
 
 	obj_release(o);
 	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* the shim's own descriptors (shim.h)                                  */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Where a private copy goes: from 512, or half the soft RLIMIT_NOFILE if
+ * that is lower (F_DUPFD may not reach the limit); not at the top of a
+ * large limit, which would grow the kernel's table to it.
+ */
+#define FD_PRIVATE_MIN	512
+
+static int fd_private_min(void)
+{
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_NOFILE, &r) || r.rlim_cur / 2 >= FD_PRIVATE_MIN)
+		return FD_PRIVATE_MIN;
+	return r.rlim_cur / 2;
+}
+
+int shim_fd_private_dup(int fd)
+{
+	struct shim_obj **slot, *stale;
+	int copy, ret;
+
+	/* under fd_lock: fd_close_range() cannot close it before it is ours */
+	shim_mutex_lock(&fd_lock);
+	copy = shim_real_fcntl_dupfd(fd, fd_private_min(), true);
+	if (copy < 0 && errno != EBADF)	/* none free from there: anywhere */
+		copy = shim_real_fcntl_dupfd(fd, 0, true);
+	if (copy < 0) {
+		ret = -errno;
+		shim_mutex_unlock(&fd_lock);
+		return ret;
+	}
+	slot = fd_slot(copy, true);
+	if (!slot) {
+		shim_real_close(copy);
+		shim_mutex_unlock(&fd_lock);
+		return -ENOMEM;
+	}
+	/* Left by a close() that bypassed us: that descriptor is gone. */
+	stale = obj_unref_locked(*slot);
+	fd_slot_set(slot, &fd_private_obj);
+	shim_mutex_unlock(&fd_lock);
+	obj_release(stale);
+	return copy;
+}
+
+void shim_fd_private_close(int fd)
+{
+	struct shim_obj **slot;
+
+	if (fd < 0)
+		return;
+	shim_mutex_lock(&fd_lock);
+	slot = fd_slot(fd, false);
+	if (slot && *slot == &fd_private_obj) {
+		fd_slot_set(slot, NULL);
+		shim_real_close(fd);
+	}
+	shim_mutex_unlock(&fd_lock);
+}
+
+bool shim_fd_is_open(int fd)
+{
+	return fd >= 0 && !fd_is_private(fd) &&
+	       shim_real_fcntl(fd, F_GETFD, 0) >= 0;
 }
 
 /**

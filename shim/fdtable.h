@@ -72,9 +72,19 @@ static inline struct shim_obj *fd_get(int fd)
 	return __atomic_load_n(&chunk[fd & (FD_CHUNK - 1)], __ATOMIC_ACQUIRE);
 }
 
+/* What every one of the shim's own descriptors stands for: never released */
+extern struct shim_obj fd_private_obj;
+
+/* @fd is one of the shim's own (shim_fd_private_dup()) */
+static inline bool fd_is_private(int fd)
+{
+	return fd_get(fd) == &fd_private_obj;
+}
+
 void obj_release(struct shim_obj *o);
 struct shim_obj *fd_clear(int fd);
-struct shim_obj *fd_clear_range(unsigned int first, unsigned int last);
+int fd_close_range(unsigned int first, unsigned int last, int flags,
+		   int (*real)(unsigned int first, unsigned int last, int flags));
 int fd_dup(int oldfd, int newfd);
 int fd_close(int fd);
 

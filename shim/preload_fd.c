@@ -6,7 +6,9 @@
  * one; close(), close_range(), closefrom(); dup(), dup2(), dup3() and
  * fcntl(), fcntl64() with F_DUPFD*. libc does the work; the descriptor
  * table (fdtable.c) follows it, so that a copy stands for what its
- * original stood for and the last close() releases it.
+ * original stood for and the last close() releases it. The shim's own
+ * descriptors (shim_fd_private_dup()) are out of the process's reach:
+ * these calls fail on them as on a number not open, and pass over them.
  *
  * A file of preload.c's kind: it defines libc's symbols, and is left out
  * of a program that does not interpose libc.
@@ -168,49 +170,65 @@ SHIM_EXPORT int close(int fd)
 SHIM_EXPORT int close_range(unsigned int first, unsigned int last,
 			    int flags)
 {
-	struct shim_obj *list = NULL;
-	int ret;
+	return fd_close_range(first, last, flags, REAL(close_range));
+}
 
-	/* CLOSE_RANGE_CLOEXEC only marks them; EINVAL closes nothing */
-	if (first <= last && !(flags & ~(int)CLOSE_RANGE_UNSHARE))
-		list = fd_clear_range(first, last);
-	ret = REAL(close_range)(first, last, flags);
-	obj_release(list);
-	return ret;
+/* closefrom()'s pieces: the last one, to the end, is closefrom() itself */
+static int closefrom_piece(unsigned int first, unsigned int last, int flags)
+{
+	if (last != ~0u)
+		return REAL(close_range)(first, last, flags);
+	REAL(closefrom)(first);
+	return 0;
 }
 
 SHIM_EXPORT void closefrom(int lowfd)
 {
-	struct shim_obj *list = fd_clear_range(lowfd < 0 ? 0 : lowfd, ~0u);
+	fd_close_range(lowfd < 0 ? 0 : lowfd, ~0u, 0, closefrom_piece);
+}
 
-	REAL(closefrom)(lowfd);
-	obj_release(list);
+/*
+ * The shim's own descriptors are not open, as far as the process can
+ * tell: not to be copied (EBADF), nor replaced (EBUSY, dup2()'s answer
+ * for a number another call is making).
+ */
+static int dup_refused(int oldfd, int newfd)
+{
+	if (unlikely(fd_is_private(oldfd)))
+		return fail(EBADF);
+	if (unlikely(newfd >= 0 && fd_is_private(newfd)))
+		return fail(EBUSY);
+	return 0;
 }
 
 SHIM_EXPORT int dup(int oldfd)
 {
-	int fd = REAL(dup)(oldfd);
+	int fd = dup_refused(oldfd, -1) ?: REAL(dup)(oldfd);
 
 	return fd < 0 ? fd : fd_dup(oldfd, fd);
 }
 
 SHIM_EXPORT int dup2(int oldfd, int newfd)
 {
-	int fd = REAL(dup2)(oldfd, newfd);
+	int fd = dup_refused(oldfd, newfd) ?: REAL(dup2)(oldfd, newfd);
 
 	return fd < 0 ? fd : fd_dup(oldfd, fd);
 }
 
 SHIM_EXPORT int dup3(int oldfd, int newfd, int flags)
 {
-	int fd = REAL(dup3)(oldfd, newfd, flags);
+	int fd = dup_refused(oldfd, newfd) ?: REAL(dup3)(oldfd, newfd, flags);
 
 	return fd < 0 ? fd : fd_dup(oldfd, fd);
 }
 
 static int shim_fcntl(__typeof__(fcntl) *real, int fd, int cmd, void *arg)
 {
-	int ret = real(fd, cmd, arg);
+	int ret;
+
+	if (unlikely(fd_is_private(fd)))
+		return fail(EBADF);
+	ret = real(fd, cmd, arg);
 
 	if ((cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) && ret >= 0)
 		ret = fd_dup(fd, ret);

@@ -89,7 +89,7 @@ int shim_prime_fd_to_handle(struct shim_file *f, void *arg)
 
 	s = shim_fd_get(args->fd, &shim_prime_ops, shim_prime_get);
 	if (!s)
-		return fcntl(args->fd, F_GETFD) < 0 ? -EBADF : -EINVAL;
+		return shim_fd_is_open(args->fd) ? -EINVAL : -EBADF;
 	shim_mutex_lock(&f->handles_lock);
 	handle = shim_handle_of(f, s);
 	shim_mutex_unlock(&f->handles_lock);

@@ -87,8 +87,7 @@ static void shim_queue_put(struct shim_queue *q)
 	if (q->syncobj)
 		shim_syncobj_put(q->syncobj);
 	shim_chain_free(q->chain);
-	if (q->eventfd >= 0)
-		shim_real_close(q->eventfd);
+	shim_fd_private_close(q->eventfd);
 	shim_account_uncharge(q->f->acct, sizeof(*q));
 	shim_stream_buf_free(&q->sb, q->f->acct);
 	if (q->poller)
@@ -124,37 +123,23 @@ static bool shim_queue_cpu_ok(u32 cpu)
 	return CPU_ISSET(cpu, &set);
 }
 
-/*
- * eventfd_ctx_fdget(): a duplicate of @fd if it is an eventfd; -EBADF
- * when it is not open, -EINVAL when it is something else.
- */
-static int shim_eventfd_get(int fd, int *out)
-{
-	char path[64], target[64];
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n < 0)
-		return -EBADF;
-	target[n] = 0;
-	if (strcmp(target, "anon_inode:[eventfd]"))
-		return -EINVAL;
-	*out = shim_real_fcntl_dupfd(fd, 0, true);
-	return *out < 0 ? -errno : 0;
-}
-
 /* The queue's syncobj and eventfd (vatom_queue_get_signals()). */
 static int shim_queue_get_signals(struct shim_queue *q,
 				  const struct drm_vatom_queue_create *args)
 {
+	int fd;
+
 	if (args->syncobj) {
 		q->syncobj = shim_syncobj_find(q->f->syncobjs, args->syncobj);
 		if (!q->syncobj)
 			return -ENOENT;
 	}
-	if (args->flags & DRM_VATOM_QUEUE_CREATE_EVENTFD)
-		return shim_eventfd_get(args->eventfd, &q->eventfd);
+	if (args->flags & DRM_VATOM_QUEUE_CREATE_EVENTFD) {
+		fd = shim_eventfd_get(args->eventfd);
+		if (fd < 0)
+			return fd;
+		q->eventfd = fd;
+	}
 	return 0;
 }
 
@@ -358,7 +343,6 @@ static bool shim_queue_tail_ok(struct shim_queue *q, u32 tail)
 static void shim_queue_signal(struct shim_queue *q)
 {
 	struct shim_fence *fence;
-	u64 one = 1;
 
 	if (q->syncobj) {
 		fence = shim_fence_new();
@@ -370,9 +354,8 @@ static void shim_queue_signal(struct shim_queue *q)
 			q->chain = NULL;
 		}
 	}
-	/* A full counter fails the write: eventfd_signal() saturates too. */
 	if (q->eventfd >= 0)
-		(void)!write(q->eventfd, &one, sizeof(one));
+		shim_eventfd_signal(q->eventfd);
 }
 
 /*

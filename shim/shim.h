@@ -12,7 +12,8 @@
  *               the libc entry points it takes over (preloaded only)
  *   vfs.c, vnode.c
  *               the fake /dev/dri and sysfs entries, and what they answer
- *   fdtable.c   the file descriptor table
+ *   fdtable.c   the file descriptor table, and the shim's own descriptors
+ *   eventfd.c   eventfds handed in: the shim's reference, its signal
  *   fault.c     faults in the caller's memory caught: the user copies
  *   devices.c   how many devices
  *   file.c      one open device file: its GEM handles, the ioctl switch
@@ -113,6 +114,52 @@ void *shim_fd_lookup(int fd, const struct shim_fd_ops *ops);
  */
 void *shim_fd_get(int fd, const struct shim_fd_ops *ops,
 		  void *(*get)(void *data));
+
+/*
+ * The shim's own descriptors (a surface's memfd, its reference to an
+ * eventfd): on the kernel the device holds files, never numbers of the
+ * process's table, so the process must not reach them through one. They
+ * are in the table as private: close(), dup*(), fcntl() and ioctl() of
+ * one fail with EBADF as for a number not open, close_range() and
+ * closefrom() pass over them, and a descriptor the process hands to an
+ * ioctl is resolved with shim_fd_is_open(). They are made high (from
+ * 512), above the numbers a process is given, so that its own open()s
+ * get the numbers they would get on the kernel.
+ */
+
+/**
+ * shim_fd_private_dup() - a private copy of a descriptor, for the shim
+ * @fd: the descriptor copied (left as it is)
+ *
+ * Return: the copy (close-on-exec), or -errno.
+ */
+int shim_fd_private_dup(int fd);
+
+/**
+ * shim_fd_private_close() - close a copy shim_fd_private_dup() made
+ * @fd: the copy, or -1
+ *
+ * A number that is no longer private (closed behind the table by a raw
+ * system call, and since given to the process) is left alone.
+ */
+void shim_fd_private_close(int fd);
+
+/**
+ * shim_fd_is_open() - fdget(), for a descriptor the process hands in
+ * @fd: any number
+ *
+ * Return: true if @fd is open in the process and not one of the shim's
+ * own (a call resolving it fails with -EBADF otherwise, as fdget() does).
+ */
+bool shim_fd_is_open(int fd);
+
+/*
+ * eventfd_ctx_fdget() (shim_eventfd_get(): a private copy of @fd, or
+ * -EBADF if it is not open, -EINVAL if it is not an eventfd) and
+ * eventfd_signal(); the copy is released with shim_fd_private_close().
+ */
+int shim_eventfd_get(int fd);
+void shim_eventfd_signal(int fd);
 
 /**
  * shim_copy_in() - copy_from_user(), in-process

@@ -107,8 +107,7 @@ void shim_surface_put(struct shim_surface *s)
 	}
 	if (s->view.vaddr)
 		munmap(s->view.vaddr, s->mmap_size);
-	if (s->memfd >= 0)
-		shim_real_close(s->memfd);
+	shim_fd_private_close(s->memfd);
 	free(s->typed);
 	free(s->grid);
 	free(s);
@@ -119,6 +118,7 @@ int shim_surface_alloc(u64 size, struct shim_surface **out)
 {
 	struct shim_surface *s = calloc(1, sizeof(*s));
 	void *p;
+	int fd;
 
 	if (!s)
 		return -ENOMEM;
@@ -127,7 +127,11 @@ int shim_surface_alloc(u64 size, struct shim_surface **out)
 	s->charge = s->mmap_size;
 	s->view.kind = DRM_VATOM_SURFACE_BUFFER;
 	s->view.size = size;
-	s->memfd = memfd_create("vatom-shim-surface", MFD_CLOEXEC);
+	/* the process's numbers are not the device's: a private copy */
+	fd = memfd_create("vatom-shim-surface", MFD_CLOEXEC);
+	s->memfd = fd < 0 ? -1 : shim_fd_private_dup(fd);
+	if (fd >= 0)
+		shim_real_close(fd);
 	if (s->memfd < 0 || ftruncate(s->memfd, s->mmap_size))
 		goto nomem;
 	p = shim_real_mmap(NULL, s->mmap_size, PROT_READ | PROT_WRITE,

@@ -74,21 +74,10 @@ struct shim_fence *syncobj_fence_get(struct shim_syncobj *s)
 	return f;
 }
 
-void eventfd_write_one(int fd)
-{
-	uint64_t one = 1;
-	ssize_t r;
-
-	/* eventfd_signal(); a full counter (EAGAIN) is readable anyway */
-	do {
-		r = write(fd, &one, sizeof(one));
-	} while (r < 0 && errno == EINTR);
-}
-
 static void syncobj_eventfd_entry_free(struct syncobj_eventfd_entry *e)
 {
 	shim_fence_put(e->fence);
-	shim_real_close(e->fd);
+	shim_fd_private_close(e->fd);
 	free(e);
 }
 
@@ -99,7 +88,7 @@ static void syncobj_eventfd_entry_fence_func(struct shim_fence *f,
 		container_of(cb, struct syncobj_eventfd_entry, fence_cb);
 
 	(void)f;
-	eventfd_write_one(e->fd);
+	shim_eventfd_signal(e->fd);
 	syncobj_eventfd_entry_free(e);
 }
 
@@ -140,14 +129,14 @@ void syncobj_eventfd_arm(struct list *ready)
 
 		list_del_init(&e->node);
 		if (e->flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_AVAILABLE) {
-			eventfd_write_one(e->fd);
+			shim_eventfd_signal(e->fd);
 			syncobj_eventfd_entry_free(e);
 			continue;
 		}
 		if (fence_add_callback(e->fence, &e->fence_cb,
 				       syncobj_eventfd_entry_fence_func) ==
 		    -ENOENT) {
-			eventfd_write_one(e->fd);
+			shim_eventfd_signal(e->fd);
 			syncobj_eventfd_entry_free(e);
 		}
 	}

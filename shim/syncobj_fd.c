@@ -62,8 +62,8 @@ static void sync_file_close_wfd(struct sync_file *sf, bool write_one)
 	pthread_mutex_lock(&sf->lock);
 	if (sf->wfd >= 0) {
 		if (write_one)
-			eventfd_write_one(sf->wfd);
-		shim_real_close(sf->wfd);
+			shim_eventfd_signal(sf->wfd);
+		shim_fd_private_close(sf->wfd);
 		sf->wfd = -1;
 	}
 	pthread_mutex_unlock(&sf->lock);
@@ -240,9 +240,9 @@ int syncobj_export_sync_file(struct shim_syncobjs *t, uint32_t handle,
 		ret = -ENOMEM;
 		goto err_put_fence;
 	}
-	sf->wfd = shim_real_fcntl_dupfd(fd, 0, true);
+	sf->wfd = shim_fd_private_dup(fd);
 	if (sf->wfd < 0) {
-		ret = -errno;
+		ret = sf->wfd;
 		free(sf);
 		goto err_put_fence;
 	}

@@ -57,7 +57,7 @@ struct syncobj_eventfd_entry {
 	struct list node;
 	struct shim_fence *fence;
 	struct shim_fence_cb fence_cb;
-	int fd;				/* a dup of the user's eventfd */
+	int fd;				/* shim_eventfd_get()'s copy */
 	uint64_t point;
 	uint32_t flags;
 };
@@ -65,7 +65,6 @@ struct syncobj_eventfd_entry {
 /* syncobj.c */
 struct shim_syncobj *syncobj_get(struct shim_syncobj *s);
 struct shim_fence *syncobj_fence_get(struct shim_syncobj *s);
-void eventfd_write_one(int fd);
 void syncobj_eventfd_entry_func(struct shim_syncobj *s,
 				struct syncobj_eventfd_entry *e,
 				struct list *ready);

@@ -457,25 +457,6 @@ static int syncobj_query_ioctl(struct shim_syncobjs *t,
 }
 
 #ifdef DRM_IOCTL_SYNCOBJ_EVENTFD
-/*
- * eventfd_ctx_fdget(): -EBADF for no open fd, -EINVAL for one that is not
- * an eventfd.
- */
-static int eventfd_check(int fd)
-{
-	char path[64], target[64];
-	ssize_t n;
-
-	if (fd < 0 || fcntl(fd, F_GETFD) < 0)
-		return -EBADF;
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n < 0)
-		return -EBADF;
-	target[n] = '\0';
-	return strcmp(target, "anon_inode:[eventfd]") ? -EINVAL : 0;
-}
-
 /* drm_syncobj_eventfd_ioctl(), Linux 6.6 */
 static int syncobj_eventfd_ioctl(struct shim_syncobjs *t,
 				 struct drm_syncobj_eventfd *args)
@@ -483,7 +464,7 @@ static int syncobj_eventfd_ioctl(struct shim_syncobjs *t,
 	struct syncobj_eventfd_entry *entry;
 	struct shim_syncobj *s;
 	struct list ready;
-	int ret;
+	int ev_fd, ret;
 
 	if (args->flags & ~DRM_SYNCOBJ_WAIT_FLAGS_WAIT_AVAILABLE)
 		return -EINVAL;
@@ -495,22 +476,20 @@ static int syncobj_eventfd_ioctl(struct shim_syncobjs *t,
 	if (!s)
 		return -ENOENT;
 
-	ret = eventfd_check(args->fd);
-	if (ret)
+	/* our own reference to the eventfd, as eventfd_ctx is */
+	ev_fd = shim_eventfd_get(args->fd);
+	if (ev_fd < 0) {
+		ret = ev_fd;
 		goto err_put;
+	}
 
 	entry = calloc(1, sizeof(*entry));
 	if (!entry) {
+		shim_fd_private_close(ev_fd);
 		ret = -ENOMEM;
 		goto err_put;
 	}
-	/* our own reference to the eventfd, as eventfd_ctx is */
-	entry->fd = shim_real_fcntl_dupfd(args->fd, 0, true);
-	if (entry->fd < 0) {
-		ret = -errno;
-		free(entry);
-		goto err_put;
-	}
+	entry->fd = ev_fd;
 	entry->point = args->point;
 	entry->flags = args->flags;
 

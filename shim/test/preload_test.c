@@ -110,6 +110,7 @@ int main(void)
 	test_dup();
 	test_track();
 	test_mmap();
+	test_private();
 	test_passthrough();
 	test_copy();
 	test_copy_sizes();

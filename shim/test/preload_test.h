@@ -42,6 +42,9 @@ struct preload_test_hooks {
 	int (*copy_in_stream)(void *dst, const void *usrc, size_t n);
 	int (*real_close)(int fd);
 	int (*real_fcntl_dupfd)(int fd, int min, bool cloexec);
+	int (*private_dup)(int fd);
+	void (*private_close)(int fd);
+	bool (*fd_is_open)(int fd);
 	void (*early_handler)(int sig, siginfo_t *si, void *uc);
 	struct stub_stats *stats;
 };
@@ -78,6 +81,7 @@ void test_open_ioctl(void);
 void test_dup(void);
 void test_track(void);
 void test_mmap(void);
+void test_private(void);
 void test_passthrough(void);
 
 /* Copies and faults: preload_test_fault.c */

@@ -4,8 +4,9 @@
  * (preload_fd.c, preload_io.c, fdtable.c): open(), fstat() and ioctl() of
  * a node reaching the stub's file; dup() and its family sharing one file,
  * released once, on the last close; shim_fd_track() and close_range();
- * mmap() of a device descriptor; and the calls on other descriptors and
- * paths, which are libc's.
+ * mmap() of a device descriptor; the shim's own descriptors, out of the
+ * process's reach; and the calls on other descriptors and paths, which
+ * are libc's.
  */
 
 #include <dirent.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
@@ -255,6 +257,82 @@ void test_mmap(void)
 	if (p != MAP_FAILED)
 		munmap(p, 4096);
 	close(mfd);
+}
+
+/* @fd reads back @c at offset 0: it is open, whatever the table says. */
+static bool reads(int fd, char c)
+{
+	char got = 0;
+
+	return pread(fd, &got, 1, 0) == 1 && got == c;
+}
+
+/* @fd is not open to the process: fcntl() fails with EBADF. */
+static bool closed_to_process(int fd)
+{
+	errno = 0;
+	return fcntl(fd, F_GETFD) == -1 && errno == EBADF;
+}
+
+/* @ret is -1 with errno @err */
+static bool fails(int ret, int err)
+{
+	return ret == -1 && errno == err;
+}
+
+void test_private(void)
+{
+	int m = memfd_create("preload-test", MFD_CLOEXEC), p, p2, low, n = 0;
+	struct rlimit r;
+
+	/* from 512, or half the soft limit if that is lower */
+	low = getrlimit(RLIMIT_NOFILE, &r) || r.rlim_cur / 2 >= 512 ? 512 :
+	      (int)(r.rlim_cur / 2);
+	p = m >= 0 && pwrite(m, "x", 1, 0) == 1 ? h->private_dup(m) : -1;
+	ok(p >= low && reads(p, 'x'),
+	   "shim_fd_private_dup(): a copy of the file, from %d", low);
+	ok(closed_to_process(p) && !h->fd_is_open(p) && h->fd_is_open(m) &&
+	   !h->fd_is_open(-1), "not open to fcntl() nor to shim_fd_is_open()");
+	errno = 0;
+	ok(fails(close(p), EBADF) && reads(p, 'x'),
+	   "close() of it: EBADF, and it stays open");
+	errno = 0;
+	ok(fails(dup(p), EBADF), "dup() of it: EBADF");
+	errno = 0;
+	ok(fails(dup2(p, 1600), EBADF) && closed_to_process(1600),
+	   "dup2() of it: EBADF");
+	errno = 0;
+	ok(fails(dup2(m, p), EBUSY) && reads(p, 'x'),
+	   "dup2() onto it: EBUSY, and it stays the shim's");
+	errno = 0;
+	ok(fails(dup3(m, p, O_CLOEXEC), EBUSY), "dup3() onto it: EBUSY");
+	errno = 0;
+	ok(fails(fcntl(p, F_DUPFD, 0), EBADF), "fcntl(F_DUPFD) of it: EBADF");
+	errno = 0;
+	ok(fails(ioctl(p, FIONREAD, &n), EBADF), "ioctl() of it: EBADF");
+
+	ok(dup2(m, p - 1) == p - 1 && dup2(m, p + 1) == p + 1 &&
+	   !close_range(p - 1, p + 1, 0) && closed_to_process(p - 1) &&
+	   closed_to_process(p + 1) && reads(p, 'x'),
+	   "close_range() around it closes the others, not it");
+	ok(dup2(m, p + 1) == p + 1 && dup2(m, p + 7) == p + 7, "two more");
+	closefrom(p);
+	ok(closed_to_process(p + 1) && closed_to_process(p + 7) &&
+	   reads(p, 'x'), "closefrom() from it closes the others, not it");
+	h->private_close(p);
+	errno = 0;
+	ok(pread(p, &n, 1, 0) == -1 && errno == EBADF,
+	   "shim_fd_private_close() closes it");
+
+	/* closed behind the table, then the process's: left alone */
+	p2 = h->private_dup(m);
+	ok(p2 >= 0 && !h->real_close(p2) && fcntl(m, F_DUPFD, p2) == p2 &&
+	   h->fd_is_open(p2),
+	   "a private number closed behind the table, then the process's");
+	h->private_close(p2);
+	ok(reads(p2, 'x'), "... and shim_fd_private_close() leaves it open");
+	close(p2);
+	close(m);
 }
 
 void test_passthrough(void)

@@ -185,6 +185,9 @@ static const struct preload_test_hooks hooks = {
 	.copy_in_stream = shim_copy_in_stream,
 	.real_close = shim_real_close,
 	.real_fcntl_dupfd = shim_real_fcntl_dupfd,
+	.private_dup = shim_fd_private_dup,
+	.private_close = shim_fd_private_close,
+	.fd_is_open = shim_fd_is_open,
 	.early_handler = early_handler,
 	.stats = &stats,
 };

@@ -11,7 +11,8 @@
  *
  *   gcc -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Ishim \
  *       -Iuapi $(pkg-config --cflags libdrm) shim/test/<this file> \
- *       shim/syncobj*.c shim/fence*.c -o <test> -pthread && <test>
+ *       shim/syncobj*.c shim/fence*.c shim/eventfd.c -o <test> -pthread && \
+ *       <test>
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -117,6 +118,25 @@ int shim_real_close(int fd)
 int shim_real_fcntl_dupfd(int fd, int min, bool cloexec)
 {
 	return fcntl(fd, cloexec ? F_DUPFD_CLOEXEC : F_DUPFD, min);
+}
+
+/* the shim's own descriptors: copies, with nothing to hide them from */
+int shim_fd_private_dup(int fd)
+{
+	int copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+
+	return copy < 0 ? -errno : copy;
+}
+
+void shim_fd_private_close(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}
+
+bool shim_fd_is_open(int fd)
+{
+	return fd >= 0 && fcntl(fd, F_GETFD) >= 0;
 }
 
 /* close() as preload_fd.c does it: the last close releases the object */
