@@ -242,7 +242,4 @@ int shim_reset_status(struct shim_file *f, void *arg);
 /* sched.c */
 void shim_file_stop_jobs(struct shim_file *f);
 
-/* The time now, CLOCK_MONOTONIC, in ns (the vDSO's: no system call). */
-u64 shim_now_ns(void);
-
 #endif /* _VATOM_SHIM_DEVICE_H_ */

@@ -213,13 +213,6 @@ int shim_param_store(const char *name, const char *buf, size_t len)
 	return 0;
 }
 
-u64 shim_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
 
 /* --- accounts (vatom_account.c) */
 

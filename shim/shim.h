@@ -44,9 +44,23 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 #include <sys/types.h>
 
 #define SHIM_EXPORT __attribute__((visibility("default")))
+
+/*
+ * ktime_get_ns(): the time now, CLOCK_MONOTONIC, in ns (the vDSO's: no
+ * system call). A caller comparing with a signed time (a syncobj wait's
+ * timeout_nsec, which may be negative) casts it to int64_t, as ktime_t is.
+ */
+static inline uint64_t shim_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
 
 /* The nodes the shim presents: /dev/dri/card<i> and renderD<128 + i>. */
 #define SHIM_DRM_MAJOR		226

@@ -31,13 +31,8 @@
 /* sizeof(struct syncobj_wait_entry) in the kernel, for the same check */
 #define KERNEL_WAIT_ENTRY_SIZE 64
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
+/* ktime_get(): signed, so that a negative timeout is in the past */
+#define now_ns()	((int64_t)shim_now_ns())
 
 /* ------------------------------------------------------------------ */
 /* drm_syncobj_find_fence()                                             */
