@@ -4,6 +4,10 @@
  * per ioctl and a minimal vISA packet builder. Nothing here depends on
  * libvatom: the tests check the kernel's UAPI directly.
  *
+ * A loop around one EXPECT_*() or ASSERT_*() has braces: the harness puts
+ * the handler of its TH_LOG() (and an ASSERT's bail-out) after the macro's
+ * statement, which without them runs once, after the loop ends.
+ *
  * Copyright (C) 2026 The vatom developers
  */
 #ifndef _VATOM_SELFTEST_COMMON_H_

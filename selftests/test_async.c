@@ -140,9 +140,10 @@ TEST(async_basic)
 		EXPECT_EQ(i * 3, rm[16 + i]) TH_LOG("lane %u", i);
 		EXPECT_EQ(0, m[i * 2 + 1]);
 	}
-	for (i = 0; i < 16; i++)
+	for (i = 0; i < 16; i++) {
 		EXPECT_EQ(0xdeadbeef, rm[i]);	/* before result_offset */
 	close(fd);
+	}
 }
 
 /*
@@ -183,8 +184,9 @@ TEST(async_order_per_file)
 	ASSERT_EQ(0, va_blocker_signal(&bl));
 	ASSERT_EQ(0, va_wait_ms(fd, out, 0, 10000));
 	EXPECT_EQ(n, m[0]);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		EXPECT_EQ(i, rm[i * 2]) TH_LOG("job %u", i);
+	}
 	va_blocker_fini(&bl);
 	close(fd);
 }
@@ -406,8 +408,9 @@ TEST(mixed_sync_async_totals)
 	pthread_join(tb, NULL);
 	EXPECT_EQ(0, a.err);
 	EXPECT_EQ(0, b.err);
-	for (k = 0; k < 16; k++)
+	for (k = 0; k < 16; k++) {
 		EXPECT_EQ(iters * (1 + 1000) * (k + 1), m[k]) TH_LOG("word %u", k);
+	}
 	close(a.fd);
 	close(b.fd);
 }
@@ -1413,8 +1416,9 @@ TEST(limit_file_memory)
 	res[0] = 0xcccccccc;
 	EXPECT_EQ(0, vt_run(fd, &s, h, res, sizeof(res), NULL));
 	EXPECT_EQ(0, res[0]);
-	for (i = 1; i < n; i++)
+	for (i = 1; i < n; i++) {
 		EXPECT_EQ(0, vt_gem_close(fd, hs[i]));
+	}
 	close(dmabuf);
 	close(f2);
 	close(fd);

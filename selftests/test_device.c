@@ -150,8 +150,9 @@ TEST(get_param_unknown)
 	int fd;
 
 	VT_OPEN(fd);
-	for (i = 0; i < VT_ARRAY_SIZE(bad); i++)
+	for (i = 0; i < VT_ARRAY_SIZE(bad); i++) {
 		VT_EXPECT_ERRNO(EINVAL, vt_get_param(fd, bad[i], 0, &v));
+	}
 	close(fd);
 }
 

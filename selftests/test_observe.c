@@ -177,8 +177,9 @@ TEST(debugfs_clients)
 	ASSERT_EQ(0, vt_buffer_create(fd, 4096, &h2));
 	ASSERT_EQ(0, vt_buffer_create(fd2, 4096, &h2));
 	va_stream(&s, DRM_VATOM_VISA_OP_ADD, 1, &addr, &val, false);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 3; i++) {
 		ASSERT_EQ(0, vt_run(fd, &s, h, NULL, 0, NULL));
+	}
 	ob_bad_op_stream(&s);
 	VT_EXPECT_ERRNO(EINVAL, vt_run(fd, &s, h, NULL, 0, NULL));
 
@@ -490,11 +491,13 @@ TEST(tracepoints_perf)
 
 	va_stream(&s, DRM_VATOM_VISA_OP_ADD, 4, (const __u32[]){ 0, 4, 8, 12 },
 		  (const __u32[]){ 1, 1, 1, 1 }, false);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 3; i++) {
 		ASSERT_EQ(0, vt_run(fd, &s, h, NULL, 0, NULL));
+	}
 	ob_bad_op_stream(&bad);
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
 		VT_EXPECT_ERRNO(EINVAL, vt_run(fd, &bad, h, NULL, 0, NULL));
+	}
 	ob_async_waited(_metadata, fd, &s, h);
 
 	for (i = 0; i < VT_ARRAY_SIZE(want); i++) {
@@ -652,8 +655,9 @@ TEST(tracepoint_queue_batch)
 	tr = ob_trace(dir);
 
 	EXPECT_EQ(3, ctl->completed);
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 4; i++) {
 		EXPECT_EQ(2, target[i]);
+	}
 	snprintf(f, sizeof(f),
 		 "vatom_queue_batch: client=%lld queue=%u first=1 jobs=3 failed=1 elements=8 ns=",
 		 client, qc.queue_id);

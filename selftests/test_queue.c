@@ -308,14 +308,16 @@ TEST(queue_run_jobs)
 
 			ASSERT_EQ(0, j->status) TH_LOG("job %u", i);
 			EXPECT_EQ(DRM_VATOM_ERR_NONE, j->error_reason);
-			for (k = 0; k < 16; k++)
+			for (k = 0; k < 16; k++) {
 				ASSERT_EQ((__u32)(sum * (k + 1)), res[k])
 					TH_LOG("job %u lane %u", i, k);
+			}
 			sum += i % 7 + 1;
 		}
 	}
-	for (k = 0; k < 16; k++)
+	for (k = 0; k < 16; k++) {
 		EXPECT_EQ((__u32)(sum * (k + 1)), v.target[k]) TH_LOG("word %u", k);
+	}
 	EXPECT_EQ(DRM_VATOM_QUEUE_CTL_NEED_WAKEUP, v.q.ctl->flags);
 	EXPECT_EQ(0, vq_destroy(fd, v.q.id));
 	close(fd);
@@ -450,8 +452,9 @@ TEST(queue_job_status)
 		if (!c->status && c->spoil != VQ_SPOIL_EMPTY)
 			good++;
 	}
-	for (k = 0; k < 16; k++)
+	for (k = 0; k < 16; k++) {
 		EXPECT_EQ(good * (k + 1), v.target[k]) TH_LOG("word %u", k);
+	}
 	close(fd);
 }
 
@@ -597,8 +600,9 @@ TEST(queue_hostile_writer)
 	ASSERT_EQ(0, vq_kick(fd, v.q.id));
 	EXPECT_EQ(done + 1, vq_completed(&v.q));
 	EXPECT_EQ(0, v.q.ring[(v.q.tail - 1) & (entries - 1)].status);
-	for (k = 0; k < 16; k++)
+	for (k = 0; k < 16; k++) {
 		EXPECT_EQ(3 * (k + 1), v.target[k]);
+	}
 	close(fd2);
 	close(fd);
 }
@@ -748,8 +752,9 @@ TEST(queue_with_submit)
 	pthread_join(t, NULL);
 	ASSERT_EQ(0, x.err);
 	ASSERT_EQ((__u64)rounds * entries, vq_completed(&v.q));
-	for (i = 0; i < entries; i++)
+	for (i = 0; i < entries; i++) {
 		EXPECT_EQ(0, v.q.ring[i].status);
+	}
 	/* Wait for the async jobs: a sync SUBMIT of nothing comes after them. */
 	vt_stream_init(&s);
 	{
@@ -759,8 +764,9 @@ TEST(queue_with_submit)
 		vt_submit_args(&sub, &s, &b, 1, NULL, 0);
 		ASSERT_EQ(0, vt_submit(fd, &sub));
 	}
-	for (k = 0; k < 16; k++)
+	for (k = 0; k < 16; k++) {
 		EXPECT_EQ((rounds * entries + 1000 * x.iters) * (k + 1), v.target[k])
 			TH_LOG("word %u", k);
+	}
 	close(fd);
 }

@@ -402,14 +402,16 @@ TEST_F(qpoll_trip, round_trip)
 							   (i & (e - 1)) * VQ_RES_STRIDE);
 
 			ASSERT_EQ(0, j->status) TH_LOG("job %u", i);
-			for (k = 0; k < 16; k++)
+			for (k = 0; k < 16; k++) {
 				ASSERT_EQ((__u32)(sum * (k + 1)), res[k])
 					TH_LOG("job %u lane %u", i, k);
+			}
 			sum += i % 5 + 1;
 		}
 	}
-	for (k = 0; k < 16; k++)
+	for (k = 0; k < 16; k++) {
 		EXPECT_EQ((__u32)(sum * (k + 1)), v->target[k]) TH_LOG("word %u", k);
+	}
 	TH_LOG("%u jobs, %u kicks", variant->jobs, kicks);
 	if (!variant->kicks_allowed)
 		EXPECT_EQ(0, kicks);
@@ -493,8 +495,9 @@ TEST(queue_poll_need_wakeup)
 	EXPECT_EQ(0, flagged);
 	ASSERT_TRUE(qp_wait_completed(&v.q, n, 6 * QP_DONE_MS));
 	EXPECT_EQ(n, vq_completed(&v.q));
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		ASSERT_EQ(0, v.q.ring[i].status) TH_LOG("job %u", i);
+	}
 	EXPECT_EQ(n * QP_WAKE_PACKETS, ab_common_count(gmap));
 
 	/* Idle again: the flag comes back, and the next job needs a KICK. */
@@ -866,8 +869,9 @@ TEST(queue_poll_tail_too_far)
 		EXPECT_LE(0, qp_publish(&v.q, 8));
 		EXPECT_EQ(0, vq_kick(fd, v.q.id));
 		ASSERT_TRUE(qp_wait_completed(&v.q, 8, QP_DONE_MS));
-		for (i = 0; i < 8; i++)
+		for (i = 0; i < 8; i++) {
 			EXPECT_EQ(0, v.q.ring[i].status) TH_LOG("job %u", i);
+		}
 		EXPECT_EQ(8, v.target[0]);
 		EXPECT_EQ(8 * 16, v.target[15]);
 

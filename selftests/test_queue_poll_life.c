@@ -293,14 +293,16 @@ TEST_F_TIMEOUT(qpoll_busy, stops_promptly, 120)
 		done = vq_completed(&b.q);
 		TH_LOG("%llu of %u jobs completed", (unsigned long long)done, QP_BUSY_JOBS);
 		ASSERT_LE(1, done);
-		for (i = 0; i + 1 < done; i++)
+		for (i = 0; i + 1 < done; i++) {
 			ASSERT_EQ(0, b.q.ring[i].status) TH_LOG("job %u", i);
+		}
 		full = done - 1;
 		st = b.q.ring[done - 1].status;
 		EXPECT_TRUE(!st || st == -ECANCELED || st == -EINTR) TH_LOG("status %d", st);
 		full += !st;
-		for (i = done; i < QP_BUSY_JOBS; i++)
+		for (i = done; i < QP_BUSY_JOBS; i++) {
 			ASSERT_EQ(QP_UNTOUCHED, b.q.ring[i].status) TH_LOG("job %u", i);
+		}
 		/* Whole jobs, and a prefix of the one cut short (none if -EINTR). */
 		EXPECT_LE(full * QP_BUSY_PACKETS, count);
 		EXPECT_GE((full + (st == -ECANCELED)) * QP_BUSY_PACKETS, count);
@@ -503,8 +505,9 @@ TEST(queue_poll_limit)
 	}
 	/* A file closed: all of its slots. */
 	close(fd2);
-	for (i = 0; i < on2; i++)
+	for (i = 0; i < on2; i++) {
 		EXPECT_LT(0, qp_poller(fd3)) TH_LOG("slot %u of %u freed by close", i + 1, on2);
+	}
 	EXPECT_EQ(-EBUSY, qp_poller(fd3));
 	close(fd3);
 	close(fd1);
@@ -707,8 +710,9 @@ TEST_F_TIMEOUT(qpoll_heavy, hostile_writer, 120)
 	ASSERT_TRUE(qp_wait_completed(&v.q, done + 1, QP_DONE_MS));
 	EXPECT_EQ(done + 1, vq_completed(&v.q));
 	EXPECT_EQ(0, v.q.ring[pos & (entries - 1)].status);
-	for (k = 0; k < 16; k++)
+	for (k = 0; k < 16; k++) {
 		EXPECT_EQ(3 * (k + 1), v.target[k]);
+	}
 	close(m.efd);
 	close(fd2);
 
@@ -763,7 +767,8 @@ TEST_F_TIMEOUT(qpoll_heavy, with_submit, 120)
 	vt_stream_init(&s);
 	vt_submit_args(&sub, &s, v.bind, 1, NULL, 0);
 	ASSERT_EQ(0, vt_submit(self->fd, &sub));
-	for (k = 0; k < 16; k++)
+	for (k = 0; k < 16; k++) {
 		EXPECT_EQ((2 * rounds * e + 1000 * x.iters) * (k + 1), v.target[k])
 			TH_LOG("word %u", k);
+	}
 }

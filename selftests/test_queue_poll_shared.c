@@ -54,11 +54,13 @@ static void qp_expect_adds(struct __test_metadata *_metadata,
 						   i * VQ_RES_STRIDE);
 
 		EXPECT_EQ(0, v->q.ring[i].status) TH_LOG("job %u", i);
-		for (k = 0; k < 16; k++)
+		for (k = 0; k < 16; k++) {
 			EXPECT_EQ(i * inc * (k + 1), res[k]) TH_LOG("job %u lane %u", i, k);
+		}
 	}
-	for (k = 0; k < 16; k++)
+	for (k = 0; k < 16; k++) {
 		EXPECT_EQ(n * inc * (k + 1), v->target[k]) TH_LOG("lane %u", k);
+	}
 }
 
 /* Wait up to @ms for the poller of process @pid to be gone. */
@@ -97,8 +99,9 @@ TEST(queue_poll_shared)
 	VT_OPEN(fd[1]);
 	ASSERT_EQ(-1, qp_poller_tid(getpid()));
 	qp_live(&base);
-	for (i = 0; i < QP_SHARED_QUEUES; i++)
+	for (i = 0; i < QP_SHARED_QUEUES; i++) {
 		ASSERT_EQ(0, qp_env_init(&v[i], fd[i / 2], QP_SHARED_JOBS, 0, &m));
+	}
 	tid = qp_poller_tid(getpid());
 	ASSERT_LT(0, tid) TH_LOG("not one thread named vatom-poll/%d: %d",
 				 getpid(), tid);
@@ -385,8 +388,9 @@ TEST_F(queue_poll_pair, steps_aside)
 		TH_LOG("a job not kicked waited %lld ms",
 		       (va_now_ns() - end) / VA_NS_PER_MS);
 	EXPECT_EQ(0, qp_flags(&v->q) & DRM_VATOM_QUEUE_CTL_KICK_TO_WAIT);
-	for (k = 0; k < 16; k++)
+	for (k = 0; k < 16; k++) {
 		EXPECT_EQ((vjobs + 1) * (k + 1), v->target[k]) TH_LOG("lane %u", k);
+	}
 	EXPECT_EQ(busy_jobs * QP_LONG_PACKETS, ab_common_count(self->gmap));
 	EXPECT_EQ(0, vq_destroy(fd, v->q.id));
 	EXPECT_EQ(0, vq_destroy(fd, busy->q.id));

@@ -469,8 +469,9 @@ TEST_F(reset_cancel, later_jobs_cancelled)
 		EXPECT_EQ(0, vq_kick(f->a, f->job.env.q.id));
 		ASSERT_EQ(4, vq_completed(&f->job.env.q));
 		EXPECT_EQ(c->error, f->job.env.q.ring[0].status);
-		for (i = 1; i < 4; i++)
+		for (i = 1; i < 4; i++) {
 			EXPECT_EQ(-EIO, f->job.env.q.ring[i].status) TH_LOG("job %d", i);
+		}
 		EXPECT_EQ(c->packets, rs_words(f->wa, 1));
 		return;
 	}

@@ -56,8 +56,9 @@ TEST(surface_create_info)
 		EXPECT_NE(0, c.handle);
 		EXPECT_NE(VT_POISON32, c.handle);
 		handles[i] = c.handle;
-		for (j = 0; j < i; j++)
+		for (j = 0; j < i; j++) {
 			EXPECT_NE(handles[j], handles[i]);
+		}
 
 		memset(&info, 0, sizeof(info));
 		ASSERT_EQ(0, vt_surface_info(fd, c.handle, &info));
@@ -68,8 +69,9 @@ TEST(surface_create_info)
 		EXPECT_EQ(sizes[i], info.size);
 		EXPECT_EQ(vt_page_round(sizes[i]), info.mmap_size);
 	}
-	for (i = 0; i < VT_ARRAY_SIZE(sizes); i++)
+	for (i = 0; i < VT_ARRAY_SIZE(sizes); i++) {
 		EXPECT_EQ(0, vt_gem_close(fd, handles[i]));
+	}
 	close(fd);
 }
 
