@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by the asynchronous-submission, abuse and queue tests
- * (test_async.c, test_abuse.c, test_observe.c, test_validate.c,
+ * (test_async*.c, test_abuse.c, test_observe.c, test_validate.c,
  * test_queue*.c): time, syncobjs and an unsignalled vgem fence (va_*), the
  * 64 x 64 broadcast grid (ab_*), kick-mode queues (vq_*) and polling
  * queues with their completion signals (qp_*). Compiled on its own
