@@ -152,17 +152,11 @@ void vatom_exec_reset(struct vatom_exec *x, int error, const void *stream,
 		[VATOM_DOOR_KICK] = "kick",
 		[VATOM_DOOR_POLL] = "poll",
 	};
-	static const char *const fault_names[] = {
-		[VATOM_FAULT_NONE] = "none",
-		[VATOM_FAULT_HANG] = "hang",
-		[VATOM_FAULT_DELAY] = "delay",
-		[VATOM_FAULT_ENGINE] = "engine",
-	};
 	const struct vatom_dump_job job = {
 		.drm = x->drm,
 		.vfile = x->vfile,
 		.door = door_names[x->door],
-		.fault = fault_names[x->fault],
+		.fault = vatom_fault_name(x->fault),
 		.in_submitter = vatom_exec_in_submitter(x),
 		.id = x->id,
 		.results_size = x->results_size,

@@ -16,7 +16,8 @@
  * consumes: its thread is not the process's. docs/robustness.md says what
  * each fault does to the job, its fence and its file.
  *
- * Built only with CONFIG_FAULT_INJECTION_DEBUG_FS (vatom_fault.h).
+ * The injection is built only with CONFIG_FAULT_INJECTION_DEBUG_FS
+ * (vatom_fault.h); what a fault does (its prefix) and its name always are.
  *
  * Copyright (C) 2026 The vatom developers
  */
@@ -120,6 +121,24 @@ unsigned long vatom_fault_poll_stall(void)
 }
 
 #endif /* CONFIG_FAULT_INJECTION_DEBUG_FS */
+
+/**
+ * vatom_fault_name() - a fault's name, as a devcoredump writes it
+ * @fault: the job's fault
+ *
+ * Return: "none", "hang", "engine" or "delay".
+ */
+const char *vatom_fault_name(enum vatom_fault fault)
+{
+	static const char *const names[] = {
+		[VATOM_FAULT_NONE] = "none",
+		[VATOM_FAULT_HANG] = "hang",
+		[VATOM_FAULT_ENGINE] = "engine",
+		[VATOM_FAULT_DELAY] = "delay",
+	};
+
+	return names[fault];
+}
 
 /**
  * vatom_fault_prefix() - what a job with %VATOM_FAULT_ENGINE executes

@@ -27,6 +27,7 @@ enum vatom_fault {
 	VATOM_FAULT_DELAY,
 };
 
+const char *vatom_fault_name(enum vatom_fault fault);
 u32 vatom_fault_prefix(const void *stream, u32 size);
 
 #ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
