@@ -106,25 +106,39 @@ void obj_release(struct shim_obj *o)
 	errno = err;
 }
 
+/*
+ * Make @fd stand for @o; fd_lock held. What it stood for was left by a
+ * close() that bypassed us: that descriptor is gone, and *@stale is what
+ * to obj_release() once the lock is dropped. Return: 0 or -ENOMEM.
+ */
+static int fd_install_locked(int fd, struct shim_obj *o,
+			     struct shim_obj **stale)
+{
+	struct shim_obj **slot = fd_slot(fd, true);
+
+	if (!slot)
+		return -ENOMEM;
+	*stale = obj_unref_locked(*slot);
+	fd_slot_set(slot, o);
+	return 0;
+}
+
 int shim_fd_track(int fd, const struct shim_fd_ops *ops, void *data)
 {
-	struct shim_obj *o, **slot, *stale;
+	struct shim_obj *o, *stale = NULL;
+	int ret;
 
 	o = malloc(sizeof(*o));
 	if (!o)
 		return -ENOMEM;
 	*o = (struct shim_obj){ .ops = ops, .data = data, .ndesc = 1 };
 	shim_mutex_lock(&fd_lock);
-	slot = fd_slot(fd, true);
-	if (!slot) {
-		shim_mutex_unlock(&fd_lock);
-		free(o);
-		return -ENOMEM;
-	}
-	/* Left by a close() that bypassed us: that descriptor is gone. */
-	stale = obj_unref_locked(*slot);
-	fd_slot_set(slot, o);
+	ret = fd_install_locked(fd, o, &stale);
 	shim_mutex_unlock(&fd_lock);
+	if (ret) {
+		free(o);
+		return ret;
+	}
 	obj_release(stale);
 	return 0;
 }
@@ -312,7 +326,7 @@ static int fd_private_min(void)
 
 int shim_fd_private_dup(int fd)
 {
-	struct shim_obj **slot, *stale;
+	struct shim_obj *stale = NULL;
 	int copy, ret;
 
 	/* under fd_lock: fd_close_range() cannot close it before it is ours */
@@ -320,21 +334,12 @@ int shim_fd_private_dup(int fd)
 	copy = shim_real_fcntl_dupfd(fd, fd_private_min(), true);
 	if (copy < 0 && errno != EBADF)	/* none free from there: anywhere */
 		copy = shim_real_fcntl_dupfd(fd, 0, true);
-	if (copy < 0) {
-		ret = -errno;
-		shim_mutex_unlock(&fd_lock);
-		return ret;
-	}
-	slot = fd_slot(copy, true);
-	if (!slot) {
+	ret = copy < 0 ? -errno : fd_install_locked(copy, &fd_private_obj, &stale);
+	if (ret && copy >= 0)
 		shim_real_close(copy);
-		shim_mutex_unlock(&fd_lock);
-		return -ENOMEM;
-	}
-	/* Left by a close() that bypassed us: that descriptor is gone. */
-	stale = obj_unref_locked(*slot);
-	fd_slot_set(slot, &fd_private_obj);
 	shim_mutex_unlock(&fd_lock);
+	if (ret)
+		return ret;
 	obj_release(stale);
 	return copy;
 }

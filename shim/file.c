@@ -213,7 +213,6 @@ int shim_param_store(const char *name, const char *buf, size_t len)
 	return 0;
 }
 
-
 /* --- accounts (vatom_account.c) */
 
 int shim_account_charge(struct shim_account *acct, u64 bytes)
