@@ -8,12 +8,13 @@
  *
  * Why a file of its own: queue.c and the syncobj files both take
  * eventfds, and the syncobjs' host test links them without the rest.
+ * Its reads and writes are libc's own (real.c): preloaded, readlink() and
+ * write() by name would go through the shim's entry points first.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "shim.h"
 
@@ -25,7 +26,7 @@ int shim_eventfd_get(int fd)
 	if (!shim_fd_is_open(fd))
 		return -EBADF;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	n = readlink(path, target, sizeof(target) - 1);
+	n = shim_real_readlink(path, target, sizeof(target) - 1);
 	if (n < 0)
 		return -EBADF;
 	target[n] = '\0';
@@ -41,6 +42,6 @@ void shim_eventfd_signal(int fd)
 
 	/* a full counter (EAGAIN) saturates, as eventfd_signal() does */
 	do {
-		r = write(fd, &one, sizeof(one));
+		r = shim_real_write(fd, &one, sizeof(one));
 	} while (r < 0 && errno == EINTR);
 }

@@ -13,14 +13,12 @@
  * and write them through fault_sigaction() instead of replacing the
  * handler.
  *
- * Why a file of its own: it must link into a program without preload.c,
- * statically (see fdtable.c). So it defines no libc symbol (sigaction()
- * and signal() are preload_signal.c's), and installs its handler with
- * shim_real_sigaction(): weak here, calling libc's sigaction() (the real
- * one in such a program), and overridden by preload.c's, which calls
- * libc's own past the shim's interposed sigaction(). Without preload.c
- * the handler is installed on the first copy (fault_init()); a program's
- * later sigaction() of SIGSEGV or SIGBUS then replaces it.
+ * Why a file of its own: it defines no libc symbol (sigaction() and
+ * signal() are preload_signal.c's), and installs its handler with
+ * real.c's shim_real_sigaction(), past the shim's interposed sigaction().
+ * In a program that links the shim without preload.c, the handler is
+ * installed on the first copy (fault_init()); a program's later
+ * sigaction() of SIGSEGV or SIGBUS then replaces it.
  */
 #undef _FORTIFY_SOURCE
 #undef _FILE_OFFSET_BITS
@@ -463,22 +461,4 @@ void fault_fork_prepare(void)
 void fault_fork_release(void)
 {
 	pthread_mutex_unlock(&sig_lock);
-}
-
-/**
- * shim_real_sigaction() - libc's sigaction(), past the shim's own
- * @sig: the signal
- * @act: the new action, or NULL
- * @old: the old one, or NULL
- *
- * This default calls libc's sigaction(), the real one in a program that
- * does not interpose libc; preload.c overrides it with libc's own.
- *
- * Return: 0, or -1 with errno set, as sigaction() does.
- */
-__attribute__((weak)) int shim_real_sigaction(int sig,
-					      const struct sigaction *act,
-					      struct sigaction *old)
-{
-	return sigaction(sig, act, old);
 }

@@ -6,10 +6,8 @@
  * SIGSEGV and SIGBUS, keep the program's own actions here, behind the
  * shim's handler.
  *
- * fault.c defines no libc symbol and needs nothing of preload.c, so that a
- * program linked statically without preload.c can copy in and out too;
- * the one libc call it needs, sigaction(), is shim_real_sigaction(): weak
- * in fault.c and calling libc's, libc's own (RTLD_NEXT) in preload.c.
+ * fault.c defines no libc symbol and needs nothing of preload.c: the one
+ * libc call it needs, sigaction(), is real.c's shim_real_sigaction().
  */
 #ifndef _VATOM_SHIM_FAULT_H_
 #define _VATOM_SHIM_FAULT_H_
@@ -27,9 +25,5 @@ int fault_sigaction(int sig, const struct sigaction *act,
 		    struct sigaction *old);
 void fault_fork_prepare(void);
 void fault_fork_release(void);
-
-/* libc's sigaction(), never intercepted: as libc's, -1 with errno set. */
-int shim_real_sigaction(int sig, const struct sigaction *act,
-			struct sigaction *old);
 
 #endif /* _VATOM_SHIM_FAULT_H_ */

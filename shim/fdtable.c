@@ -10,18 +10,10 @@
  * of the shim tracks and finds its objects with shim_fd_track(),
  * shim_fd_lookup() and shim_fd_get() (shim.h).
  *
- * Why a file of its own: it must link into a program without preload.c.
- * A test program linked statically with file.c and the engine (no libc
- * interposition; it calls shim_file_open() and shim_file_ioctl()
- * directly) needs the table, and the libc calls the shim makes past its
- * own entry points, shim_real_close(), shim_real_mmap() and
- * shim_real_fcntl_dupfd(). So this file defines no libc symbol and uses
- * none of preload.c's REAL() table: its shim_real_*() are weak and call
- * libc, which in such a program is the real one; the preloaded library
- * links preload.c's strong ones over them, which call libc's own
- * (dlsym(RTLD_NEXT)) and never the shim's interposed close(), fcntl(),
- * mmap(). A link-time choice: no pointer to set, no window before
- * preload.c's constructor in which the wrong one could be called.
+ * Why a file of its own: the libc side (preload*.c) and the device's
+ * files both use the table, and it uses neither: its libc calls past the
+ * shim's entry points are real.c's shim_real_close(), shim_real_fcntl()
+ * and shim_real_fcntl_dupfd().
  */
 #undef _FORTIFY_SOURCE
 #undef _FILE_OFFSET_BITS
@@ -384,64 +376,4 @@ void fd_fork_prepare(void)
 void fd_fork_release(void)
 {
 	shim_mutex_unlock(&fd_lock);
-}
-
-/* ------------------------------------------------------------------ */
-/* libc, uninterposed: the defaults preload.c overrides                 */
-/* ------------------------------------------------------------------ */
-
-/**
- * shim_real_close() - libc's close(), past the descriptor table
- * @fd: a descriptor the shim holds for itself and never tracked
- *
- * Return: 0, or -1 with errno set, as close() does.
- */
-__attribute__((weak)) int shim_real_close(int fd)
-{
-	return close(fd);
-}
-
-/**
- * shim_real_mmap() - libc's mmap(), past the device files
- * @addr: as mmap()'s
- * @len: as mmap()'s
- * @prot: as mmap()'s
- * @flags: as mmap()'s
- * @fd: as mmap()'s
- * @off: as mmap()'s
- *
- * Return: the mapping, or MAP_FAILED with errno set, as mmap() does.
- */
-__attribute__((weak)) void *shim_real_mmap(void *addr, size_t len, int prot,
-					   int flags, int fd, off_t off)
-{
-	return mmap(addr, len, prot, flags, fd, off);
-}
-
-/**
- * shim_real_fcntl_dupfd() - fcntl(F_DUPFD or F_DUPFD_CLOEXEC), untracked
- * @fd: the descriptor
- * @min: the lowest number the copy may take
- * @cloexec: F_DUPFD_CLOEXEC
- *
- * The copy stands for nothing in the table, whatever @fd stands for.
- *
- * Return: the new descriptor, or -1 with errno set, as fcntl() does.
- */
-__attribute__((weak)) int shim_real_fcntl_dupfd(int fd, int min, bool cloexec)
-{
-	return fcntl(fd, cloexec ? F_DUPFD_CLOEXEC : F_DUPFD, min);
-}
-
-/**
- * shim_real_fcntl() - libc's fcntl(), for a command with an int argument
- * @fd: the descriptor
- * @cmd: the command (F_SETFL, say; not F_DUPFD: see shim_real_fcntl_dupfd())
- * @arg: its argument
- *
- * Return: fcntl()'s.
- */
-__attribute__((weak)) int shim_real_fcntl(int fd, int cmd, int arg)
-{
-	return fcntl(fd, cmd, arg);
 }

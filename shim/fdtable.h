@@ -5,12 +5,8 @@
  * descriptors (vnode.c). The rest of the shim sees the table through
  * shim.h's shim_fd_track(), shim_fd_lookup() and shim_fd_get() only.
  *
- * fdtable.c defines no libc symbol and needs nothing of preload.c: a
- * program linked statically, without preload.c, has the table too. The
- * libc calls it makes (close(), fcntl(), mmap()) are the shim_real_*()
- * below and in shim.h: fdtable.c's own are weak and call libc; preload.c
- * overrides them with libc's real ones (RTLD_NEXT), past its own
- * interposed entry points.
+ * fdtable.c defines no libc symbol: its libc calls past the shim's own
+ * entry points are real.c's shim_real_*() (shim.h).
  */
 #ifndef _VATOM_SHIM_FDTABLE_H_
 #define _VATOM_SHIM_FDTABLE_H_
@@ -98,11 +94,5 @@ static inline int fd_fresh(int fd)
 
 void fd_fork_prepare(void);
 void fd_fork_release(void);
-
-/*
- * libc's fcntl() with an int argument (or none), never intercepted: -1
- * with errno set on failure. Weak in fdtable.c, as shim.h's shim_real_*().
- */
-int shim_real_fcntl(int fd, int cmd, int arg);
 
 #endif /* _VATOM_SHIM_FDTABLE_H_ */

@@ -12,6 +12,7 @@
  *               the libc entry points it takes over (preloaded only)
  *   vfs.c, vnode.c
  *               the fake /dev/dri and sysfs entries, and what they answer
+ *   real.c      libc's own calls, past the shim's entry points
  *   fdtable.c   the file descriptor table, and the shim's own descriptors
  *   eventfd.c   eventfds handed in: the shim's reference, its signal
  *   fault.c     faults in the caller's memory caught: the user copies
@@ -195,14 +196,29 @@ int shim_copy_in_stream(void *dst, const void *usrc, size_t n);
 int shim_copy_out(void *udst, const void *src, size_t n);
 int shim_copy_out_probe(void *udst, const void *src, size_t n);
 
+/* ------------------------------------------------------------------ */
+/* real.c: libc's own calls, past the shim's entry points              */
+/* ------------------------------------------------------------------ */
+
 /*
- * libc's own calls, for the shim's internal use (never intercepted): as
- * libc's, -1 with errno set on failure.
+ * For the shim's internal use: preloaded, a call of close() or write()
+ * by name would come back to the shim's own. As libc's: -1 (MAP_FAILED)
+ * with errno set on failure.
  */
+struct sigaction;
+
+/* close() of a descriptor the shim holds for itself and never tracked */
 int shim_real_close(int fd);
 void *shim_real_mmap(void *addr, size_t len, int prot, int flags, int fd,
 		     off_t off);
+/* fcntl(F_DUPFD or F_DUPFD_CLOEXEC): a copy that stands for nothing */
 int shim_real_fcntl_dupfd(int fd, int min, bool cloexec);
+/* fcntl() with an int argument (F_SETFL, say; not F_DUPFD: see above) */
+int shim_real_fcntl(int fd, int cmd, int arg);
+ssize_t shim_real_write(int fd, const void *buf, size_t len);
+ssize_t shim_real_readlink(const char *path, char *buf, size_t len);
+int shim_real_sigaction(int sig, const struct sigaction *act,
+			struct sigaction *old);
 
 /* ------------------------------------------------------------------ */
 /* file.c: one open device file                                        */

@@ -82,7 +82,7 @@
  * directory goes to libc as it is.
  *
  * A file of its own, apart from preload.c: it defines no libc symbol and
- * calls none of preload.c's REAL() table, so it links into a program
+ * uses no REAL() (real.h), so it links into a program
  * without preload.c too.
  */
 #undef _FORTIFY_SOURCE

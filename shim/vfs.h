@@ -4,8 +4,8 @@
  * preload*.c files): the tree and its path walk (vfs.c), and what its
  * files answer, their descriptors and directory streams (vnode.c).
  *
- * Neither file defines a libc symbol or uses preload.c's REAL() table
- * (their libc calls past the shim are fdtable.h's shim_real_*()): they
+ * Neither file defines a libc symbol or uses REAL() (their libc calls
+ * past the shim are real.c's shim_real_*(), shim.h): they
  * link into a program without preload.c as well.
  */
 #ifndef _VATOM_SHIM_VFS_H_

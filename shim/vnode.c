@@ -9,10 +9,9 @@
  * file of file.c's behind it; and opendir() and readdir() of the fake
  * directories, whose DIR * is a struct vdir of ours.
  *
- * Like vfs.c, it defines no libc symbol and calls none of preload.c's
- * REAL() table: its libc calls past the shim's entry points are
- * shim_real_close() and shim_real_fcntl() (fdtable.c, overridden by
- * preload.c), so it links into a program without preload.c too.
+ * Like vfs.c, it defines no libc symbol and uses no REAL(): its libc
+ * calls past the shim's entry points are real.c's shim_real_close() and
+ * shim_real_fcntl(), so it links into a program without preload.c too.
  */
 #undef _FORTIFY_SOURCE
 #undef _FILE_OFFSET_BITS

@@ -25,7 +25,7 @@ drm_libs=$(pkg-config --libs libdrm)
 
 # The libc side of the shim: everything but file.c and what it drives
 srcs="preload preload_fd preload_io preload_signal preload_fs vfs vnode
-fdtable fault devices lock"
+fdtable fault devices lock real"
 # The program: main() and the TAP output, then the groups of checks
 tests="preload_test preload_test_fs preload_test_fd preload_test_fault
 preload_test_libdrm"

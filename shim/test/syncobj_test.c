@@ -5,13 +5,14 @@
  *
  * Every expected value comes from the kernel's code and documentation,
  * noted where it is not obvious, not from running the shim. Linked with
- * those files alone: the fdtable.c and fault.c functions they need are
- * stood in for below (an fd table without dup(), copies that fault only
- * on NULL).
+ * those files, eventfd.c and real.c alone: the fdtable.c and fault.c
+ * functions they need are stood in for below (an fd table without dup(),
+ * copies that fault only on NULL).
  *
  *   gcc -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Ishim \
  *       -Iuapi $(pkg-config --cflags libdrm) shim/test/<this file> \
- *       shim/syncobj*.c shim/fence*.c shim/eventfd.c -o <test> -pthread && \
+ *       shim/syncobj*.c shim/fence*.c shim/eventfd.c shim/real.c -o <test> \
+ *       -pthread && \
  *       <test>
  */
 #include <errno.h>
@@ -34,7 +35,7 @@
 #include "syncobj.h"
 
 /* ------------------------------------------------------------------ */
-/* stand-ins for preload.c                                              */
+/* stand-ins for fdtable.c and fault.c                                  */
 /* ------------------------------------------------------------------ */
 
 #define MAX_TRACKED 256
@@ -108,16 +109,6 @@ int shim_copy_out(void *udst, const void *src, size_t n)
 		return -EFAULT;
 	memcpy(udst, src, n);
 	return 0;
-}
-
-int shim_real_close(int fd)
-{
-	return close(fd);
-}
-
-int shim_real_fcntl_dupfd(int fd, int min, bool cloexec)
-{
-	return fcntl(fd, cloexec ? F_DUPFD_CLOEXEC : F_DUPFD, min);
 }
 
 /* the shim's own descriptors: copies, with nothing to hide them from */
