@@ -36,6 +36,7 @@ struct shim_limits {
 };
 
 extern struct shim_limits shim_limits;
+void shim_limits_load(void);
 
 /**
  * struct shim_device - one device the shim presents

@@ -4,7 +4,7 @@
  * creates, and the ioctl switch, which copies each argument in and out
  * by its size as drm_ioctl() does and answers the DRM core's ioctls that
  * a render node has (VERSION, GET_CAP, GEM_CLOSE, PRIME, the syncobjs)
- * and every vatom one. The devices' policy limits are read here, once.
+ * and every vatom one. The policy limits and the accounts are limits.c's.
  */
 
 #include <errno.h>
@@ -21,9 +21,8 @@
 /* The library's version; `vatom --shim` looks for it to know it loaded. */
 SHIM_EXPORT const char vatom_shim_version[] = VATOM_VERSION_STRING;
 
-struct shim_limits shim_limits;
 static struct shim_device shim_devices[SHIM_MAX_DEVICES];
-static pthread_once_t shim_limits_once = PTHREAD_ONCE_INIT;
+static pthread_once_t shim_files_once = PTHREAD_ONCE_INIT;
 
 /*
  * The open files, for fork(): the child is a copy of one thread, so
@@ -86,153 +85,14 @@ static void shim_fork_child(void)
 	pthread_mutex_unlock(&shim_files_lock);
 }
 
-/* $name as a number, or @def when unset or not one. */
-static u64 shim_env_u64(const char *name, u64 def)
-{
-	const char *s = getenv(name);
-	char *end;
-	unsigned long long v;
-
-	if (!s || !*s)
-		return def;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	return errno || *end ? def : v;
-}
-
-/* The module parameters' defaults and clamps (vatom_limits.c). */
-static void shim_limits_init(void)
+/* What opening the first file sets up: the devices' numbers, fork(). */
+static void shim_files_init(void)
 {
 	unsigned int i;
 
-	shim_limits.file_mem_cap = shim_env_u64("VATOM_SHIM_FILE_MEM_CAP",
-						VATOM_DEFAULT_FILE_MEM_CAP);
-	shim_limits.max_jobs =
-		vatom_rule_clamp(shim_env_u64("VATOM_SHIM_MAX_JOBS",
-					      VATOM_DEFAULT_MAX_JOBS),
-				 VATOM_MIN_MAX_JOBS, VATOM_MAX_MAX_JOBS);
-	shim_limits.max_submit_ops =
-		vatom_rule_clamp(shim_env_u64("VATOM_SHIM_MAX_SUBMIT_OPS",
-					      VATOM_DEFAULT_MAX_SUBMIT_OPS),
-				 VATOM_MIN_MAX_SUBMIT_OPS, VATOM_MAX_MAX_SUBMIT_OPS);
-	shim_limits.job_timeout_ms =
-		vatom_rule_clamp(shim_env_u64("VATOM_SHIM_JOB_TIMEOUT_MS",
-					      VATOM_DEFAULT_JOB_TIMEOUT_MS),
-				 VATOM_MIN_JOB_TIMEOUT_MS, VATOM_MAX_JOB_TIMEOUT_MS);
-	shim_limits.max_schedulers =
-		vatom_rule_clamp(shim_env_u64("VATOM_SHIM_MAX_SCHEDULERS",
-					      VATOM_DEFAULT_MAX_SCHEDULERS),
-				 VATOM_MIN_MAX_SCHEDULERS, VATOM_MAX_MAX_SCHEDULERS);
-	/* Bounded: each poller has room for all of a device's queues. */
-	shim_limits.max_poll_queues =
-		vatom_rule_clamp(shim_env_u64("VATOM_SHIM_MAX_POLL_QUEUES",
-					      VATOM_DEFAULT_MAX_POLL_QUEUES),
-				 0, VATOM_MAX_MAX_POLL_QUEUES);
 	for (i = 0; i < SHIM_MAX_DEVICES; i++)
 		shim_devices[i].index = i;
 	pthread_atfork(shim_fork_prepare, shim_fork_parent, shim_fork_child);
-}
-
-/* --- the module's parameters, as /sys/module/vatom/parameters shows them */
-
-const struct shim_param shim_params[SHIM_NUM_PARAMS] = {
-	{ "file_mem_cap", false },
-	{ "max_jobs", false },
-	{ "max_submit_ops", false },
-	{ "max_poll_queues", false },
-	{ "max_schedulers", true },
-	{ "job_timeout_ms", true },
-	{ "num_devices", false },
-};
-
-int shim_param_show(const char *name, char *buf, size_t len)
-{
-	u64 v = 0;
-
-	pthread_once(&shim_limits_once, shim_limits_init);
-	if (!strcmp(name, "file_mem_cap"))
-		v = shim_limits.file_mem_cap;
-	else if (!strcmp(name, "max_jobs"))
-		v = shim_limits.max_jobs;
-	else if (!strcmp(name, "max_submit_ops"))
-		v = shim_limits.max_submit_ops;
-	else if (!strcmp(name, "max_schedulers"))
-		v = __atomic_load_n(&shim_limits.max_schedulers, __ATOMIC_RELAXED);
-	else if (!strcmp(name, "job_timeout_ms"))
-		v = __atomic_load_n(&shim_limits.job_timeout_ms, __ATOMIC_RELAXED);
-	else if (!strcmp(name, "num_devices"))
-		v = shim_num_devices();
-	else if (!strcmp(name, "max_poll_queues"))
-		v = shim_limits.max_poll_queues;
-	return snprintf(buf, len, "%llu\n", (unsigned long long)v);
-}
-
-/* kstrtouint(@buf, 0): an optional '+', a number in C's bases, a newline. */
-static int shim_kstrtouint(const char *buf, size_t len, u32 *out)
-{
-	char s[32], *end;
-	unsigned long long v;
-
-	if (len && buf[len - 1] == '\n')
-		len--;
-	if (!len || len >= sizeof(s) || buf[0] == '-' || buf[0] == ' ')
-		return -EINVAL;
-	memcpy(s, buf, len);
-	s[len] = 0;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (*end || end == s)
-		return -EINVAL;
-	if (errno == ERANGE || v > UINT32_MAX)
-		return -ERANGE;
-	*out = v;
-	return 0;
-}
-
-int shim_param_store(const char *name, const char *buf, size_t len)
-{
-	u32 v;
-	int ret;
-
-	pthread_once(&shim_limits_once, shim_limits_init);
-	if (strcmp(name, "job_timeout_ms") && strcmp(name, "max_schedulers"))
-		return -EPERM;
-	ret = shim_kstrtouint(buf, len, &v);
-	if (ret)
-		return ret;
-	if (!strcmp(name, "job_timeout_ms"))
-		__atomic_store_n(&shim_limits.job_timeout_ms,
-				 (u32)vatom_rule_clamp(v, VATOM_MIN_JOB_TIMEOUT_MS,
-						       VATOM_MAX_JOB_TIMEOUT_MS),
-				 __ATOMIC_RELAXED);
-	else
-		__atomic_store_n(&shim_limits.max_schedulers,
-				 (u32)vatom_rule_clamp(v, VATOM_MIN_MAX_SCHEDULERS,
-						       VATOM_MAX_MAX_SCHEDULERS),
-				 __ATOMIC_RELAXED);
-	return 0;
-}
-
-/* --- accounts (vatom_account.c) */
-
-int shim_account_charge(struct shim_account *acct, u64 bytes)
-{
-	if (atomic_fetch_add(&acct->bytes, bytes) + bytes > shim_limits.file_mem_cap) {
-		atomic_fetch_sub(&acct->bytes, bytes);
-		return -ENOSPC;
-	}
-	return 0;
-}
-
-void shim_account_uncharge(struct shim_account *acct, u64 bytes)
-{
-	atomic_fetch_sub(&acct->bytes, bytes);
-}
-
-void shim_account_put(struct shim_account *acct)
-{
-	if (atomic_fetch_sub(&acct->refs, 1) == 1)
-		free(acct);
 }
 
 /* --- files */
@@ -243,7 +103,8 @@ int shim_file_open(unsigned int minor, struct shim_file **out)
 			     minor - SHIM_RENDER_MINOR_BASE : minor;
 	struct shim_file *f;
 
-	pthread_once(&shim_limits_once, shim_limits_init);
+	shim_limits_load();
+	pthread_once(&shim_files_once, shim_files_init);
 	if (index >= shim_num_devices())
 		return -ENODEV;
 	f = calloc(1, sizeof(*f));
@@ -355,7 +216,7 @@ static int shim_get_cap(struct shim_file *f, void *arg)
 	return -EOPNOTSUPP;
 }
 
-static int shim_syncobj(struct shim_file *f, void *arg, unsigned long cmd)
+static int shim_syncobj_call(struct shim_file *f, void *arg, unsigned long cmd)
 {
 	return shim_syncobj_ioctl(f->syncobjs, cmd, arg);
 }
@@ -411,7 +272,7 @@ struct shim_ioctl {
 };
 
 #define SHIM_CORE(n, fn)	[_IOC_NR(DRM_IOCTL_##n)] = { DRM_IOCTL_##n, fn, NULL }
-#define SHIM_SYNCOBJ(n)		[_IOC_NR(DRM_IOCTL_##n)] = { DRM_IOCTL_##n, NULL, shim_syncobj }
+#define SHIM_SYNCOBJ(n)		[_IOC_NR(DRM_IOCTL_##n)] = { DRM_IOCTL_##n, NULL, shim_syncobj_call }
 #define SHIM_DRV(n, fn)		[DRM_VATOM_##n] = { DRM_IOCTL_VATOM_##n, fn, NULL }
 
 static const struct shim_ioctl shim_core_ioctls[] = {
