@@ -144,7 +144,7 @@ struct shim_job;
  * @device_resets_open: the device's resets when it was opened
  * @cancel: it is closing: its jobs stop
  * @queues_lock: protects @queues
- * @queues: its user-mode queues, by id - 1 (queue.c)
+ * @queues: its user-mode queues, by id - 1 (queue_ioctl.c)
  * @prev: the list of open files, for fork()
  * @next: the same
  */
@@ -229,7 +229,7 @@ int shim_noc_counters(struct shim_file *f, void *arg);
 int shim_prime_handle_to_fd(struct shim_file *f, void *arg);
 int shim_prime_fd_to_handle(struct shim_file *f, void *arg);
 
-/* queue.c */
+/* queue_ioctl.c */
 int shim_queue_create(struct shim_file *f, void *arg);
 int shim_queue_destroy_ioctl(struct shim_file *f, void *arg);
 int shim_queue_kick(struct shim_file *f, void *arg);

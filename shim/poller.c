@@ -72,13 +72,13 @@ static bool shim_poller_refresh(struct shim_poller *p)
 {
 	bool attached;
 
-	if (atomic_load(&p->gen) == p->seen)
+	if (atomic_load(&p->list.gen) == p->list.seen)
 		return false;
 	pthread_mutex_lock(&p->lock);
 	memcpy(p->polled, p->queues, p->nqueues * sizeof(*p->polled));
 	p->npolled = p->nqueues;
 	p->next = 0;
-	p->seen = atomic_load(&p->gen);
+	p->list.seen = atomic_load(&p->list.gen);
 	attached = p->attached;
 	p->attached = false;
 	pthread_cond_broadcast(&p->seen_cond);
@@ -107,7 +107,7 @@ static struct shim_queue *shim_poller_next(struct shim_poller *p)
 /* Whether a wake came since @token, or a queue came or went, or a stop. */
 static bool shim_poller_woken(struct shim_poller *p, u64 token)
 {
-	return p->wakeups != token || atomic_load(&p->gen) != p->seen ||
+	return p->wakeups != token || atomic_load(&p->list.gen) != p->list.seen ||
 	       atomic_load(&p->stop);
 }
 
@@ -203,7 +203,7 @@ static void *shim_poller_main(void *arg)
 		kicked = atomic_load(&p->kicked);
 		q = kicked ? NULL : shim_poller_next(p);
 		if (q) {
-			shim_queue_poll_drain(q);
+			shim_queue_poll_drain(q, &p->list);
 			p->step_aside_ns = 0;
 			empty = 0;
 			idle_since = 0;
@@ -351,7 +351,7 @@ void shim_queue_poll_attach(struct shim_queue *q, struct shim_poller *p)
 
 	pthread_mutex_lock(&p->lock);
 	p->queues[p->nqueues++] = q;
-	atomic_fetch_add(&p->gen, 1);
+	atomic_fetch_add(&p->list.gen, 1);
 	if (idle_ns > atomic_load(&p->idle_ns))
 		atomic_store(&p->idle_ns, idle_ns);
 	p->attached = true;
@@ -374,11 +374,6 @@ void shim_poller_kicked(struct shim_poller *p)
 	atomic_store(&p->kicked, true);
 }
 
-bool shim_poller_detaching(struct shim_poller *p)
-{
-	return atomic_load(&p->gen) != p->seen;
-}
-
 void shim_queue_poll_stop(struct shim_queue *q, struct shim_poller *p)
 {
 	struct shim_device *dev = p->dev;
@@ -396,14 +391,14 @@ void shim_queue_poll_stop(struct shim_queue *q, struct shim_poller *p)
 			break;
 		}
 	}
-	gen = atomic_fetch_add(&p->gen, 1) + 1;
+	gen = atomic_fetch_add(&p->list.gen, 1) + 1;
 	for (i = 0; i < p->nqueues; i++)
 		if (shim_queue_idle_ns(p->queues[i]) > idle)
 			idle = shim_queue_idle_ns(p->queues[i]);
 	atomic_store(&p->idle_ns, idle);
 	/* Asleep or stepping aside, it copies the list once woken. */
 	shim_poller_wake_locked(p);
-	while ((int)(p->seen - gen) < 0 && !p->orphan)
+	while ((int)(p->list.seen - gen) < 0 && !p->orphan)
 		pthread_cond_wait(&p->seen_cond, &p->lock);
 	pthread_mutex_unlock(&p->lock);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * poller.h: what queue.c and poller.c share about polling mode (poller.c
- * says how it works).
+ * poller.h: a device's poller (poller.c says how it works), for the
+ * queues' ioctls (queue_ioctl.c).
  */
 #ifndef _VATOM_SHIM_POLLER_H_
 #define _VATOM_SHIM_POLLER_H_
@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "device.h"
+#include "queue.h"
 
 /**
  * struct shim_poller - a device's polling thread (vatom_poller)
@@ -22,8 +23,8 @@
  * @wake: the thread sleeps (or steps aside) on it
  * @seen_cond: a detach waits on it for @seen
  * @queues: its queues; @nqueues how many
- * @gen: bumped when a queue comes or goes
- * @seen: the @gen of the thread's copy
+ * @list: its list's generation, bumped when a queue comes or goes, and
+ *	the one of the thread's copy
  * @attached: a queue came since the last copy
  * @wakeups: wakes so far (the thread sleeps while it stays the same)
  * @stop: the last queue went
@@ -45,8 +46,7 @@ struct shim_poller {
 	pthread_cond_t wake, seen_cond;
 	struct shim_queue **queues;
 	u32 nqueues;
-	atomic_uint gen;
-	unsigned int seen;
+	struct shim_queue_list_gen list;
 	bool attached;
 	u64 wakeups;
 	atomic_bool stop;
@@ -60,7 +60,7 @@ struct shim_poller {
 	u64 step_aside_ns;
 };
 
-/* poller.c, for queue.c */
+/* poller.c, for queue_ioctl.c */
 
 /*
  * The poller of @dev for a queue being created (a new one, or the one
@@ -79,20 +79,9 @@ void shim_poller_put_queue(struct shim_poller *p);
 bool shim_poller_wake(struct shim_poller *p);
 /* A KICK consumed jobs while it was awake: step aside. */
 void shim_poller_kicked(struct shim_poller *p);
-/* Whether a detach waits for the thread's next copy of its list. */
-bool shim_poller_detaching(struct shim_poller *p);
 /* Whether its thread is gone (a fork()ed child). */
 bool shim_poller_orphan(const struct shim_poller *p);
 /* In a fork()ed child: the device's poller has no thread. */
 void shim_pollers_after_fork(struct shim_device *dev);
-
-/* queue.c, for poller.c */
-
-struct drm_vatom_queue_ctl *shim_queue_ctl(struct shim_queue *q);
-u64 shim_queue_idle_ns(struct shim_queue *q);
-/* Whether @q has a batch the poller may consume; @tail gets its tail. */
-bool shim_queue_has_work(struct shim_queue *q, u32 *tail);
-/* The poller's drain of @q, unless a KICK is at it. */
-void shim_queue_poll_drain(struct shim_queue *q);
 
 #endif /* _VATOM_SHIM_POLLER_H_ */

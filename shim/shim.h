@@ -17,6 +17,7 @@
  *   eventfd.c   eventfds handed in: the shim's reference, its signal
  *   fault.c     faults in the caller's memory caught: the user copies
  *   devices.c   how many devices
+ *   limits.c    the policy limits, the module parameters, the accounts
  *   file.c      one open device file: its GEM handles, the ioctl switch
  *   surface.c, surface_ioctl.c, prime.c, noc.c
  *               surfaces (memfd-backed GEM objects): the objects, their
@@ -25,7 +26,8 @@
  *   submit.c    SUBMIT (a job built from its arguments), RESET_STATUS
  *   job.c       a job's memory, execution and fences; synchronous jobs
  *   sched.c     asynchronous jobs: a file's worker thread
- *   queue.c     user-mode queues
+ *   queue.c, queue_ioctl.c
+ *               user-mode queues: their consumption; their ioctls
  *   poller.c    their polling mode: the device's poller thread
  *   syncobj.c, syncobj_wait.c, syncobj_fd.c, syncobj_ioctl.c
  *               DRM syncobjs (binary and timeline): the objects and
@@ -33,9 +35,9 @@
  *   fence.c, fence_chain.c, fence_unwrap.c
  *               their fences: dma_fence, its chains and arrays
  *
- * fdtable.c, fault.c, devices.c and everything below them link into a
- * static program too (no libc call taken over): the device without the
- * preloading. Every function that can fail returns 0 or a negative
+ * Only the preload*.c files take libc calls over; the rest reach libc's
+ * own through real.c, and link into a program without the preloading
+ * too. Every function that can fail returns 0 or a negative
  * errno, as the kernel's do; the entry points turn that into -1 and
  * errno for the caller.
  */
@@ -267,7 +269,7 @@ void *shim_file_mmap(struct shim_file *f, void *addr, size_t len, int prot,
 		     int flags, off_t offset);
 
 /* ------------------------------------------------------------------ */
-/* file.c: the module's parameters, /sys/module/vatom/parameters/       */
+/* limits.c: the module's parameters, /sys/module/vatom/parameters/     */
 /* ------------------------------------------------------------------ */
 
 /**
