@@ -287,6 +287,23 @@ int vt_prime_import(int fd, int dmabuf, __u32 *handle)
 	return ret;
 }
 
+/*
+ * Give file @to the surface @handle of file @from, through a dma-buf closed
+ * again: 0, with its handle in @to in *@out, or -1 with errno set.
+ */
+int vt_prime_share(int from, __u32 handle, int to, __u32 *out)
+{
+	int dmabuf, ret, err;
+
+	if (vt_prime_export(from, handle, &dmabuf))
+		return -1;
+	ret = vt_prime_import(to, dmabuf, out);
+	err = errno;
+	close(dmabuf);
+	errno = err;
+	return ret;
+}
+
 /* The outputs (error_index, error_reason, results_needed) are poisoned. */
 int vt_submit(int fd, struct drm_vatom_submit *args)
 {

@@ -75,6 +75,7 @@ int vt_surface_info(int fd, __u32 handle, struct drm_vatom_surface_info *info);
 int vt_gem_close(int fd, __u32 handle);
 int vt_prime_export(int fd, __u32 handle, int *dmabuf);
 int vt_prime_import(int fd, int dmabuf, __u32 *handle);
+int vt_prime_share(int from, __u32 handle, int to, __u32 *out);
 int vt_submit(int fd, struct drm_vatom_submit *args);
 
 /* mmap() of a whole surface through its fake offset; NULL on failure. */

@@ -508,7 +508,6 @@ TEST(prime_vmap_under_signals)
 	struct ab_vmap_race r = { 0 };
 	unsigned int i, ok = 0, intr = 0, rounds = 64;
 	pthread_t t, sig;
-	int dmabuf;
 
 	if (vt_scan_nodes("vatom", "renderD", paths, VT_MAX_NODES) < 2)
 		SKIP(return, "one vatom device (load with num_devices=2)");
@@ -521,9 +520,7 @@ TEST(prime_vmap_under_signals)
 	ASSERT_EQ(0, pthread_create(&sig, NULL, ab_signaller, &r));
 	for (i = 0; i < rounds; i++) {
 		ASSERT_EQ(0, vt_buffer_create(r.fd_a, 1 << 20, &r.ha));
-		ASSERT_EQ(0, vt_prime_export(r.fd_a, r.ha, &dmabuf));
-		ASSERT_EQ(0, vt_prime_import(r.fd_b, dmabuf, &r.hb));
-		close(dmabuf);
+		ASSERT_EQ(0, vt_prime_share(r.fd_a, r.ha, r.fd_b, &r.hb));
 		ASSERT_EQ(0, pthread_barrier_init(&r.start, NULL, 2));
 		ASSERT_EQ(0, pthread_create(&t, NULL, ab_bind_a, &r));
 		pthread_barrier_wait(&r.start);

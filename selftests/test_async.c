@@ -394,14 +394,11 @@ TEST(mixed_sync_async_totals)
 	pthread_t ta, tb;
 	__u32 *m;
 	unsigned int k;
-	int dmabuf;
 
 	VT_OPEN(a.fd);
 	VT_OPEN(b.fd);
 	VT_BUFFER(a.fd, 4096, a.h, m);
-	ASSERT_EQ(0, vt_prime_export(a.fd, a.h, &dmabuf));
-	ASSERT_EQ(0, vt_prime_import(b.fd, dmabuf, &b.h));
-	close(dmabuf);
+	ASSERT_EQ(0, vt_prime_share(a.fd, a.h, b.fd, &b.h));
 
 	ASSERT_EQ(0, pthread_create(&ta, NULL, va_mix_thread, &a));
 	ASSERT_EQ(0, pthread_create(&tb, NULL, va_mix_thread, &b));

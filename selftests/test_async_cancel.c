@@ -33,7 +33,7 @@ TEST(cancel_on_close)
 	struct va_counts base, now;
 	struct va_blocker bl;
 	char path[128];
-	int fd, fx, dmabuf, sf1, sf2;
+	int fd, fx, sf1, sf2;
 
 	VT_OPEN(fd);
 	if (!vt_debugfs_stats_path(vt_render_path, path, sizeof(path)))
@@ -44,9 +44,7 @@ TEST(cancel_on_close)
 
 	fx = vt_open();
 	ASSERT_LE(0, fx);
-	ASSERT_EQ(0, vt_prime_export(fd, h, &dmabuf));
-	ASSERT_EQ(0, vt_prime_import(fx, dmabuf, &hx));
-	close(dmabuf);
+	ASSERT_EQ(0, vt_prime_share(fd, h, fx, &hx));
 	blk = va_blocker_syncobj(fx, &bl);
 	o1 = va_syncobj(fx, false);
 	o2 = va_syncobj(fx, false);
@@ -91,16 +89,14 @@ TEST(failed_dependency)
 {
 	__u32 h, hx, blk, ox, in, out, out2, *m;
 	struct va_blocker bl;
-	int fd, fx, dmabuf, sf;
+	int fd, fx, sf;
 
 	VT_OPEN(fd);
 	VT_BUFFER(fd, 4096, h, m);
 	VA_BLOCKER(&bl, fd);
 	fx = vt_open();
 	ASSERT_LE(0, fx);
-	ASSERT_EQ(0, vt_prime_export(fd, h, &dmabuf));
-	ASSERT_EQ(0, vt_prime_import(fx, dmabuf, &hx));
-	close(dmabuf);
+	ASSERT_EQ(0, vt_prime_share(fd, h, fx, &hx));
 	blk = va_blocker_syncobj(fx, &bl);
 	ox = va_syncobj(fx, false);
 	ASSERT_EQ(0, va_add(fx, hx, 0, 1, true, blk, ox));

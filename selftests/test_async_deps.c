@@ -33,7 +33,6 @@ FIXTURE(two_files) {
 
 FIXTURE_SETUP(two_files)
 {
-	int dmabuf;
 
 	self->fa = vt_open();
 	self->fb = -1;
@@ -44,9 +43,7 @@ FIXTURE_SETUP(two_files)
 	ASSERT_LE(0, self->fb);
 	VT_BUFFER(self->fa, 4096, self->ha, self->m);
 	VT_BUFFER(self->fa, 4096, self->ra, self->rm);
-	ASSERT_EQ(0, vt_prime_export(self->fa, self->ha, &dmabuf));
-	ASSERT_EQ(0, vt_prime_import(self->fb, dmabuf, &self->hb));
-	close(dmabuf);
+	ASSERT_EQ(0, vt_prime_share(self->fa, self->ha, self->fb, &self->hb));
 }
 
 FIXTURE_TEARDOWN(two_files)
@@ -190,16 +187,14 @@ TEST(timeline_points)
 	struct vt_stream s;
 	struct va_sub j;
 	uint64_t point;
-	int fa, fb, dmabuf, objfd;
+	int fa, fb, objfd;
 
 	VT_OPEN(fa);
 	VT_OPEN(fb);
 	VT_BUFFER(fa, 4096, ha, m);
 	VT_BUFFER(fa, 4096, ra, rma);
 	VT_BUFFER(fb, 4096, rb, rmb);
-	ASSERT_EQ(0, vt_prime_export(fa, ha, &dmabuf));
-	ASSERT_EQ(0, vt_prime_import(fb, dmabuf, &hb));
-	close(dmabuf);
+	ASSERT_EQ(0, vt_prime_share(fa, ha, fb, &hb));
 	VA_BLOCKER(&bl, fa);
 	blk = va_blocker_syncobj(fa, &bl);
 	ASSERT_NE(0, blk);

@@ -20,7 +20,6 @@ FIXTURE(conc) {
 
 FIXTURE_SETUP(conc)
 {
-	int dmabuf;
 
 	self->fd[1] = -1;
 	self->fd[0] = vt_open();
@@ -30,9 +29,8 @@ FIXTURE_SETUP(conc)
 	self->fd[1] = vt_open();
 	ASSERT_LE(0, self->fd[1]);
 	VT_BUFFER(self->fd[0], 4096, self->h[0], self->map);
-	ASSERT_EQ(0, vt_prime_export(self->fd[0], self->h[0], &dmabuf));
-	ASSERT_EQ(0, vt_prime_import(self->fd[1], dmabuf, &self->h[1]));
-	close(dmabuf);
+	ASSERT_EQ(0, vt_prime_share(self->fd[0], self->h[0],
+					    self->fd[1], &self->h[1]));
 }
 
 FIXTURE_TEARDOWN(conc)

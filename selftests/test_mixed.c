@@ -71,7 +71,7 @@ FIXTURE_SETUP(mixed)
 		.tile_types = vt_u64_ptr(types),
 	};
 	__u64 size;
-	int dmabuf, i;
+	int i;
 
 	self->fd[1] = -1;
 	self->fd[0] = vt_open();
@@ -82,9 +82,8 @@ FIXTURE_SETUP(mixed)
 	ASSERT_LE(0, self->fd[1]);
 
 	VT_BUFFER(self->fd[0], 4096, self->buf[0], self->bmap);
-	ASSERT_EQ(0, vt_prime_export(self->fd[0], self->buf[0], &dmabuf));
-	ASSERT_EQ(0, vt_prime_import(self->fd[1], dmabuf, &self->buf[1]));
-	close(dmabuf);
+	ASSERT_EQ(0, vt_prime_share(self->fd[0], self->buf[0],
+					    self->fd[1], &self->buf[1]));
 
 	ASSERT_EQ(0, vn_create(self->fd[0], &d, &self->grid[0], &size));
 	ASSERT_EQ(4 * 512 + 4 * 256, size);
@@ -94,9 +93,8 @@ FIXTURE_SETUP(mixed)
 	self->gmap = vt_map(self->fd[0], self->grid[0], self->glen);
 	ASSERT_NE(NULL, self->gmap);
 	/* The same grid on the other file: still a tile grid there. */
-	ASSERT_EQ(0, vt_prime_export(self->fd[0], self->grid[0], &dmabuf));
-	ASSERT_EQ(0, vt_prime_import(self->fd[1], dmabuf, &self->grid[1]));
-	close(dmabuf);
+	ASSERT_EQ(0, vt_prime_share(self->fd[0], self->grid[0],
+					    self->fd[1], &self->grid[1]));
 }
 
 FIXTURE_TEARDOWN(mixed)

@@ -64,7 +64,7 @@ TEST(fdinfo_usage)
 	long long resident;
 	struct vt_stream s;
 	__u32 h, h2, h3;
-	int fd, fd2, dmabuf, i;
+	int fd, fd2, i;
 
 	VT_OPEN(fd);
 	VT_SKIP_ON_SHIM("no fdinfo");
@@ -111,9 +111,7 @@ TEST(fdinfo_usage)
 
 	/* The same buffer in a second file: shared, in both. */
 	VT_OPEN(fd2);
-	ASSERT_EQ(0, vt_prime_export(fd, h2, &dmabuf));
-	ASSERT_EQ(0, vt_prime_import(fd2, dmabuf, &h3));
-	close(dmabuf);
+	ASSERT_EQ(0, vt_prime_share(fd, h2, fd2, &h3));
 	EXPECT_EQ(4 << 10, ob_fdinfo_bytes(fd, "drm-shared-memory"));
 	EXPECT_TRUE(ob_fdinfo_is(fd2, "drm-shared-memory", "4 KiB"));
 	/* 2 MiB more: the largest unit that divides the total. */
