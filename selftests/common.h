@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by the vatom selftests: device discovery, one thin wrapper
- * per ioctl and a minimal vISA packet builder. Nothing here depends on
- * libvatom: the tests check the kernel's UAPI directly.
+ * per ioctl and a minimal vISA packet builder (common.c), the streams and
+ * packets (common_packets.c), what the kernel shows (common_kernel.c).
+ * Nothing here depends on libvatom: the tests check the kernel's UAPI
+ * directly.
  *
  * A loop around one EXPECT_*() or ASSERT_*() has braces: the harness puts
  * the handler of its TH_LOG() (and an ASSERT's bail-out) after the macro's
