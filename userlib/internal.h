@@ -85,6 +85,9 @@ int vatom__ioctl(int fd, unsigned long request, void *arg);
 void vatom__gem_close(struct vatom_device *dev, uint32_t handle);
 int vatom__gem_map(struct vatom_device *dev, uint32_t handle, size_t len,
 		   void **ptr);
+/* batch.c: append a packet (batch_prep.c encodes them); its index */
+int vatom__pkt_append(struct vatom_batch *b, uint32_t type, size_t size,
+		      uint32_t res_len, uint32_t carry_len, void **pkt);
 int vatom__submit(struct vatom_batch *b, struct vatom_surface *rs,
 		  uint64_t offset, const struct drm_vatom_sync *in,
 		  unsigned int nin, const struct drm_vatom_sync *out,
