@@ -22,7 +22,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "fence.h"
+#include "fence_internal.h"
 
 /* ------------------------------------------------------------------ */
 /* sleeping                                                             */
@@ -61,7 +61,7 @@ static int cond_wait_until(pthread_cond_t *c, pthread_mutex_t *m,
 	return pthread_cond_timedwait(c, m, &ts);
 }
 
-/* struct waiter: fence.h */
+/* struct waiter: fence_internal.h */
 void waiter_init(struct waiter *w)
 {
 	pthread_mutex_init(&w->lock, NULL);

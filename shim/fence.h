@@ -1,154 +1,120 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fence.h: the fences' insides, what the syncobj files share (syncobj.h is
- * their face to the rest of the shim): struct shim_fence, its ops and
- * callbacks, the lists and sleeping tasks that stand in for the kernel's,
- * and the dma-fence functions the syncobjs call, by the kernel's names
- * less "dma_" (fence_signal() is dma_fence_signal()).
- *
- * fence.c has the fences and the sleeping, and reaches a kind only by
- * its ops; fence_chain.c has the timeline points (fence_chain.h),
- * fence_unwrap.c the merged fences, each with its ops. syncobj.c's
- * opening comment says how the kernel's locks and sleeps map onto these.
+ * fence.h: the shim's fences, as the rest of the shim uses them: dma_fence
+ * (fence.c) and the node of a timeline point (dma_fence_chain,
+ * fence_chain.c). Their insides, which only the fence and syncobj files
+ * see, are in fence_internal.h.
  */
 #ifndef _VATOM_SHIM_FENCE_H_
 #define _VATOM_SHIM_FENCE_H_
 
-#include <pthread.h>
-#include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
 
-#include "syncobj.h"
-
-#define container_of(ptr, type, member) \
-	((type *)((char *)(ptr) - offsetof(type, member)))
-
-#define NSEC_PER_SEC 1000000000LL
-
-/* the kernel's list_head, with the helpers used */
-struct list {
-	struct list *next, *prev;
-};
-
-static inline void list_init(struct list *l)
-{
-	l->next = l;
-	l->prev = l;
-}
-
-static inline bool list_empty(const struct list *l)
-{
-	return l->next == l;
-}
-
-static inline void list_add_tail(struct list *n, struct list *head)
-{
-	n->prev = head->prev;
-	n->next = head;
-	head->prev->next = n;
-	head->prev = n;
-}
-
-static inline void list_del_init(struct list *n)
-{
-	n->prev->next = n->next;
-	n->next->prev = n->prev;
-	list_init(n);
-}
+/* ------------------------------------------------------------------ */
+/* Fences                                                               */
+/* ------------------------------------------------------------------ */
 
 /*
- * A sleeping task: wake_up_process() bumps @gen, the sleeper rechecks its
- * conditions whenever @gen moved (set_current_state() + schedule()).
+ * A dma_fence: pending, then signaled once, with an error status. The
+ * syncobjs also make chain nodes (a timeline point: dma_fence_chain) and
+ * merged fences (dma_fence_array, from TRANSFER), which signal by
+ * themselves; only fences from shim_fence_new() are signaled by callers.
  */
-struct waiter {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	unsigned int gen;
-};
+struct shim_fence;
 
-void waiter_init(struct waiter *w);
-void waiter_fini(struct waiter *w);
-unsigned int waiter_gen(struct waiter *w);
-void waiter_wake(struct waiter *w);
-void waiter_sleep(struct waiter *w, unsigned int gen, int64_t deadline);
+/**
+ * shim_fence_new() - a new pending fence
+ *
+ * Return: the fence with one reference, or NULL when out of memory.
+ */
+struct shim_fence *shim_fence_new(void);
+
+/**
+ * shim_fence_get() - take a reference
+ * @f: a fence, or NULL
+ *
+ * Return: @f.
+ */
+struct shim_fence *shim_fence_get(struct shim_fence *f);
+
+/**
+ * shim_fence_put() - drop a reference
+ * @f: a fence, or NULL
+ *
+ * The last one frees it. A callback still registered on a fence freed
+ * pending is dropped without being called (a fence should be signaled).
+ */
+void shim_fence_put(struct shim_fence *f);
+
+/**
+ * shim_fence_signal() - signal a fence, dma_fence_set_error() included
+ * @f: a fence from shim_fence_new()
+ * @error: 0, or a negative errno the fence fails with
+ *
+ * Only the first call counts; later ones (and a positive @error's value)
+ * are ignored. Wakes the waiters and runs the callbacks, in this thread,
+ * before returning.
+ */
+void shim_fence_signal(struct shim_fence *f, int error);
+
+/**
+ * shim_fence_status() - dma_fence_get_status()
+ * @f: a fence
+ *
+ * A timeline point (chain node) is signaled when its fence and every
+ * earlier point's are; its own error stays 0, as dma_fence_chain's does
+ * (6.1 does not copy the contained fence's error into the chain node).
+ *
+ * Return: 0 while pending, 1 when signaled without error, the negative
+ * errno it was signaled with otherwise.
+ */
+int shim_fence_status(struct shim_fence *f);
+
+/**
+ * shim_fence_wait() - wait for a fence to signal
+ * @f: a fence
+ * @abs_timeout_ns: absolute CLOCK_MONOTONIC deadline; one in the past
+ *	only checks, INT64_MAX waits for ever
+ *
+ * Not interruptible: signals do not end the wait (the kernel's
+ * dma_fence_wait(fence, true) would return -ERESTARTSYS).
+ *
+ * Return: 0 once signaled (whatever its error), -ETIME at the deadline.
+ */
+int shim_fence_wait(struct shim_fence *f, int64_t abs_timeout_ns);
+
+/**
+ * shim_fence_add_callback() - dma_fence_add_callback()
+ * @f: a fence
+ * @cb: called once, in the thread signaling @f, with no lock held
+ * @data: passed to @cb
+ *
+ * Return: 0 when @cb will be called; -ENOENT when @f has already
+ * signaled (@cb is not called); -ENOMEM (the kernel's takes the caller's
+ * struct dma_fence_cb and cannot fail so: allocate before a point of no
+ * return, or check the fence's status there).
+ */
+int shim_fence_add_callback(struct shim_fence *f,
+			    void (*cb)(struct shim_fence *f, void *data),
+			    void *data);
 
 /*
- * struct dma_fence_ops, what the shim's kinds need of it: fence.c calls
- * these and knows no kind. A plain fence (shim_fence_new(), the stubs)
- * has none: NULL. A kind with ops signals itself, shim_fence_signal()
- * leaves it alone. Timeline points' are fence_chain.c's, merged fences'
- * fence_unwrap.c's; a hook left NULL is not called.
+ * A timeline point's node, allocated before the caller's point of no
+ * return (dma_fence_chain_alloc()), so that adding the point cannot fail.
  */
-struct shim_fence_ops {
-	/*
-	 * Arm the kind's own callbacks, once, on the first wait or
-	 * callback; false: nothing left pending, fence.c signals @f.
-	 */
-	bool (*enable_signaling)(struct shim_fence *f);
-	/* @f's state computed, for one not yet latched signaled */
-	bool (*signaled)(struct shim_fence *f);
-	/*
-	 * Drop the kind's references as @f is freed; returns one more
-	 * fence to put (a chain's previous node), so that shim_fence_put()
-	 * releases a long timeline in a loop, not by recursion.
-	 */
-	struct shim_fence *(*release)(struct shim_fence *f);
-};
+struct shim_chain;
 
-/* struct dma_fence_cb */
-struct shim_fence_cb {
-	struct list node;
-	void (*func)(struct shim_fence *f, struct shim_fence_cb *cb);
-	bool pending;	/* on the fence's list, not yet called */
-	bool heap;	/* shim_fence_add_callback()'s: freed with the fence */
-};
+/**
+ * shim_chain_alloc() - dma_fence_chain_alloc()
+ *
+ * Return: an unused node, or NULL when out of memory.
+ */
+struct shim_chain *shim_chain_alloc(void);
 
-struct shim_fence {
-	int refcount;
-	int signaled;		/* atomic; set once, under @lock */
-	int error;
-	const struct shim_fence_ops *ops;	/* NULL: a plain fence */
-	bool is_static;		/* the stub: never freed */
-	uint64_t context;
-	uint64_t seqno;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;	/* signaled, callbacks run */
-	struct list cb_list;
-	bool enabled;		/* DMA_FENCE_FLAG_ENABLE_SIGNAL_BIT */
-	bool running;		/* the signaler is calling the callbacks */
-	pthread_t runner;
-	union {
-		struct {
-			struct shim_fence *prev;	/* @lock; collected */
-			struct shim_fence *fence;
-			uint64_t prev_seqno;
-			struct shim_fence_cb cb;
-		} chain;
-		struct {
-			unsigned int num;
-			int num_pending;		/* atomic */
-			int pending_error;		/* atomic */
-			struct shim_fence **fences;
-			struct array_cb *cbs;
-		} array;
-	};
-};
-
-/* fence.c */
-uint64_t fence_context_alloc(void);
-void fence_init(struct shim_fence *f, const struct shim_fence_ops *ops);
-struct shim_fence *fence_get_stub(void);
-struct shim_fence *fence_allocate_private_stub(void);
-void fence_destroy(struct shim_fence *f);
-void fence_signal(struct shim_fence *f, int error);
-int fence_add_callback(struct shim_fence *f, struct shim_fence_cb *cb,
-		       void (*func)(struct shim_fence *,
-				    struct shim_fence_cb *));
-bool fence_remove_callback(struct shim_fence *f, struct shim_fence_cb *cb);
-bool fence_is_signaled(struct shim_fence *f);
-
-/* fence_unwrap.c */
-struct shim_fence *fence_unwrap_merge(struct shim_fence *head);
+/**
+ * shim_chain_free() - dma_fence_chain_free(): a node never added
+ * @chain: the node, or NULL
+ */
+void shim_chain_free(struct shim_chain *chain);
 
 #endif /* _VATOM_SHIM_FENCE_H_ */

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "fence.h"
+#include "fence_internal.h"
 #include "fence_chain.h"
 
 static const struct shim_fence_ops chain_ops;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fence_chain.h: timeline points, dma-fence-chain.h for the shim: what
- * fence_chain.c gives the syncobj files and fence_unwrap.c. fence.h, the
+ * fence_chain.c gives the syncobj files and fence_unwrap.c (the rest of
+ * the shim allocates a node through fence.h). fence_internal.h, the
  * fences' core, names nothing of a chain, as dma-fence.h names no
  * dma_fence_chain: fence.c reaches a node only through its ops.
  */
@@ -11,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "fence.h"
+#include "fence_internal.h"
 
 /* struct dma_fence_chain: the node's fields are @base's chain member */
 struct shim_chain {

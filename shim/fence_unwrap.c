@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "fence.h"
+#include "fence_internal.h"
 #include "fence_chain.h"
 
 struct array_cb {

@@ -20,8 +20,8 @@
  *   syncobj_fd.c     syncobj files and sync_files
  *   syncobj_ioctl.c  the ioctls, DRM_IOCTL_SYNCOBJ_*
  *
- * with fence.h, fence_chain.h and syncobj_internal.h between them,
- * syncobj.h for the rest of the shim.
+ * with fence_internal.h, fence_chain.h and syncobj_internal.h between them,
+ * fence.h and syncobj.h for the rest of the shim.
  *
  * Kernel to here: spinlocks and RCU are mutexes; sleeping tasks are
  * condition variables on CLOCK_MONOTONIC, which signals do not interrupt

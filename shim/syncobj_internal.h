@@ -7,8 +7,8 @@
  *
  * syncobj.c has the syncobjs and their handles, syncobj_wait.c the
  * waits for their points, syncobj_fd.c their descriptors,
- * syncobj_ioctl.c the ioctls; the fences they hold are fence.h's, their
- * timeline points fence_chain.h's.
+ * syncobj_ioctl.c the ioctls; the fences they hold are fence_internal.h's,
+ * their timeline points fence_chain.h's.
  */
 #ifndef _VATOM_SHIM_SYNCOBJ_INTERNAL_H_
 #define _VATOM_SHIM_SYNCOBJ_INTERNAL_H_
@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fence.h"
+#include "fence_internal.h"
 #include "fence_chain.h"
 #include "syncobj.h"
 

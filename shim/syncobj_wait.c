@@ -7,10 +7,11 @@
  * WAIT_AVAILABLE), of Linux 6.1 with the 6.1.y fixes (WAIT_AVAILABLE
  * waits for a point to be submitted, 6.1.63 and 6.1.80).
  *
- * A wait is a sleeping task (fence.h's struct waiter) with an entry on
- * each syncobj it waits on, which syncobj.c hands the point's fence when
- * it comes, and a callback on each fence it waits to signal. The
- * deadline is absolute, on CLOCK_MONOTONIC; signals do not end the wait.
+ * A wait is a sleeping task (fence_internal.h's struct waiter) with an
+ * entry on each syncobj it waits on, which syncobj.c hands the point's
+ * fence when it comes, and a callback on each fence it waits to signal.
+ * The deadline is absolute, on CLOCK_MONOTONIC; signals do not end the
+ * wait.
  */
 #include <errno.h>
 #include <pthread.h>
