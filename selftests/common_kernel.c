@@ -22,7 +22,7 @@
 #include <linux/sync_file.h>
 #include <xf86drm.h>
 
-#include "common.h"
+#include "common_kernel.h"
 
 long long vt_kmsg_start_seq = -1;
 
@@ -258,44 +258,6 @@ long long vt_fdinfo(int fd, const char *key)
 	const char *text = vt_fdinfo_text(fd, key, line, sizeof(line));
 
 	return text ? strtoll(text, NULL, 0) : -1;
-}
-
-__u32 vt_fill_incs(__u8 *buf, __u32 size)
-{
-	const __u32 addr[1] = { 0 };
-	__u32 units = size / 8, big = 0, pos = 0, n = 0;
-	struct vt_stream *one = malloc(sizeof(*one));
-	struct vt_visa v;
-
-	/* 40a + 48b = size: 5a + 6b = units. */
-	while ((units - 6 * big) % 5)
-		big++;
-	vt_stream_init(one);
-	vt_dword(&v, DRM_VATOM_VISA_OP_INC, DRM_VATOM_VISA_EXEC_1,
-		 DRM_VATOM_VISA_TYPE_UD, addr, NULL, NULL, false);
-	vt_add_visa(one, &v);		/* 40 bytes */
-	while (pos + 40 <= size - 48 * big) {
-		memcpy(buf + pos, one->buf, 40);
-		pos += 40;
-		n++;
-	}
-	/* 48-byte INC: exec 4 (16 bytes of offsets), lanes 1..3 disabled. */
-	vt_stream_init(one);
-	{
-		const __u32 addr4[4] = { 0, 0, 0, 0 };
-
-		vt_dword(&v, DRM_VATOM_VISA_OP_INC, DRM_VATOM_VISA_EXEC_4,
-			 DRM_VATOM_VISA_TYPE_UD, addr4, NULL, NULL, false);
-		v.emask = 1;
-		vt_add_visa(one, &v);
-	}
-	while (big--) {
-		memcpy(buf + pos, one->buf, 48);
-		pos += 48;
-		n++;
-	}
-	free(one);
-	return n;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -21,7 +21,7 @@
 #include <linux/sync_file.h>
 #include <xf86drm.h>
 
-#include "common.h"
+#include "common_packets.h"
 
 /* ------------------------------------------------------------------------ */
 /* Packets                                                                   */
@@ -279,4 +279,42 @@ struct drm_vatom_ptx *vt_add_ptx(struct vt_stream *s,
 
 	s->results += vt_align8(vt_ptx_access_size(p->type, p->vec));
 	return q;
+}
+
+__u32 vt_fill_incs(__u8 *buf, __u32 size)
+{
+	const __u32 addr[1] = { 0 };
+	__u32 units = size / 8, big = 0, pos = 0, n = 0;
+	struct vt_stream *one = malloc(sizeof(*one));
+	struct vt_visa v;
+
+	/* 40a + 48b = size: 5a + 6b = units. */
+	while ((units - 6 * big) % 5)
+		big++;
+	vt_stream_init(one);
+	vt_dword(&v, DRM_VATOM_VISA_OP_INC, DRM_VATOM_VISA_EXEC_1,
+		 DRM_VATOM_VISA_TYPE_UD, addr, NULL, NULL, false);
+	vt_add_visa(one, &v);		/* 40 bytes */
+	while (pos + 40 <= size - 48 * big) {
+		memcpy(buf + pos, one->buf, 40);
+		pos += 40;
+		n++;
+	}
+	/* 48-byte INC: exec 4 (16 bytes of offsets), lanes 1..3 disabled. */
+	vt_stream_init(one);
+	{
+		const __u32 addr4[4] = { 0, 0, 0, 0 };
+
+		vt_dword(&v, DRM_VATOM_VISA_OP_INC, DRM_VATOM_VISA_EXEC_4,
+			 DRM_VATOM_VISA_TYPE_UD, addr4, NULL, NULL, false);
+		v.emask = 1;
+		vt_add_visa(one, &v);
+	}
+	while (big--) {
+		memcpy(buf + pos, one->buf, 48);
+		pos += 48;
+		n++;
+	}
+	free(one);
+	return n;
 }

@@ -5,7 +5,7 @@
  * devices and their live counts, which must settle back after each call.
  *
  * Part of vatom_fault (vatom_fault.c says what it checks); the types and
- * what the files share are in vatom_fault.h.
+ * what the files share are in fault.h.
  *
  * Copyright (C) 2026 The vatom developers
  */
@@ -30,7 +30,7 @@
 #include "kselftest.h"
 
 #include "common.h"
-#include "vatom_fault.h"
+#include "fault.h"
 
 /* ------------------------------------------------------------------------ */
 /* Fault injection control                                                   */

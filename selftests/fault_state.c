@@ -5,7 +5,7 @@
  * job a -F pass puts before the call, and the reset status after it.
  *
  * Part of vatom_fault (vatom_fault.c says what it checks); the types and
- * what the files share are in vatom_fault.h.
+ * what the files share are in fault.h.
  *
  * Copyright (C) 2026 The vatom developers
  */
@@ -30,7 +30,7 @@
 #include "kselftest.h"
 
 #include "common.h"
-#include "vatom_fault.h"
+#include "fault.h"
 
 /* ------------------------------------------------------------------------ */
 /* The state one call works on                                               */
@@ -60,6 +60,14 @@ const char *vf_errname(int e)
 int vf_ioctl(int fd, unsigned long req, void *arg)
 {
 	return ioctl(fd, req, arg) ? -errno : 0;
+}
+
+/* RESET_STATUS with @flags into @st: 0 or -errno. */
+int vf_reset_status(int fd, __u32 flags, struct drm_vatom_reset_status *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->flags = flags;
+	return vf_ioctl(fd, DRM_IOCTL_VATOM_RESET_STATUS, st);
 }
 
 /* Open device @d, or vgem's primary node for @d < 0. */

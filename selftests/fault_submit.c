@@ -5,7 +5,7 @@
  * setups, the call under injection and its check.
  *
  * Part of vatom_fault (vatom_fault.c says what it checks); the types and
- * what the files share are in vatom_fault.h.
+ * what the files share are in fault.h.
  *
  * Copyright (C) 2026 The vatom developers
  */
@@ -30,7 +30,7 @@
 #include "kselftest.h"
 
 #include "common.h"
-#include "vatom_fault.h"
+#include "fault.h"
 
 /* ------------------------------------------------------------------------ */
 /* SUBMIT                                                                    */
@@ -281,13 +281,6 @@ enum vf_state vf_check_submit(struct vf_ctx *c, int ret, char *why,
 /* ------------------------------------------------------------------------ */
 
 static struct drm_vatom_reset_status vf_rs;
-
-int vf_reset_status(int fd, __u32 flags, struct drm_vatom_reset_status *st)
-{
-	memset(st, 0, sizeof(*st));
-	st->flags = flags;
-	return vf_ioctl(fd, DRM_IOCTL_VATOM_RESET_STATUS, st);
-}
 
 int vf_call_reset_status(struct vf_ctx *c)
 {

@@ -4,7 +4,7 @@
  * and export, and NOC_COUNTERS paths: setups, calls and checks.
  *
  * Part of vatom_fault (vatom_fault.c says what it checks); the types and
- * what the files share are in vatom_fault.h.
+ * what the files share are in fault.h.
  *
  * Copyright (C) 2026 The vatom developers
  */
@@ -29,7 +29,7 @@
 #include "kselftest.h"
 
 #include "common.h"
-#include "vatom_fault.h"
+#include "fault.h"
 
 /* ------------------------------------------------------------------------ */
 /* SURFACE_CREATE, PRIME                                                     */

@@ -21,6 +21,8 @@
 #include <stdbool.h>
 
 #include "common.h"
+#include "common_kernel.h"
+#include "common_packets.h"
 
 #define VZ_MAX_HANDLES	24
 #define VZ_MAX_SYNCS	12

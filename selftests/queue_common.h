@@ -14,6 +14,8 @@
 #define _VATOM_SELFTEST_QUEUE_COMMON_H_
 
 #include "common.h"
+#include "common_kernel.h"
+#include "common_packets.h"
 
 #define VA_NS_PER_MS	1000000ll
 

@@ -75,7 +75,7 @@
  * This file has the driver loop, the table of paths and main(); the paths
  * are in fault_submit.c, fault_surface.c, fault_sync.c and fault_queue.c,
  * the state they work on in fault_state.c, the injection's knobs and the
- * live counts in fault_control.c, and what they share in vatom_fault.h.
+ * live counts in fault_control.c, and what they share in fault.h.
  *
  * Copyright (C) 2026 The vatom developers
  */
@@ -100,7 +100,7 @@
 #include "kselftest.h"
 
 #include "common.h"
-#include "vatom_fault.h"
+#include "fault.h"
 
 /* ------------------------------------------------------------------------ */
 /* The driver loop                                                           */

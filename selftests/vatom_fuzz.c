@@ -97,6 +97,7 @@
 #include "kselftest.h"
 
 #include "common.h"
+#include "common_kernel.h"
 #include "fuzz.h"
 #include "fuzz_trace.h"
 

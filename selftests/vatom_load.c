@@ -39,6 +39,8 @@
 #include "kselftest_harness.h"
 
 #include "common.h"
+#include "common_kernel.h"
+#include "common_packets.h"
 
 #define VL_SYSFS	"/sys/module/vatom"
 #define VL_PARAMS	VL_SYSFS "/parameters"

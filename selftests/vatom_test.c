@@ -46,6 +46,8 @@
 #include "kselftest_harness.h"
 
 #include "common.h"
+#include "common_kernel.h"
+#include "common_packets.h"
 #include "coredump_common.h"
 
 /*

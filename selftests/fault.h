@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vatom_fault: what its files share: the state one call works on, the
+ * fault.h: what vatom_fault's files share: the state one call works on, the
  * paths, the passes, and each file's functions and variables the others
  * use. vatom_fault.c says what the program checks.
  *
@@ -14,6 +14,8 @@
 #include <stdint.h>
 
 #include "common.h"
+#include "common_kernel.h"
+#include "common_packets.h"
 
 #define VF_MAX_POINTS	2000	/* a call with more fault points fails */
 #define VF_BUF_SIZE	4096
@@ -188,6 +190,7 @@ bool vf_counts_settle(const struct vf_counts *want, char *why, size_t len);
 /* fault_state.c */
 const char *vf_errname(int e);
 int vf_ioctl(int fd, unsigned long req, void *arg);
+int vf_reset_status(int fd, __u32 flags, struct drm_vatom_reset_status *st);
 int vf_open(int d);
 int vf_buffer(int fd, __u32 *h, __u32 **map);
 void vf_fill(struct vf_ctx *c);
@@ -220,7 +223,6 @@ long vf_mismatch(const struct vf_ctx *c, const __u32 *r);
 enum vf_state vf_buf_state(struct vf_ctx *c);
 enum vf_state vf_check_submit(struct vf_ctx *c, int ret, char *why,
 			      size_t len);
-int vf_reset_status(int fd, __u32 flags, struct drm_vatom_reset_status *st);
 int vf_call_reset_status(struct vf_ctx *c);
 enum vf_state vf_check_reset_status(struct vf_ctx *c, int ret, char *why,
 				    size_t len);
