@@ -17,7 +17,7 @@
 
 #include "common.h"
 #include "coredump_common.h"
-#include "queue_common.h"
+#include "async_common.h"
 
 /* Whether devcd entry @name is a vatom device's dump. */
 static bool cd_is_vatom(const char *name)
